@@ -1,0 +1,166 @@
+//! HanniBall (RULES.md Part 1): board geometry, pieces, positions, legal steps, red cards, turns,
+//! the end of the game, and the notation.
+//!
+//! The typed API is [`Position`]: `legal_steps`, `check_step`, `play_step` and `play_turn` never
+//! change a position in place; a refused step or turn leaves the caller's position as it was.
+//! [`HanniBallGame`] puts the same engine behind the game-agnostic seam.
+
+mod error;
+mod notation;
+mod piece;
+pub mod playout;
+mod position;
+mod render;
+pub mod square;
+
+pub use error::{IllegalStep, IllegalTurn, ParseError, StepRefusal, TurnTextError};
+pub use notation::INITIAL;
+pub use piece::{Kind, Piece, Ruleset, Step, Turn};
+pub use position::{DEFAULT_MAX_TURNS, Offences, Position};
+pub use square::{Square, SquareSet};
+
+use crate::game::{Game, GameKind, GameOptions, GameResult, SetupError, Side, TurnError};
+
+impl Position {
+    /// Plays a turn written in notation (see [`Position::play_turn`]).
+    pub fn play_turn_text(&self, turn: &str) -> Result<Position, TurnTextError> {
+        let turn: Turn = turn.parse()?;
+        Ok(self.play_turn(&turn)?)
+    }
+
+    /// Every legal step in canonical notation, sorted in plain byte order.
+    #[must_use]
+    pub fn legal_step_texts(&self) -> Vec<String> {
+        let mut texts: Vec<String> = self.legal_steps().iter().map(Step::to_string).collect();
+        texts.sort_unstable();
+        texts
+    }
+}
+
+/// HanniBall behind the seam: a [`Position`] and nothing else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HanniBallGame {
+    position: Position,
+}
+
+impl HanniBallGame {
+    /// The game at a position.
+    #[must_use]
+    pub const fn new(position: Position) -> Self {
+        HanniBallGame { position }
+    }
+
+    /// The position.
+    #[must_use]
+    pub const fn position(&self) -> &Position {
+        &self.position
+    }
+
+    fn options(options: &GameOptions) -> Result<(Option<Ruleset>, u32), SetupError> {
+        let ruleset = match options.ruleset.as_deref() {
+            None => None,
+            Some(name) => {
+                Some(
+                    Ruleset::from_name(name).ok_or_else(|| SetupError::UnknownRuleset {
+                        kind: GameKind::HanniBall,
+                        ruleset: name.to_owned(),
+                        expected: Ruleset::NAMES.join(", "),
+                    })?,
+                )
+            }
+        };
+        let max_turns = options.max_turns.unwrap_or(DEFAULT_MAX_TURNS);
+        if max_turns == 0 {
+            return Err(SetupError::InvalidOption {
+                kind: GameKind::HanniBall,
+                reason: "max_turns must be at least 1".to_owned(),
+            });
+        }
+        Ok((ruleset, max_turns))
+    }
+
+    /// A new game from the initial position (seam constructor).
+    pub fn new_boxed(options: &GameOptions) -> Result<Box<dyn Game>, SetupError> {
+        let (ruleset, max_turns) = Self::options(options)?;
+        let position = Position::initial(ruleset.unwrap_or_default()).with_max_turns(max_turns);
+        Ok(Box::new(HanniBallGame { position }))
+    }
+
+    /// A game at a position in notation (seam constructor). A ruleset option, if given, must match
+    /// the position's own ruleset field.
+    pub fn load_boxed(text: &str, options: &GameOptions) -> Result<Box<dyn Game>, SetupError> {
+        let (ruleset, max_turns) = Self::options(options)?;
+        let position = Position::from_notation(text)
+            .map_err(|error| SetupError::MalformedPosition(error.to_string()))?;
+        if let Some(ruleset) = ruleset.filter(|ruleset| *ruleset != position.ruleset()) {
+            return Err(SetupError::InvalidOption {
+                kind: GameKind::HanniBall,
+                reason: format!(
+                    "ruleset {ruleset} was asked for, but the position is written under {}",
+                    position.ruleset()
+                ),
+            });
+        }
+        Ok(Box::new(HanniBallGame {
+            position: position.with_max_turns(max_turns),
+        }))
+    }
+}
+
+impl Game for HanniBallGame {
+    fn kind(&self) -> GameKind {
+        GameKind::HanniBall
+    }
+
+    fn ruleset(&self) -> &'static str {
+        self.position.ruleset().name()
+    }
+
+    fn position(&self) -> String {
+        self.position.to_notation()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.position.side_to_move()
+    }
+
+    fn turns_played(&self) -> u32 {
+        self.position.turns_played()
+    }
+
+    fn legal_steps(&self) -> Vec<String> {
+        self.position.legal_step_texts()
+    }
+
+    fn play_turn(&self, turn: &str) -> Result<Box<dyn Game>, TurnError> {
+        match self.position.play_turn_text(turn) {
+            Ok(position) => Ok(Box::new(HanniBallGame { position })),
+            Err(TurnTextError::Malformed(error)) => Err(TurnError::Malformed(error.to_string())),
+            Err(TurnTextError::Illegal(error)) => Err(TurnError::Illegal(error.to_string())),
+        }
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.position.result()
+    }
+
+    fn notices(&self) -> Vec<String> {
+        if self.position.steps_taken() != 0 || self.position.result().is_some() {
+            return Vec::new();
+        }
+        self.position
+            .offences()
+            .names()
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    fn render(&self) -> String {
+        render::render(&self.position)
+    }
+
+    fn clone_box(&self) -> Box<dyn Game> {
+        Box::new(self.clone())
+    }
+}

@@ -236,24 +236,31 @@ impl DirectionSet {
     }
 
     #[must_use]
+    #[inline]
     pub const fn contains(self, direction: Direction) -> bool {
         self.0 & direction.bit() != 0
     }
 
     #[must_use]
+    #[inline]
     pub const fn len(self) -> usize {
         self.0.count_ones() as usize
     }
 
     #[must_use]
+    #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// The `n`-th member in clockwise order from `N` (for picking a random step cheaply).
     #[must_use]
+    #[inline]
     pub fn nth(self, n: usize) -> Option<Direction> {
-        self.iter().nth(n)
+        // A table lookup: scanning bits costs a mispredicted branch per member, and random
+        // playouts call this once per step.
+        let index = *NTH.get(n)?.get(self.0 as usize)?;
+        Direction::ALL.get(index as usize).copied()
     }
 
     pub fn iter(self) -> DirectionSetIter {
@@ -287,6 +294,25 @@ impl FromIterator<Direction> for DirectionSet {
         DirectionSet(iter.into_iter().fold(0, |bits, d| bits | d.bit()))
     }
 }
+
+/// `NTH[n][bits]`: the index of the `n`-th set bit of `bits`, or 8 when there are not that many.
+static NTH: [[u8; 256]; 8] = {
+    let mut table = [[8u8; 256]; 8];
+    let mut bits = 0;
+    while bits < 256 {
+        let mut n = 0;
+        let mut d = 0;
+        while d < 8 {
+            if bits & (1 << d) != 0 {
+                table[n][bits] = d as u8;
+                n += 1;
+            }
+            d += 1;
+        }
+        bits += 1;
+    }
+    table
+};
 
 /// Iterator over a [`DirectionSet`], clockwise from `N`.
 #[derive(Clone, Debug)]

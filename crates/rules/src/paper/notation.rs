@@ -20,8 +20,6 @@ pub enum NotationError {
     TrailingSpace,
     #[error("more than one space after token {after}: steps are separated by single spaces")]
     DoubleSpace { after: usize },
-    #[error("empty turn: a turn has at least one step")]
-    EmptyTurn,
 }
 
 /// A position text that does not describe a legal game (RULES.md 2.5: the notation is the
@@ -67,11 +65,9 @@ fn quote(token: &str) -> String {
     }
 }
 
-/// Parses a turn: one or more steps separated by single spaces (`NE E SE`).
+/// Parses a turn: steps separated by single spaces (`NE E SE`). The empty text is a turn of no
+/// steps: well formed, and refused by the rules (as in HanniBall).
 pub fn parse_turn(text: &str) -> Result<Vec<Direction>, NotationError> {
-    if text.is_empty() {
-        return Err(NotationError::EmptyTurn);
-    }
     steps(text).collect()
 }
 

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::field::{BORDER, Direction, DirectionSet, OPEN, POINTS, Point, STEPS};
+use super::notation::PositionError;
 use crate::game::{EndReason, GameResult, Outcome, Side};
 
 /// Why the player who just drew a segment must draw another one (RULES.md 2.3). When several
@@ -197,17 +198,22 @@ impl Position {
             turns_played: 0,
             turn_start: 0,
             result: None,
-            steps: Vec::new(),
+            // Most games are shorter than this; one allocation beats regrowing in playouts.
+            steps: Vec::with_capacity(64),
         }
     }
 
-    /// The position after `steps` from the start, refusing an illegal history (1-based index of
-    /// the first bad step, and why).
-    pub fn from_steps(steps: &[Direction]) -> Result<Position, (usize, IllegalStep)> {
+    /// The position after `steps` from the start, refusing an illegal history (the first bad
+    /// step, numbered from 1, and why).
+    pub fn from_steps(steps: &[Direction]) -> Result<Position, PositionError> {
         let mut position = Position::initial();
-        position.steps.reserve_exact(steps.len());
         for (i, &step) in steps.iter().enumerate() {
-            position.apply_step(step).map_err(|error| (i + 1, error))?;
+            position
+                .apply_step(step)
+                .map_err(|error| PositionError::IllegalHistory {
+                    index: i + 1,
+                    error,
+                })?;
         }
         Ok(position)
     }
@@ -239,6 +245,12 @@ impl Position {
     #[must_use]
     pub fn bounce_owed(&self) -> Option<Bounce> {
         self.bounce
+    }
+
+    /// Whether the side to move is in the middle of its turn and must draw again (RULES.md 2.3).
+    #[must_use]
+    pub fn must_bounce(&self) -> bool {
+        self.bounce.is_some()
     }
 
     /// Completed turns (turn changes) so far, both sides counted. A turn that ends the game is
@@ -275,6 +287,7 @@ impl Position {
 
     /// The directions the side to move may draw now; empty once the game is over.
     #[must_use]
+    #[inline]
     pub fn legal_steps(&self) -> DirectionSet {
         if self.result.is_some() {
             return DirectionSet::EMPTY;
@@ -292,6 +305,7 @@ impl Position {
 
     /// Draws one step in place and says what it did. On refusal nothing changes. This is the
     /// allocation-free path for playouts; [`Position::play_step`] wraps it.
+    #[inline]
     pub fn apply_step(&mut self, step: Direction) -> Result<StepOutcome, IllegalStep> {
         let from = self.ball;
         let p = from.index();

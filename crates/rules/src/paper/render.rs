@@ -44,7 +44,11 @@ impl Position {
             self.ball()
         );
         if self.bounce_owed().is_some() {
-            let _ = write!(out, ", this turn so far: {}", write_steps(self.current_turn()));
+            let _ = write!(
+                out,
+                ", this turn so far: {}",
+                write_steps(self.current_turn())
+            );
         }
         out.push('\n');
         out.push_str(&x_labels());

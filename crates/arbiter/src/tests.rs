@@ -1,0 +1,239 @@
+//! Lifecycle tests: clocks, turn numbers, draws, resignation, abort, restore.
+
+use super::*;
+
+const WHITE: PlayerId = PlayerId(1);
+const BLACK: PlayerId = PlayerId(2);
+
+fn setup(time_control: Option<TimeControl>) -> Setup {
+    Setup {
+        kind: GameKind::HanniBall,
+        options: GameOptions::default(),
+        white: WHITE,
+        black: BLACK,
+        time_control,
+        rated: true,
+        tag: String::new(),
+    }
+}
+
+fn timed() -> Match {
+    let tc = TimeControl {
+        initial_ms: 60_000,
+        increment_ms: 2_000,
+    };
+    Match::new(GameId(7), setup(Some(tc)), Timestamp(1_000)).expect("new game")
+}
+
+fn play(m: &mut Match, who: PlayerId, number: u32, text: &str, at: i64) -> TurnRecord {
+    match m.plan_turn(Actor::Player(who), number, text, Timestamp(at)) {
+        Ok(TurnPlan::New(t)) => {
+            let record = t.record.clone().expect("a turn has a record");
+            m.apply(t);
+            record
+        }
+        other => panic!("turn {number} {text}: {other:?}"),
+    }
+}
+
+#[test]
+fn fischer_clocks_charge_thinking_time_and_add_the_increment() {
+    let mut m = timed();
+    let record = play(&mut m, WHITE, 1, "d4-c6", 6_000);
+    assert_eq!(record.spent_ms, 5_000);
+    assert_eq!((record.white_ms, record.black_ms), (57_000, 60_000));
+    assert_eq!(m.clocks().running, Some(Side::Black));
+    assert_eq!(m.clocks().remaining(Side::Black, Timestamp(16_000)), 50_000);
+    assert_eq!(m.deadline(), Some(Timestamp(66_000)));
+    let record = play(&mut m, BLACK, 2, "d12-c10", 16_000);
+    assert_eq!((record.white_ms, record.black_ms), (57_000, 52_000));
+}
+
+#[test]
+fn the_side_to_move_loses_on_time() {
+    let m = timed();
+    assert!(m.plan_time_out(Timestamp(60_999)).is_none());
+    let t = m.plan_time_out(Timestamp(61_000)).expect("flag falls");
+    let result = t.result.expect("game over");
+    assert_eq!(result.outcome, Some(Outcome::Win(Side::Black)));
+    assert_eq!(result.reason, Reason::Time);
+    assert_eq!(t.clocks.white_ms, 0);
+    let mut m = m;
+    m.apply(t);
+    assert_eq!(m.status(), Status::Finished);
+    assert_eq!(m.deadline(), None);
+    assert!(matches!(
+        m.plan_turn(Actor::Player(WHITE), 1, "d4-c6", Timestamp(62_000)),
+        Err(ActionError::GameOver(_))
+    ));
+}
+
+#[test]
+fn turn_numbers_make_retries_idempotent_and_refuse_stale_or_future_turns() {
+    let mut m = timed();
+    let first = play(&mut m, WHITE, 1, "d4-c6", 2_000);
+    // The same turn again: the same record, nothing applied.
+    match m.plan_turn(Actor::Player(WHITE), 1, "d4-c6", Timestamp(3_000)) {
+        Ok(TurnPlan::Replay(record)) => assert_eq!(record, first),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(m.next_turn_number(), 2);
+    // A different turn for an old number is stale.
+    assert!(matches!(
+        m.plan_turn(Actor::Player(WHITE), 1, "d4-e6", Timestamp(3_000)),
+        Err(ActionError::StaleTurn { given: 1, expected: 2 })
+    ));
+    assert!(matches!(
+        m.plan_turn(Actor::Player(BLACK), 3, "d12-c10", Timestamp(3_000)),
+        Err(ActionError::FutureTurn { given: 3, expected: 2 })
+    ));
+    assert!(matches!(
+        m.plan_turn(Actor::Player(WHITE), 2, "c6-d8", Timestamp(3_000)),
+        Err(ActionError::NotYourTurn { side_to_move: Side::Black })
+    ));
+    assert!(matches!(
+        m.plan_turn(Actor::Player(PlayerId(99)), 2, "d12-c10", Timestamp(3_000)),
+        Err(ActionError::NotAPlayer(PlayerId(99)))
+    ));
+    assert!(matches!(
+        m.plan_turn(Actor::Player(BLACK), 2, "d12-d10", Timestamp(3_000)),
+        Err(ActionError::Illegal(_))
+    ));
+    assert!(matches!(
+        m.plan_turn(Actor::Player(BLACK), 2, "d12-", Timestamp(3_000)),
+        Err(ActionError::Malformed(_))
+    ));
+    assert!(matches!(
+        m.plan_turn(Actor::Player(BLACK), 0, "d12-c10", Timestamp(3_000)),
+        Err(ActionError::StaleTurn { given: 0, .. })
+    ));
+}
+
+#[test]
+fn draw_offers() {
+    let mut m = timed();
+    assert!(matches!(
+        m.plan_accept_draw(Actor::Player(BLACK), Timestamp(2_000)),
+        Err(ActionError::NoDrawOffer)
+    ));
+    let t = m.plan_offer_draw(Actor::Player(WHITE), Timestamp(2_000)).expect("offer");
+    m.apply(t);
+    assert_eq!(m.draw_offer(), Some(Side::White));
+    assert!(matches!(
+        m.plan_offer_draw(Actor::Player(WHITE), Timestamp(2_000)),
+        Err(ActionError::DrawAlreadyOffered)
+    ));
+    assert!(matches!(
+        m.plan_accept_draw(Actor::Player(WHITE), Timestamp(2_000)),
+        Err(ActionError::NoDrawOffer)
+    ));
+    // The offerer plays on: the offer stands. The opponent plays on: it lapses.
+    play(&mut m, WHITE, 1, "d4-c6", 3_000);
+    assert_eq!(m.draw_offer(), Some(Side::White));
+    play(&mut m, BLACK, 2, "d12-c10", 4_000);
+    assert_eq!(m.draw_offer(), None);
+    // Declining.
+    let t = m.plan_offer_draw(Actor::Player(BLACK), Timestamp(5_000)).expect("offer");
+    m.apply(t);
+    let t = m.plan_decline_draw(Actor::Player(WHITE), Timestamp(5_000)).expect("decline");
+    assert_eq!(t.events, vec![Event::DrawDeclined(Side::White)]);
+    m.apply(t);
+    assert_eq!(m.draw_offer(), None);
+    // Accepting.
+    let t = m.plan_offer_draw(Actor::Player(BLACK), Timestamp(6_000)).expect("offer");
+    m.apply(t);
+    let t = m.plan_accept_draw(Actor::Player(WHITE), Timestamp(6_000)).expect("accept");
+    m.apply(t);
+    assert_eq!(
+        m.result(),
+        Some(FinalResult {
+            outcome: Some(Outcome::Draw),
+            reason: Reason::Agreement
+        })
+    );
+}
+
+#[test]
+fn resignation_and_abort() {
+    let mut m = timed();
+    let t = m.plan_abort(Actor::Player(BLACK), Timestamp(2_000)).expect("abort before moves");
+    assert_eq!(t.result.map(|r| r.outcome), Some(None));
+    play(&mut m, WHITE, 1, "d4-c6", 2_000);
+    assert!(m.plan_abort(Actor::Player(WHITE), Timestamp(2_500)).is_ok());
+    play(&mut m, BLACK, 2, "d12-c10", 3_000);
+    assert!(matches!(
+        m.plan_abort(Actor::Player(WHITE), Timestamp(4_000)),
+        Err(ActionError::TooLateToAbort(2))
+    ));
+    assert!(m.plan_abort(Actor::Admin, Timestamp(4_000)).is_ok());
+    assert!(matches!(
+        m.plan_resign(Actor::Admin, Timestamp(4_000)),
+        Err(ActionError::AdminOnly)
+    ));
+    let t = m.plan_resign(Actor::Player(WHITE), Timestamp(4_000)).expect("resign");
+    m.apply(t);
+    assert_eq!(m.status(), Status::Finished);
+    assert_eq!(m.result().map(|r| r.summary()).as_deref(), Some("0-1 resignation"));
+}
+
+#[test]
+fn a_goal_ends_the_game_and_stops_the_clocks() {
+    let options = GameOptions::default();
+    let start = "1k1/9/4L4/9/9/9/9/9/9/9/9/9/9/9/1K1 e13 w 3 0 standard";
+    let mut m = timed();
+    // Put the game at a position one shot from a goal by replaying nothing: load a position.
+    m.game = GameKind::HanniBall.load(start, &options).expect("position");
+    let record = play(&mut m, WHITE, 1, "e13>d15", 5_000);
+    assert_eq!(record.position_after.split(' ').nth(1), Some("d15"));
+    assert_eq!(m.status(), Status::Finished);
+    assert_eq!(m.result().map(|r| r.summary()).as_deref(), Some("1-0 goal"));
+    assert_eq!(m.clocks().running, None);
+}
+
+#[test]
+fn restore_replays_turns_and_restarts_the_running_clock() {
+    let mut m = timed();
+    play(&mut m, WHITE, 1, "d4-c6", 6_000);
+    play(&mut m, BLACK, 2, "d12-c10", 9_000);
+    let stored = Stored {
+        id: m.id,
+        setup: m.setup.clone(),
+        turns: m.turns().to_vec(),
+        clocks: *m.clocks(),
+        status: m.status(),
+        result: m.result(),
+        draw_offer: m.draw_offer(),
+        created_at: m.created_at,
+        finished_at: m.finished_at(),
+    };
+    let back = Match::restore(stored.clone(), Timestamp(100_000)).expect("restore");
+    assert_eq!(back.game().position(), m.game().position());
+    assert_eq!(back.turns(), m.turns());
+    assert_eq!(back.clocks().white_ms, m.clocks().white_ms);
+    // Downtime is not charged: White's clock runs again from the restart.
+    assert_eq!(back.clocks().remaining(Side::White, Timestamp(100_000)), 57_000);
+    assert_eq!(back.clocks().remaining(Side::White, Timestamp(101_000)), 56_000);
+    // A tampered log is refused.
+    let mut bad = stored;
+    bad.turns[1].position_after = "x".to_owned();
+    assert!(matches!(
+        Match::restore(bad, Timestamp(1)),
+        Err(RestoreError::Diverged { number: 2, .. })
+    ));
+}
+
+#[test]
+fn names_round_trip() {
+    for status in [Status::Active, Status::Finished, Status::Aborted] {
+        assert_eq!(Status::from_name(status.name()), Some(status));
+    }
+    for reason in [
+        Reason::Rules(EndReason::Goal),
+        Reason::Rules(EndReason::DeadEnd),
+        Reason::Time,
+        Reason::Aborted,
+    ] {
+        assert_eq!(Reason::from_name(reason.name()), Some(reason));
+    }
+    assert_eq!(Reason::from_name("nonsense"), None);
+}

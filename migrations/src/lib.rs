@@ -1,0 +1,18 @@
+//! Database schema migrations, applied at start-up by every service (`Migrator::up`). The same
+//! migrations serve the embedded SQLite default and PostgreSQL.
+//!
+//! Released migrations are never edited: a schema change is a new migration appended to the list.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261121_000001_arbiter;
+
+/// All migrations, oldest first.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m20261121_000001_arbiter::Migration)]
+    }
+}

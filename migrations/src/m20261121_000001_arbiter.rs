@@ -1,5 +1,9 @@
 //! Accounts, games, the append-only turn log and the results outbox.
 
+// The async_trait signatures of MigrationTrait elide the manager's lifetime; spelling it out would
+// no longer match the trait.
+#![allow(elided_lifetimes_in_paths)]
+
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::{
     big_integer, big_integer_null, big_pk_auto, boolean, integer, string, string_null, text,
@@ -78,7 +82,7 @@ enum ResultsOutbox {
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
-    async fn up(&self, manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager
             .create_table(
                 Table::create()
@@ -211,7 +215,7 @@ impl MigrationTrait for Migration {
         Ok(())
     }
 
-    async fn down(&self, manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         for table in [
             ResultsOutbox::Table.into_iden(),
             Turns::Table.into_iden(),

@@ -257,7 +257,9 @@ pub enum ActionError {
     NotAPlayer(PlayerId),
     #[error("it is {side_to_move}'s turn, not yours")]
     NotYourTurn { side_to_move: Side },
-    #[error("turn {given} is stale: turn {given} was already played differently (next turn is {expected})")]
+    #[error(
+        "turn {given} is stale: turn {given} was already played differently (next turn is {expected})"
+    )]
     StaleTurn { given: u32, expected: u32 },
     #[error("turn {given} is not due yet: the next turn is {expected}")]
     FutureTurn { given: u32, expected: u32 },
@@ -639,7 +641,11 @@ impl Match {
     }
 
     /// Accepting the opponent's standing offer draws the game.
-    pub fn plan_accept_draw(&self, actor: Actor, now: Timestamp) -> Result<Transition, ActionError> {
+    pub fn plan_accept_draw(
+        &self,
+        actor: Actor,
+        now: Timestamp,
+    ) -> Result<Transition, ActionError> {
         let side = self.side_for(actor)?;
         self.ensure_active()?;
         if self.draw_offer != Some(side.opponent()) {
@@ -653,7 +659,11 @@ impl Match {
     }
 
     /// Declining the opponent's standing offer.
-    pub fn plan_decline_draw(&self, actor: Actor, now: Timestamp) -> Result<Transition, ActionError> {
+    pub fn plan_decline_draw(
+        &self,
+        actor: Actor,
+        now: Timestamp,
+    ) -> Result<Transition, ActionError> {
         let side = self.side_for(actor)?;
         self.ensure_active()?;
         if self.draw_offer != Some(side.opponent()) {
@@ -668,7 +678,8 @@ impl Match {
     /// Abort: by a player before both sides have moved, by the admin at any time while it is on.
     pub fn plan_abort(&self, actor: Actor, now: Timestamp) -> Result<Transition, ActionError> {
         if let Actor::Player(player) = actor {
-            self.side_of(player).ok_or(ActionError::NotAPlayer(player))?;
+            self.side_of(player)
+                .ok_or(ActionError::NotAPlayer(player))?;
         }
         self.ensure_active()?;
         let played = self.turns.len() as u32;

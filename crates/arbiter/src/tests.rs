@@ -81,15 +81,23 @@ fn turn_numbers_make_retries_idempotent_and_refuse_stale_or_future_turns() {
     // A different turn for an old number is stale.
     assert!(matches!(
         m.plan_turn(Actor::Player(WHITE), 1, "d4-e6", Timestamp(3_000)),
-        Err(ActionError::StaleTurn { given: 1, expected: 2 })
+        Err(ActionError::StaleTurn {
+            given: 1,
+            expected: 2
+        })
     ));
     assert!(matches!(
         m.plan_turn(Actor::Player(BLACK), 3, "d12-c10", Timestamp(3_000)),
-        Err(ActionError::FutureTurn { given: 3, expected: 2 })
+        Err(ActionError::FutureTurn {
+            given: 3,
+            expected: 2
+        })
     ));
     assert!(matches!(
         m.plan_turn(Actor::Player(WHITE), 2, "c6-d8", Timestamp(3_000)),
-        Err(ActionError::NotYourTurn { side_to_move: Side::Black })
+        Err(ActionError::NotYourTurn {
+            side_to_move: Side::Black
+        })
     ));
     assert!(matches!(
         m.plan_turn(Actor::Player(PlayerId(99)), 2, "d12-c10", Timestamp(3_000)),
@@ -116,7 +124,9 @@ fn draw_offers() {
         m.plan_accept_draw(Actor::Player(BLACK), Timestamp(2_000)),
         Err(ActionError::NoDrawOffer)
     ));
-    let t = m.plan_offer_draw(Actor::Player(WHITE), Timestamp(2_000)).expect("offer");
+    let t = m
+        .plan_offer_draw(Actor::Player(WHITE), Timestamp(2_000))
+        .expect("offer");
     m.apply(t);
     assert_eq!(m.draw_offer(), Some(Side::White));
     assert!(matches!(
@@ -133,16 +143,24 @@ fn draw_offers() {
     play(&mut m, BLACK, 2, "d12-c10", 4_000);
     assert_eq!(m.draw_offer(), None);
     // Declining.
-    let t = m.plan_offer_draw(Actor::Player(BLACK), Timestamp(5_000)).expect("offer");
+    let t = m
+        .plan_offer_draw(Actor::Player(BLACK), Timestamp(5_000))
+        .expect("offer");
     m.apply(t);
-    let t = m.plan_decline_draw(Actor::Player(WHITE), Timestamp(5_000)).expect("decline");
+    let t = m
+        .plan_decline_draw(Actor::Player(WHITE), Timestamp(5_000))
+        .expect("decline");
     assert_eq!(t.events, vec![Event::DrawDeclined(Side::White)]);
     m.apply(t);
     assert_eq!(m.draw_offer(), None);
     // Accepting.
-    let t = m.plan_offer_draw(Actor::Player(BLACK), Timestamp(6_000)).expect("offer");
+    let t = m
+        .plan_offer_draw(Actor::Player(BLACK), Timestamp(6_000))
+        .expect("offer");
     m.apply(t);
-    let t = m.plan_accept_draw(Actor::Player(WHITE), Timestamp(6_000)).expect("accept");
+    let t = m
+        .plan_accept_draw(Actor::Player(WHITE), Timestamp(6_000))
+        .expect("accept");
     m.apply(t);
     assert_eq!(
         m.result(),
@@ -156,7 +174,9 @@ fn draw_offers() {
 #[test]
 fn resignation_and_abort() {
     let mut m = timed();
-    let t = m.plan_abort(Actor::Player(BLACK), Timestamp(2_000)).expect("abort before moves");
+    let t = m
+        .plan_abort(Actor::Player(BLACK), Timestamp(2_000))
+        .expect("abort before moves");
     assert_eq!(t.result.map(|r| r.outcome), Some(None));
     play(&mut m, WHITE, 1, "d4-c6", 2_000);
     assert!(m.plan_abort(Actor::Player(WHITE), Timestamp(2_500)).is_ok());
@@ -170,10 +190,15 @@ fn resignation_and_abort() {
         m.plan_resign(Actor::Admin, Timestamp(4_000)),
         Err(ActionError::AdminOnly)
     ));
-    let t = m.plan_resign(Actor::Player(WHITE), Timestamp(4_000)).expect("resign");
+    let t = m
+        .plan_resign(Actor::Player(WHITE), Timestamp(4_000))
+        .expect("resign");
     m.apply(t);
     assert_eq!(m.status(), Status::Finished);
-    assert_eq!(m.result().map(|r| r.summary()).as_deref(), Some("0-1 resignation"));
+    assert_eq!(
+        m.result().map(|r| r.summary()).as_deref(),
+        Some("0-1 resignation")
+    );
 }
 
 #[test]
@@ -211,8 +236,14 @@ fn restore_replays_turns_and_restarts_the_running_clock() {
     assert_eq!(back.turns(), m.turns());
     assert_eq!(back.clocks().white_ms, m.clocks().white_ms);
     // Downtime is not charged: White's clock runs again from the restart.
-    assert_eq!(back.clocks().remaining(Side::White, Timestamp(100_000)), 57_000);
-    assert_eq!(back.clocks().remaining(Side::White, Timestamp(101_000)), 56_000);
+    assert_eq!(
+        back.clocks().remaining(Side::White, Timestamp(100_000)),
+        57_000
+    );
+    assert_eq!(
+        back.clocks().remaining(Side::White, Timestamp(101_000)),
+        56_000
+    );
     // A tampered log is refused.
     let mut bad = stored;
     bad.turns[1].position_after = "x".to_owned();

@@ -1,0 +1,591 @@
+//! Persistence through sea-orm: accounts, games, the append-only turn log and the results outbox.
+//! The only crate that builds SQL; the same code serves SQLite (the embedded default) and
+//! PostgreSQL (production), chosen by the URL.
+//!
+//! What this crate does NOT do: no rules, no clocks, no gRPC. It stores what the arbiter decided
+//! and reads it back. Database errors leave as [`StoreError`], never as driver messages for clients.
+
+mod convert;
+pub mod entities;
+
+use std::time::Duration;
+
+use hanniball_arbiter::{
+    Clocks, FinalResult, GameId, Match, PlayerId, Setup, Status, Stored, Timestamp, Transition,
+};
+use hanniball_migrations::{Migrator, MigratorTrait};
+use hanniball_rules::Side;
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection,
+    DbBackend, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
+    TransactionTrait,
+};
+
+use entities::{games, players, results_outbox, tokens, turns};
+
+pub use convert::{side_from_name, side_name};
+
+/// Why a store operation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// The database cannot be reached; nothing was written. Clients may retry.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// A uniqueness rule or a concurrent writer won; nothing was written.
+    #[error("conflict: {0}")]
+    Conflict(String),
+    /// A stored row does not make sense (a bug or manual tampering).
+    #[error("corrupt record: {0}")]
+    Corrupt(String),
+    /// Anything else the database said.
+    #[error("database error: {0}")]
+    Database(String),
+}
+
+impl From<DbErr> for StoreError {
+    fn from(error: DbErr) -> Self {
+        if let Some(SqlErr::UniqueConstraintViolation(detail)) = error.sql_err() {
+            return StoreError::Conflict(detail);
+        }
+        match error {
+            DbErr::Conn(_) | DbErr::ConnectionAcquire(_) => {
+                StoreError::Unavailable(error.to_string())
+            }
+            other => StoreError::Database(other.to_string()),
+        }
+    }
+}
+
+/// A registered player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    pub id: PlayerId,
+    pub name: String,
+    pub kind: String,
+    pub created_at: Timestamp,
+}
+
+/// A game without its turn log (for lists).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: GameId,
+    pub setup: Setup,
+    pub position: String,
+    pub turns_played: u32,
+    pub clocks: Clocks,
+    pub status: Status,
+    pub result: Option<FinalResult>,
+    pub draw_offer: Option<Side>,
+    pub created_at: Timestamp,
+    pub finished_at: Option<Timestamp>,
+}
+
+/// A finished game as the outbox gives it to consumers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedRow {
+    pub sequence: i64,
+    pub game: GameRow,
+}
+
+/// One game's change, stored atomically: the turn (if any), the game row, and the outbox row if
+/// the game ended. `expected_turns` guards against a concurrent writer (another replica).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    pub game_id: GameId,
+    pub expected_turns: u32,
+    pub record: Option<hanniball_arbiter::TurnRecord>,
+    pub position: String,
+    pub turns_played: u32,
+    pub clocks: Clocks,
+    pub draw_offer: Option<Side>,
+    pub status: Status,
+    pub result: Option<FinalResult>,
+    pub finished_at: Option<Timestamp>,
+}
+
+impl Write {
+    /// The write that stores `transition` for `game` (before it is applied).
+    #[must_use]
+    pub fn of(game: &Match, transition: &Transition) -> Write {
+        let expected_turns = game.turns().len() as u32;
+        let (status, finished_at) = match transition.result {
+            Some(result) if result.reason == hanniball_arbiter::Reason::Aborted => {
+                (Status::Aborted, Some(transition.at))
+            }
+            Some(_) => (Status::Finished, Some(transition.at)),
+            None => (game.status(), game.finished_at()),
+        };
+        Write {
+            game_id: game.id,
+            expected_turns,
+            record: transition.record.clone(),
+            position: transition
+                .game
+                .as_ref()
+                .map_or_else(|| game.game().position(), |g| g.position()),
+            turns_played: expected_turns + u32::from(transition.record.is_some()),
+            clocks: transition.clocks,
+            draw_offer: transition.draw_offer,
+            status,
+            result: transition.result.or(game.result()),
+            finished_at,
+        }
+    }
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    db: DatabaseConnection,
+}
+
+impl Store {
+    /// Connects (creating a SQLite file on first use), applies pending migrations, and returns the
+    /// store. SQLite runs in WAL mode with `synchronous = FULL`: a commit is on disk when it returns.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        let mut options = ConnectOptions::new(url.to_owned());
+        options
+            .sqlx_logging(false)
+            .connect_timeout(Duration::from_secs(5))
+            .acquire_timeout(Duration::from_secs(5));
+        if url.starts_with("sqlite:") {
+            options.max_connections(4).map_sqlx_sqlite_opts(|o| {
+                o.create_if_missing(true)
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(SqliteSynchronous::Full)
+                    .busy_timeout(Duration::from_secs(5))
+                    .foreign_keys(true)
+            });
+        } else {
+            options.max_connections(16);
+        }
+        let db = Database::connect(options).await?;
+        Migrator::up(&db, None).await?;
+        Ok(Store { db })
+    }
+
+    /// The database backend in use.
+    #[must_use]
+    pub fn backend(&self) -> DbBackend {
+        self.db.get_database_backend()
+    }
+
+    /// Whether the database answers.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        Ok(self.db.ping().await?)
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Accounts
+
+    /// Registers a player; `Conflict` when the name is taken.
+    pub async fn create_player(
+        &self,
+        name: &str,
+        kind: &str,
+        now: Timestamp,
+    ) -> Result<PlayerRow, StoreError> {
+        let model = players::ActiveModel {
+            name: Set(name.to_owned()),
+            kind: Set(kind.to_owned()),
+            created_at_ms: Set(now.0),
+            ..Default::default()
+        };
+        let inserted = players::Entity::insert(model)
+            .exec_with_returning(&self.db)
+            .await?;
+        Ok(convert::player(inserted))
+    }
+
+    pub async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>, StoreError> {
+        Ok(players::Entity::find_by_id(id.0)
+            .one(&self.db)
+            .await?
+            .map(convert::player))
+    }
+
+    pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        Ok(players::Entity::find()
+            .filter(players::Column::Name.eq(name))
+            .one(&self.db)
+            .await?
+            .map(convert::player))
+    }
+
+    pub async fn list_players(&self, after: i64, limit: u64) -> Result<Vec<PlayerRow>, StoreError> {
+        Ok(players::Entity::find()
+            .filter(players::Column::Id.gt(after))
+            .order_by_asc(players::Column::Id)
+            .limit(limit)
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(convert::player)
+            .collect())
+    }
+
+    /// Stores a token hash for a player and returns the token's id.
+    pub async fn insert_token(
+        &self,
+        player: PlayerId,
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<i64, StoreError> {
+        let model = tokens::ActiveModel {
+            player_id: Set(player.0),
+            hash: Set(hash.to_owned()),
+            created_at_ms: Set(now.0),
+            revoked_at_ms: Set(None),
+            ..Default::default()
+        };
+        Ok(tokens::Entity::insert(model)
+            .exec_with_returning(&self.db)
+            .await?
+            .id)
+    }
+
+    /// Revokes a token: `None` for an unknown id, `Some(false)` if it was already revoked.
+    pub async fn revoke_token(&self, id: i64, now: Timestamp) -> Result<Option<bool>, StoreError> {
+        let Some(token) = tokens::Entity::find_by_id(id).one(&self.db).await? else {
+            return Ok(None);
+        };
+        if token.revoked_at_ms.is_some() {
+            return Ok(Some(false));
+        }
+        tokens::Entity::update_many()
+            .col_expr(tokens::Column::RevokedAtMs, Expr::value(now.0))
+            .filter(tokens::Column::Id.eq(id))
+            .exec(&self.db)
+            .await?;
+        Ok(Some(true))
+    }
+
+    /// The player owning a live (unrevoked) token with this hash.
+    pub async fn player_by_token_hash(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let Some(token) = tokens::Entity::find()
+            .filter(tokens::Column::Hash.eq(hash))
+            .filter(tokens::Column::RevokedAtMs.is_null())
+            .one(&self.db)
+            .await?
+        else {
+            return Ok(None);
+        };
+        self.player(PlayerId(token.player_id)).await
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Games
+
+    /// The game created earlier with this idempotency key.
+    pub async fn game_by_idempotency_key(&self, key: &str) -> Result<Option<GameId>, StoreError> {
+        Ok(games::Entity::find()
+            .filter(games::Column::IdempotencyKey.eq(key))
+            .one(&self.db)
+            .await?
+            .map(|row| GameId(row.id)))
+    }
+
+    /// Inserts a new game and returns its id. `game` is the new match as [`Match::new`] made it
+    /// (its own id is a placeholder: the database assigns the real one).
+    pub async fn insert_game(
+        &self,
+        game: &Match,
+        idempotency_key: Option<&str>,
+    ) -> Result<GameId, StoreError> {
+        let model = convert::new_game(game, idempotency_key);
+        let inserted = games::Entity::insert(model)
+            .exec_with_returning(&self.db)
+            .await?;
+        Ok(GameId(inserted.id))
+    }
+
+    /// A game with its whole turn log, ready for [`Match::restore`].
+    pub async fn load_game(&self, id: GameId) -> Result<Option<Stored>, StoreError> {
+        let Some(row) = games::Entity::find_by_id(id.0).one(&self.db).await? else {
+            return Ok(None);
+        };
+        let log = turns::Entity::find()
+            .filter(turns::Column::GameId.eq(id.0))
+            .order_by_asc(turns::Column::Number)
+            .all(&self.db)
+            .await?;
+        convert::stored(row, log).map(Some)
+    }
+
+    /// Ids of every game still on.
+    pub async fn active_game_ids(&self) -> Result<Vec<GameId>, StoreError> {
+        Ok(games::Entity::find()
+            .select_only()
+            .column(games::Column::Id)
+            .filter(games::Column::Status.eq(Status::Active.name()))
+            .order_by_asc(games::Column::Id)
+            .into_tuple::<i64>()
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(GameId)
+            .collect())
+    }
+
+    /// Games, newest first, optionally of one player and one status, below an id.
+    pub async fn list_games(
+        &self,
+        player: Option<PlayerId>,
+        status: Option<Status>,
+        before: Option<GameId>,
+        limit: u64,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let mut query = games::Entity::find().order_by_desc(games::Column::Id);
+        if let Some(player) = player {
+            query = query.filter(
+                games::Column::WhitePlayerId
+                    .eq(player.0)
+                    .or(games::Column::BlackPlayerId.eq(player.0)),
+            );
+        }
+        if let Some(status) = status {
+            query = query.filter(games::Column::Status.eq(status.name()));
+        }
+        if let Some(before) = before {
+            query = query.filter(games::Column::Id.lt(before.0));
+        }
+        query
+            .limit(limit)
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(convert::game_row)
+            .collect()
+    }
+
+    /// Stores several games' changes in one transaction (group commit: one disk sync for all).
+    /// If the batch fails, each write is retried alone so that one conflicting write cannot sink
+    /// the others. Results are in the order of `writes`.
+    pub async fn commit(&self, writes: &[Write]) -> Vec<Result<(), StoreError>> {
+        if writes.len() > 1 {
+            match self.commit_all(writes).await {
+                Ok(()) => return writes.iter().map(|_| Ok(())).collect(),
+                Err(StoreError::Unavailable(reason)) => {
+                    return writes
+                        .iter()
+                        .map(|_| Err(StoreError::Unavailable(reason.clone())))
+                        .collect();
+                }
+                Err(error) => {
+                    tracing::debug!(%error, batch = writes.len(), "batch commit failed; committing one by one");
+                }
+            }
+        }
+        let mut results = Vec::with_capacity(writes.len());
+        for write in writes {
+            results.push(self.commit_all(std::slice::from_ref(write)).await);
+        }
+        results
+    }
+
+    async fn commit_all(&self, writes: &[Write]) -> Result<(), StoreError> {
+        let txn = self.db.begin().await?;
+        for write in writes {
+            apply_write(&txn, write).await?;
+        }
+        txn.commit().await?;
+        Ok(())
+    }
+
+    /// Finished games after `sequence`, in finishing order.
+    pub async fn results_after(
+        &self,
+        sequence: i64,
+        limit: u64,
+    ) -> Result<Vec<FinishedRow>, StoreError> {
+        let rows = results_outbox::Entity::find()
+            .filter(results_outbox::Column::Sequence.gt(sequence))
+            .order_by_asc(results_outbox::Column::Sequence)
+            .limit(limit)
+            .find_also_related_games(&self.db)
+            .await?;
+        rows.into_iter()
+            .map(|(outbox, game)| {
+                let game = game.ok_or_else(|| {
+                    StoreError::Corrupt(format!("outbox row {} has no game", outbox.sequence))
+                })?;
+                Ok(FinishedRow {
+                    sequence: outbox.sequence,
+                    game: convert::game_row(game)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Number of turns stored in all (for tests and operators).
+    pub async fn turn_count(&self) -> Result<u64, StoreError> {
+        Ok(turns::Entity::find().count(&self.db).await?)
+    }
+}
+
+/// Outbox rows joined with their games (sea-orm relations are not declared: a small manual join).
+trait FindAlsoGames {
+    async fn find_also_related_games(
+        self,
+        db: &DatabaseConnection,
+    ) -> Result<Vec<(results_outbox::Model, Option<games::Model>)>, DbErr>;
+}
+
+impl FindAlsoGames for sea_orm::Select<results_outbox::Entity> {
+    async fn find_also_related_games(
+        self,
+        db: &DatabaseConnection,
+    ) -> Result<Vec<(results_outbox::Model, Option<games::Model>)>, DbErr> {
+        let outbox = self.all(db).await?;
+        let ids: Vec<i64> = outbox.iter().map(|row| row.game_id).collect();
+        let mut found = games::Entity::find()
+            .filter(games::Column::Id.is_in(ids))
+            .all(db)
+            .await?;
+        Ok(outbox
+            .into_iter()
+            .map(|row| {
+                let game = found
+                    .iter()
+                    .position(|g| g.id == row.game_id)
+                    .map(|i| found.swap_remove(i));
+                (row, game)
+            })
+            .collect())
+    }
+}
+
+async fn apply_write<C: ConnectionTrait>(db: &C, write: &Write) -> Result<(), StoreError> {
+    if let Some(record) = &write.record {
+        turns::Entity::insert(convert::turn(write.game_id, record))
+            .exec_without_returning(db)
+            .await?;
+    }
+    let update = games::Entity::update_many()
+        .col_expr(games::Column::Position, Expr::value(write.position.clone()))
+        .col_expr(
+            games::Column::TurnsPlayed,
+            Expr::value(write.turns_played as i32),
+        )
+        .col_expr(games::Column::WhiteMs, Expr::value(write.clocks.white_ms))
+        .col_expr(games::Column::BlackMs, Expr::value(write.clocks.black_ms))
+        .col_expr(games::Column::ClockSince, Expr::value(write.clocks.since.0))
+        .col_expr(
+            games::Column::DrawOfferBy,
+            Expr::value(write.draw_offer.map(|side| side_name(side).to_owned())),
+        )
+        .col_expr(games::Column::Status, Expr::value(write.status.name()))
+        .col_expr(
+            games::Column::Outcome,
+            Expr::value(
+                write
+                    .result
+                    .and_then(|r| r.outcome)
+                    .map(convert::outcome_name),
+            ),
+        )
+        .col_expr(
+            games::Column::Reason,
+            Expr::value(write.result.map(|r| r.reason.name().to_owned())),
+        )
+        .col_expr(
+            games::Column::FinishedAtMs,
+            Expr::value(write.finished_at.map(|t| t.0)),
+        )
+        .filter(games::Column::Id.eq(write.game_id.0))
+        .filter(games::Column::Status.eq(Status::Active.name()))
+        .filter(games::Column::TurnsPlayed.eq(write.expected_turns as i32))
+        .exec(db)
+        .await?;
+    if update.rows_affected != 1 {
+        return Err(StoreError::Conflict(format!(
+            "game {} was changed by another writer",
+            write.game_id
+        )));
+    }
+    if write.status != Status::Active {
+        let row = results_outbox::ActiveModel {
+            game_id: Set(write.game_id.0),
+            finished_at_ms: Set(write.finished_at.map_or(0, |t| t.0)),
+            ..Default::default()
+        };
+        results_outbox::Entity::insert(row)
+            .on_conflict(
+                OnConflict::column(results_outbox::Column::GameId)
+                    .do_nothing()
+                    .to_owned(),
+            )
+            .exec_without_returning(db)
+            .await?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Databases for tests: a fresh SQLite file, or a fresh PostgreSQL database when
+/// `HANNIBALL_TEST_POSTGRES_URL` is set (as `.ci/run` does when PostgreSQL answers).
+pub mod testing {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use sea_orm::{ConnectionTrait, Database};
+
+    use crate::StoreError;
+
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+    fn unique_name() -> String {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        format!(
+            "hb_test_{}_{}_{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed),
+            nanos
+        )
+    }
+
+    /// A URL for a new, empty SQLite database file in the temp directory.
+    #[must_use]
+    pub fn sqlite_url() -> String {
+        let path = std::env::temp_dir().join(format!("{}.sqlite", unique_name()));
+        format!("sqlite://{}?mode=rwc", path.display())
+    }
+
+    /// The PostgreSQL server to test against, if any.
+    #[must_use]
+    pub fn postgres_base_url() -> Option<String> {
+        std::env::var("HANNIBALL_TEST_POSTGRES_URL")
+            .ok()
+            .filter(|url| !url.is_empty())
+    }
+
+    /// Creates a new, empty PostgreSQL database next to the one `base_url` names, and returns its URL.
+    pub async fn postgres_url(base_url: &str) -> Result<String, StoreError> {
+        let name = unique_name();
+        let admin = Database::connect(base_url).await?;
+        admin
+            .execute_unprepared(&format!("CREATE DATABASE {name}"))
+            .await?;
+        admin.close().await?;
+        let (prefix, _) = base_url
+            .rsplit_once('/')
+            .ok_or_else(|| StoreError::Database(format!("no database name in {base_url}")))?;
+        Ok(format!("{prefix}/{name}"))
+    }
+
+    /// Every database the tests should run on: SQLite always, PostgreSQL when configured.
+    pub async fn all_urls() -> Vec<String> {
+        let mut urls = vec![sqlite_url()];
+        if let Some(base) = postgres_base_url() {
+            urls.push(postgres_url(&base).await.expect(
+                "HANNIBALL_TEST_POSTGRES_URL is set, so PostgreSQL must accept CREATE DATABASE",
+            ));
+        }
+        urls
+    }
+}

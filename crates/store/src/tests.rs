@@ -1,0 +1,200 @@
+//! Store tests, on SQLite and (when configured) PostgreSQL.
+
+use hanniball_arbiter::{Actor, Match, Reason, TimeControl, TurnPlan};
+use hanniball_rules::GameOptions;
+
+use super::*;
+
+fn setup(white: PlayerId, black: PlayerId) -> Setup {
+    Setup {
+        kind: hanniball_rules::GameKind::HanniBall,
+        options: GameOptions::default(),
+        white,
+        black,
+        time_control: Some(TimeControl {
+            initial_ms: 60_000,
+            increment_ms: 1_000,
+        }),
+        rated: true,
+        tag: "test".to_owned(),
+    }
+}
+
+async fn new_game(store: &Store, white: PlayerId, black: PlayerId, key: Option<&str>) -> Match {
+    let now = Timestamp(1_000);
+    let probe = Match::new(GameId(0), setup(white, black), now).expect("setup");
+    let id = store.insert_game(&probe, key).await.expect("insert game");
+    Match::new(id, setup(white, black), now).expect("setup")
+}
+
+async fn play(
+    store: &Store,
+    m: &mut Match,
+    who: PlayerId,
+    n: u32,
+    text: &str,
+    at: i64,
+) -> Result<(), StoreError> {
+    let TurnPlan::New(t) = m
+        .plan_turn(Actor::Player(who), n, text, Timestamp(at))
+        .expect("legal")
+    else {
+        panic!("not a new turn")
+    };
+    let write = Write::of(m, &t);
+    store.commit(&[write]).await.remove(0)?;
+    m.apply(t);
+    Ok(())
+}
+
+#[tokio::test]
+async fn accounts_games_turns_and_outbox_on_every_database() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        // Migrations are idempotent: connecting again is fine.
+        let store2 = Store::connect(&url).await.expect("reconnect");
+
+        let alice = store
+            .create_player("alice", "bot", Timestamp(1))
+            .await
+            .expect("alice");
+        let bob = store
+            .create_player("bob", "human", Timestamp(2))
+            .await
+            .expect("bob");
+        assert!(matches!(
+            store.create_player("alice", "bot", Timestamp(3)).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(
+            store.player_by_name("bob").await.expect("q"),
+            Some(bob.clone())
+        );
+        assert_eq!(store.list_players(0, 10).await.expect("q").len(), 2);
+
+        let token = store
+            .insert_token(alice.id, "hash-a", Timestamp(4))
+            .await
+            .expect("token");
+        assert_eq!(
+            store.player_by_token_hash("hash-a").await.expect("q"),
+            Some(alice.clone())
+        );
+        assert_eq!(
+            store.revoke_token(token, Timestamp(5)).await.expect("q"),
+            Some(true)
+        );
+        assert_eq!(
+            store.revoke_token(token, Timestamp(6)).await.expect("q"),
+            Some(false)
+        );
+        assert_eq!(
+            store.revoke_token(999, Timestamp(6)).await.expect("q"),
+            None
+        );
+        assert_eq!(store.player_by_token_hash("hash-a").await.expect("q"), None);
+
+        let mut m = new_game(&store, alice.id, bob.id, Some("key-1")).await;
+        assert_eq!(
+            store.game_by_idempotency_key("key-1").await.expect("q"),
+            Some(m.id)
+        );
+        play(&store, &mut m, alice.id, 1, "d4-c6", 2_000)
+            .await
+            .expect("turn 1");
+        play(&store, &mut m, bob.id, 2, "d12-c10", 3_000)
+            .await
+            .expect("turn 2");
+
+        // A second writer that still believes the game is at turn 1 loses the race.
+        let stale = store2.load_game(m.id).await.expect("q").expect("game");
+        let mut other = Match::restore(
+            Stored {
+                turns: stale.turns[..1].to_vec(),
+                ..stale.clone()
+            },
+            Timestamp(3_000),
+        )
+        .expect("restore");
+        let result = play(&store2, &mut other, bob.id, 2, "f12-e10", 3_500).await;
+        assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
+
+        // Reload: identical history, clocks and position.
+        let loaded = store.load_game(m.id).await.expect("q").expect("game");
+        assert_eq!(loaded.turns, m.turns());
+        assert_eq!(loaded.clocks.white_ms, m.clocks().white_ms);
+        assert_eq!(loaded.clocks.black_ms, m.clocks().black_ms);
+        assert_eq!(loaded.clocks.running, m.clocks().running);
+        let back = Match::restore(loaded, Timestamp(10_000)).expect("restore");
+        assert_eq!(back.game().position(), m.game().position());
+        assert_eq!(store.active_game_ids().await.expect("q"), vec![m.id]);
+
+        // Several games in one batch.
+        let mut g2 = new_game(&store, bob.id, alice.id, None).await;
+        let mut g3 = new_game(&store, alice.id, bob.id, None).await;
+        let TurnPlan::New(t2) = g2
+            .plan_turn(Actor::Player(bob.id), 1, "b4-c6", Timestamp(4_000))
+            .expect("ok")
+        else {
+            panic!()
+        };
+        let TurnPlan::New(t3) = g3
+            .plan_turn(Actor::Player(alice.id), 1, "h4-g6", Timestamp(4_000))
+            .expect("ok")
+        else {
+            panic!()
+        };
+        let writes = [Write::of(&g2, &t2), Write::of(&g3, &t3)];
+        assert!(store.commit(&writes).await.iter().all(Result::is_ok));
+        g2.apply(t2);
+        g3.apply(t3);
+
+        // Finishing writes the outbox, once.
+        let t = m
+            .plan_resign(Actor::Player(bob.id), Timestamp(5_000))
+            .expect("resign");
+        store
+            .commit(&[Write::of(&m, &t)])
+            .await
+            .remove(0)
+            .expect("resign stored");
+        m.apply(t);
+        let finished = store.results_after(0, 10).await.expect("q");
+        assert_eq!(finished.len(), 1);
+        assert_eq!(finished[0].game.id, m.id);
+        assert_eq!(
+            finished[0].game.result.map(|r| r.reason),
+            Some(Reason::Resignation)
+        );
+        assert_eq!(
+            store
+                .results_after(finished[0].sequence, 10)
+                .await
+                .expect("q")
+                .len(),
+            0
+        );
+        assert_eq!(store.active_game_ids().await.expect("q").len(), 2);
+
+        let listed = store
+            .list_games(Some(alice.id), None, None, 10)
+            .await
+            .expect("q");
+        assert_eq!(listed.len(), 3);
+        assert!(listed.windows(2).all(|w| w[0].id > w[1].id), "newest first");
+        let finished_games = store
+            .list_games(None, Some(Status::Finished), None, 10)
+            .await
+            .expect("q");
+        assert_eq!(finished_games.len(), 1);
+        assert_eq!(store.turn_count().await.expect("q"), 4);
+    }
+}
+
+#[tokio::test]
+async fn an_unreachable_database_is_unavailable() {
+    let error = Store::connect("postgres://nobody@127.0.0.1:1/none")
+        .await
+        .expect_err("nothing listens on port 1");
+    assert!(matches!(error, StoreError::Unavailable(_)), "{error:?}");
+}

@@ -152,6 +152,15 @@ impl GameKind {
         }
     }
 
+    /// The turn limit a game of this kind has when none is given (`None`: no limit).
+    #[must_use]
+    pub const fn default_max_turns(self) -> Option<u32> {
+        match self {
+            GameKind::HanniBall => Some(crate::hanniball::DEFAULT_MAX_TURNS),
+            GameKind::PaperFootball => None,
+        }
+    }
+
     /// A new game from the initial position.
     pub fn new_game(self, options: &GameOptions) -> Result<Box<dyn Game>, SetupError> {
         match self {

@@ -1,0 +1,82 @@
+//! Every service error, and its gRPC code in one exhaustive match.
+
+use hanniball_arbiter::ActionError;
+use hanniball_store::StoreError;
+use tonic::{Code, Status};
+
+/// Why a call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    #[error("missing bearer token (send `authorization: Bearer <token>` metadata)")]
+    NoToken,
+    #[error("invalid or revoked token")]
+    BadToken,
+    #[error("this call needs the admin token")]
+    AdminOnly,
+    #[error("you do not play in game {0}")]
+    NotYourGame(i64),
+    #[error("{0}")]
+    InvalidArgument(String),
+    #[error("{what} {id} not found")]
+    NotFound { what: &'static str, id: String },
+    #[error("{0}")]
+    AlreadyExists(String),
+    #[error(transparent)]
+    Action(#[from] ActionError),
+    #[error("lost a race with a concurrent writer; read the game again and retry")]
+    LostRace,
+    #[error("the database is unavailable; nothing was applied, retry later")]
+    Unavailable,
+    #[error("the server is shutting down")]
+    ShuttingDown,
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl From<StoreError> for ServiceError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::Unavailable(detail) => {
+                tracing::warn!(%detail, "database unavailable");
+                ServiceError::Unavailable
+            }
+            StoreError::Conflict(_) => ServiceError::LostRace,
+            StoreError::Corrupt(detail) | StoreError::Database(detail) => {
+                ServiceError::Internal(detail)
+            }
+        }
+    }
+}
+
+impl From<ServiceError> for Status {
+    fn from(error: ServiceError) -> Self {
+        let code = match &error {
+            ServiceError::NoToken | ServiceError::BadToken => Code::Unauthenticated,
+            ServiceError::AdminOnly | ServiceError::NotYourGame(_) => Code::PermissionDenied,
+            ServiceError::InvalidArgument(_) => Code::InvalidArgument,
+            ServiceError::NotFound { .. } => Code::NotFound,
+            ServiceError::AlreadyExists(_) => Code::AlreadyExists,
+            ServiceError::LostRace => Code::Aborted,
+            ServiceError::Unavailable | ServiceError::ShuttingDown => Code::Unavailable,
+            ServiceError::Internal(detail) => {
+                tracing::error!(%detail, "internal error");
+                Code::Internal
+            }
+            ServiceError::Action(action) => match action {
+                ActionError::NotAPlayer(_) | ActionError::AdminOnly => Code::PermissionDenied,
+                ActionError::Malformed(_) | ActionError::Illegal(_) => Code::InvalidArgument,
+                ActionError::NotYourTurn { .. }
+                | ActionError::StaleTurn { .. }
+                | ActionError::FutureTurn { .. }
+                | ActionError::GameOver(_)
+                | ActionError::NoDrawOffer
+                | ActionError::DrawAlreadyOffered
+                | ActionError::TooLateToAbort(_) => Code::FailedPrecondition,
+            },
+        };
+        Status::new(code, error.to_string())
+    }
+}
+
+/// Results of service calls.
+pub type ServiceResult<T> = Result<T, ServiceError>;

@@ -1,0 +1,625 @@
+//! The gRPC services: requests decoded and checked once here, handed to the hub, answers encoded.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hanniball_arbiter::{GameId, PlayerId, Setup, TimeControl};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::arbiter::v1 as pb;
+use hanniball_rules::{GameKind, GameOptions};
+use tokio::sync::{broadcast, mpsc};
+use tokio_stream::Stream;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status};
+
+use crate::auth::{Auth, Caller, hash_token, new_token};
+use crate::convert;
+use crate::error::{ServiceError, ServiceResult};
+use crate::hub::{Action, Hub};
+
+/// Shared by both services.
+#[derive(Debug)]
+pub struct Shared {
+    pub hub: Arc<Hub>,
+    pub auth: Auth,
+}
+
+impl Shared {
+    async fn caller<T>(&self, request: &Request<T>) -> ServiceResult<Caller> {
+        self.auth.caller(request.metadata(), &self.hub.store).await
+    }
+
+    /// The caller, who must be a player of the game or the admin.
+    async fn participant<T>(&self, request: &Request<T>, game: GameId) -> ServiceResult<Caller> {
+        let caller = self.caller(request).await?;
+        if let Caller::Player(player) = caller {
+            let view = self.hub.view(game, false).await?;
+            if view.setup.white != player && view.setup.black != player {
+                return Err(ServiceError::NotYourGame(game.0));
+            }
+        }
+        Ok(caller)
+    }
+}
+
+fn game_id(id: i64) -> ServiceResult<GameId> {
+    if id <= 0 {
+        return Err(ServiceError::InvalidArgument(format!(
+            "game_id must be a positive id, not {id}"
+        )));
+    }
+    Ok(GameId(id))
+}
+
+type EventStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
+
+/// The `hanniball.arbiter.v1.Arbiter` service.
+#[derive(Clone, Debug)]
+pub struct ArbiterService {
+    pub shared: Arc<Shared>,
+}
+
+impl ArbiterService {
+    fn setup(request: &pb::CreateGameRequest) -> ServiceResult<Setup> {
+        let kind = if request.kind.is_empty() {
+            GameKind::HanniBall
+        } else {
+            request
+                .kind
+                .parse()
+                .map_err(|error: hanniball_rules::SetupError| {
+                    ServiceError::InvalidArgument(error.to_string())
+                })?
+        };
+        let time_control = match &request.time_control {
+            None => None,
+            Some(tc) if tc.initial_ms <= 0 || tc.increment_ms < 0 => {
+                return Err(ServiceError::InvalidArgument(format!(
+                    "time control needs initial_ms > 0 and increment_ms >= 0, got {} and {}",
+                    tc.initial_ms, tc.increment_ms
+                )));
+            }
+            Some(tc) => Some(TimeControl {
+                initial_ms: tc.initial_ms,
+                increment_ms: tc.increment_ms,
+            }),
+        };
+        Ok(Setup {
+            kind,
+            options: GameOptions {
+                ruleset: (!request.ruleset.is_empty()).then(|| request.ruleset.clone()),
+                max_turns: (request.max_turns > 0).then_some(request.max_turns),
+            },
+            white: PlayerId(request.white_player_id),
+            black: PlayerId(request.black_player_id),
+            time_control,
+            rated: request.rated,
+            tag: request.tag.clone(),
+        })
+    }
+
+    async fn action(&self, request: Request<i64>, action: Action) -> Result<pb::GameState, Status> {
+        let id = game_id(*request.get_ref())?;
+        let caller = self.shared.participant(&request, id).await?;
+        let state = self.shared.hub.act(id, caller.actor(), action).await?;
+        Ok(convert::state(&state))
+    }
+}
+
+/// Forwards a broadcast subscription into a response stream until the subscription ends, the
+/// client goes away, `stop` says the event is the last, or the server shuts down.
+fn forward<T: Clone + Send + 'static>(
+    first: Vec<T>,
+    live: Option<broadcast::Receiver<T>>,
+    shared: &Arc<Shared>,
+    stop: fn(&T) -> bool,
+) -> EventStream<T> {
+    let (tx, rx) = mpsc::channel::<Result<T, Status>>(64);
+    let shutdown = shared.hub.shutdown.clone();
+    tokio::spawn(async move {
+        for event in first {
+            if tx.send(Ok(event)).await.is_err() {
+                return;
+            }
+        }
+        let Some(mut live) = live else { return };
+        loop {
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = tx.closed() => return,
+                received = live.recv() => match received {
+                    Ok(event) => {
+                        let last = stop(&event);
+                        if tx.send(Ok(event)).await.is_err() || last {
+                            return;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(missed)) => {
+                        let _ = tx
+                            .send(Err(Status::resource_exhausted(format!(
+                                "this stream fell {missed} events behind; reconnect and resume"
+                            ))))
+                            .await;
+                        return;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+            }
+        }
+    });
+    Box::pin(ReceiverStream::new(rx))
+}
+
+fn is_game_over(event: &pb::GameEvent) -> bool {
+    matches!(event.event, Some(pb::game_event::Event::GameOver(_)))
+}
+
+#[tonic::async_trait]
+impl pb::arbiter_server::Arbiter for ArbiterService {
+    async fn create_game(
+        &self,
+        request: Request<pb::CreateGameRequest>,
+    ) -> Result<Response<pb::CreateGameResponse>, Status> {
+        self.shared.caller(&request).await?.require_admin()?;
+        let setup = Self::setup(request.get_ref())?;
+        let key = Some(request.get_ref().idempotency_key.as_str()).filter(|key| !key.is_empty());
+        let view = self.shared.hub.create_game(setup, key).await?;
+        Ok(Response::new(pb::CreateGameResponse {
+            game: Some(convert::game(&view)),
+        }))
+    }
+
+    async fn get_game(
+        &self,
+        request: Request<pb::GetGameRequest>,
+    ) -> Result<Response<pb::GetGameResponse>, Status> {
+        self.shared.caller(&request).await?;
+        let id = game_id(request.get_ref().game_id)?;
+        let view = self.shared.hub.view(id, true).await?;
+        Ok(Response::new(pb::GetGameResponse {
+            game: Some(convert::game(&view)),
+        }))
+    }
+
+    async fn list_games(
+        &self,
+        request: Request<pb::ListGamesRequest>,
+    ) -> Result<Response<pb::ListGamesResponse>, Status> {
+        self.shared.caller(&request).await?;
+        let r = request.get_ref();
+        let status = convert::status_filter(r.status).map_err(ServiceError::InvalidArgument)?;
+        let limit = if r.limit == 0 { 50 } else { r.limit.min(500) };
+        let rows = self
+            .shared
+            .hub
+            .store
+            .list_games(
+                (r.player_id > 0).then_some(PlayerId(r.player_id)),
+                status,
+                (r.before_id > 0).then_some(GameId(r.before_id)),
+                u64::from(limit),
+            )
+            .await
+            .map_err(ServiceError::from)?;
+        Ok(Response::new(pb::ListGamesResponse {
+            games: rows.iter().map(convert::game_row).collect(),
+        }))
+    }
+
+    async fn get_legal_steps(
+        &self,
+        request: Request<pb::GetLegalStepsRequest>,
+    ) -> Result<Response<pb::GetLegalStepsResponse>, Status> {
+        self.shared.caller(&request).await?;
+        let id = game_id(request.get_ref().game_id)?;
+        let (steps, state) = self.shared.hub.legal_steps(id).await?;
+        Ok(Response::new(pb::GetLegalStepsResponse {
+            steps,
+            state: Some(convert::state(&state)),
+        }))
+    }
+
+    async fn submit_turn(
+        &self,
+        request: Request<pb::SubmitTurnRequest>,
+    ) -> Result<Response<pb::SubmitTurnResponse>, Status> {
+        let caller = self.shared.caller(&request).await?;
+        let r = request.into_inner();
+        let id = game_id(r.game_id)?;
+        let Caller::Player(_) = caller else {
+            return Err(ServiceError::InvalidArgument(
+                "the admin does not play turns; use a player's token".to_owned(),
+            )
+            .into());
+        };
+        let (record, state) = self
+            .shared
+            .hub
+            .submit_turn(id, caller.actor(), r.turn_number, r.turn)
+            .await
+            .map_err(|error| match error {
+                ServiceError::Action(hanniball_arbiter::ActionError::NotAPlayer(_)) => {
+                    ServiceError::NotYourGame(id.0)
+                }
+                other => other,
+            })?;
+        Ok(Response::new(pb::SubmitTurnResponse {
+            record: Some(convert::turn(&record)),
+            state: Some(convert::state(&state)),
+        }))
+    }
+
+    async fn resign(
+        &self,
+        request: Request<pb::ResignRequest>,
+    ) -> Result<Response<pb::ResignResponse>, Status> {
+        let request = request.map(|r| r.game_id);
+        let state = self.action(request, Action::Resign).await?;
+        Ok(Response::new(pb::ResignResponse { state: Some(state) }))
+    }
+
+    async fn offer_draw(
+        &self,
+        request: Request<pb::OfferDrawRequest>,
+    ) -> Result<Response<pb::OfferDrawResponse>, Status> {
+        let request = request.map(|r| r.game_id);
+        let state = self.action(request, Action::OfferDraw).await?;
+        Ok(Response::new(pb::OfferDrawResponse { state: Some(state) }))
+    }
+
+    async fn accept_draw(
+        &self,
+        request: Request<pb::AcceptDrawRequest>,
+    ) -> Result<Response<pb::AcceptDrawResponse>, Status> {
+        let request = request.map(|r| r.game_id);
+        let state = self.action(request, Action::AcceptDraw).await?;
+        Ok(Response::new(pb::AcceptDrawResponse { state: Some(state) }))
+    }
+
+    async fn decline_draw(
+        &self,
+        request: Request<pb::DeclineDrawRequest>,
+    ) -> Result<Response<pb::DeclineDrawResponse>, Status> {
+        let request = request.map(|r| r.game_id);
+        let state = self.action(request, Action::DeclineDraw).await?;
+        Ok(Response::new(pb::DeclineDrawResponse {
+            state: Some(state),
+        }))
+    }
+
+    async fn abort_game(
+        &self,
+        request: Request<pb::AbortGameRequest>,
+    ) -> Result<Response<pb::AbortGameResponse>, Status> {
+        let request = request.map(|r| r.game_id);
+        let state = self.action(request, Action::Abort).await?;
+        Ok(Response::new(pb::AbortGameResponse { state: Some(state) }))
+    }
+
+    type WatchGameStream = EventStream<pb::GameEvent>;
+
+    async fn watch_game(
+        &self,
+        request: Request<pb::WatchGameRequest>,
+    ) -> Result<Response<Self::WatchGameStream>, Status> {
+        self.shared.caller(&request).await?;
+        let id = game_id(request.get_ref().game_id)?;
+        let (first, live) = self
+            .shared
+            .hub
+            .watch(id, request.get_ref().from_turn)
+            .await?;
+        Ok(Response::new(forward(
+            first,
+            live,
+            &self.shared,
+            is_game_over,
+        )))
+    }
+
+    type WatchPlayerStream = EventStream<pb::PlayerEvent>;
+
+    async fn watch_player(
+        &self,
+        request: Request<pb::WatchPlayerRequest>,
+    ) -> Result<Response<Self::WatchPlayerStream>, Status> {
+        let Caller::Player(player) = self.shared.caller(&request).await? else {
+            return Err(ServiceError::InvalidArgument(
+                "the admin has no player events; use a player's token".to_owned(),
+            )
+            .into());
+        };
+        // Subscribe first, then look: an event in between arrives twice, never not at all.
+        let live = self.shared.hub.player_events(player);
+        let mut first = Vec::new();
+        let active = self
+            .shared
+            .hub
+            .store
+            .list_games(
+                Some(player),
+                Some(hanniball_arbiter::Status::Active),
+                None,
+                1_000,
+            )
+            .await
+            .map_err(ServiceError::from)?;
+        for row in active {
+            let view = self.shared.hub.view(row.id, false).await?;
+            let to_move = match view.state.side_to_move {
+                hanniball_rules::Side::White => view.setup.white,
+                hanniball_rules::Side::Black => view.setup.black,
+            };
+            if to_move == player && view.state.status == hanniball_arbiter::Status::Active {
+                first.push(pb::PlayerEvent {
+                    game_id: row.id.0,
+                    event: Some(pb::player_event::Event::YourTurn(convert::state(
+                        &view.state,
+                    ))),
+                });
+            }
+        }
+        Ok(Response::new(forward(
+            first,
+            Some(live),
+            &self.shared,
+            |_| false,
+        )))
+    }
+
+    type WatchResultsStream = EventStream<pb::FinishedGame>;
+
+    async fn watch_results(
+        &self,
+        request: Request<pb::WatchResultsRequest>,
+    ) -> Result<Response<Self::WatchResultsStream>, Status> {
+        self.shared.caller(&request).await?.require_admin()?;
+        let mut cursor = request.get_ref().after_sequence.max(0);
+        let (tx, rx) = mpsc::channel::<Result<pb::FinishedGame, Status>>(64);
+        let hub = Arc::clone(&self.shared.hub);
+        tokio::spawn(async move {
+            loop {
+                // Register interest before reading, so a result that lands in between wakes us.
+                let notified = hub.results.notified();
+                match hub.store.results_after(cursor, 100).await {
+                    Ok(rows) => {
+                        for row in &rows {
+                            cursor = row.sequence;
+                            if tx
+                                .send(Ok(convert::finished(row.sequence, &row.game)))
+                                .await
+                                .is_err()
+                            {
+                                return;
+                            }
+                        }
+                        if !rows.is_empty() {
+                            continue;
+                        }
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "results stream: database error; retrying");
+                    }
+                }
+                // Other replicas finish games too: look again at least every second.
+                tokio::select! {
+                    () = hub.shutdown.cancelled() => return,
+                    () = tx.closed() => return,
+                    () = notified => {}
+                    () = tokio::time::sleep(Duration::from_secs(1)) => {}
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    async fn ping(
+        &self,
+        _request: Request<pb::PingRequest>,
+    ) -> Result<Response<pb::PingResponse>, Status> {
+        Ok(Response::new(pb::PingResponse {
+            server_time_ms: self.shared.hub.clock.now().0,
+        }))
+    }
+}
+
+/// The `hanniball.accounts.v1.Accounts` service.
+#[derive(Clone, Debug)]
+pub struct AccountsService {
+    pub shared: Arc<Shared>,
+}
+
+fn valid_name(name: &str) -> ServiceResult<()> {
+    let ok = (1..=40).contains(&name.chars().count())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ServiceError::InvalidArgument(format!(
+            "player name {name:?} must be 1 to 40 letters, digits, '-', '_' or '.'"
+        )))
+    }
+}
+
+impl AccountsService {
+    async fn issue(&self, player: PlayerId) -> ServiceResult<apb::IssuedToken> {
+        let token = new_token()?;
+        let now = self.shared.hub.clock.now();
+        let token_id = self
+            .shared
+            .hub
+            .store
+            .insert_token(player, &hash_token(&token), now)
+            .await?;
+        Ok(apb::IssuedToken { token_id, token })
+    }
+
+    async fn player(&self, id: i64) -> ServiceResult<hanniball_store::PlayerRow> {
+        self.shared
+            .hub
+            .store
+            .player(PlayerId(id))
+            .await?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "player",
+                id: id.to_string(),
+            })
+    }
+}
+
+#[tonic::async_trait]
+impl apb::accounts_server::Accounts for AccountsService {
+    async fn register_player(
+        &self,
+        request: Request<apb::RegisterPlayerRequest>,
+    ) -> Result<Response<apb::RegisterPlayerResponse>, Status> {
+        self.shared.caller(&request).await?.require_admin()?;
+        let r = request.into_inner();
+        valid_name(&r.name)?;
+        let kind = match apb::PlayerKind::try_from(r.kind) {
+            Ok(apb::PlayerKind::Bot) => "bot",
+            Ok(apb::PlayerKind::Human | apb::PlayerKind::Unspecified) => "human",
+            Err(_) => {
+                return Err(ServiceError::InvalidArgument(format!(
+                    "unknown player kind {}",
+                    r.kind
+                ))
+                .into());
+            }
+        };
+        let now = self.shared.hub.clock.now();
+        let row = match self
+            .shared
+            .hub
+            .store
+            .create_player(&r.name, kind, now)
+            .await
+        {
+            Ok(row) => row,
+            Err(hanniball_store::StoreError::Conflict(_)) => {
+                return Err(ServiceError::AlreadyExists(format!(
+                    "a player named {:?} already exists",
+                    r.name
+                ))
+                .into());
+            }
+            Err(error) => return Err(ServiceError::from(error).into()),
+        };
+        let token = if r.issue_token {
+            Some(self.issue(row.id).await?)
+        } else {
+            None
+        };
+        tracing::info!(player_id = %row.id, name = %row.name, "player registered");
+        Ok(Response::new(apb::RegisterPlayerResponse {
+            player: Some(convert::player(&row)),
+            token,
+        }))
+    }
+
+    async fn issue_token(
+        &self,
+        request: Request<apb::IssueTokenRequest>,
+    ) -> Result<Response<apb::IssueTokenResponse>, Status> {
+        self.shared.caller(&request).await?.require_admin()?;
+        let player = self.player(request.get_ref().player_id).await?;
+        let token = self.issue(player.id).await?;
+        Ok(Response::new(apb::IssueTokenResponse {
+            token: Some(token),
+        }))
+    }
+
+    async fn revoke_token(
+        &self,
+        request: Request<apb::RevokeTokenRequest>,
+    ) -> Result<Response<apb::RevokeTokenResponse>, Status> {
+        self.shared.caller(&request).await?.require_admin()?;
+        let id = request.get_ref().token_id;
+        let now = self.shared.hub.clock.now();
+        let revoked = self
+            .shared
+            .hub
+            .store
+            .revoke_token(id, now)
+            .await
+            .map_err(ServiceError::from)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "token",
+                id: id.to_string(),
+            })?;
+        self.shared.auth.forget_all();
+        Ok(Response::new(apb::RevokeTokenResponse { revoked }))
+    }
+
+    async fn get_player(
+        &self,
+        request: Request<apb::GetPlayerRequest>,
+    ) -> Result<Response<apb::GetPlayerResponse>, Status> {
+        self.shared.caller(&request).await?;
+        let row = match &request.get_ref().player {
+            Some(apb::get_player_request::Player::Id(id)) => self.player(*id).await?,
+            Some(apb::get_player_request::Player::Name(name)) => self
+                .shared
+                .hub
+                .store
+                .player_by_name(name)
+                .await
+                .map_err(ServiceError::from)?
+                .ok_or_else(|| ServiceError::NotFound {
+                    what: "player",
+                    id: name.clone(),
+                })?,
+            None => {
+                return Err(
+                    ServiceError::InvalidArgument("give a player id or name".to_owned()).into(),
+                );
+            }
+        };
+        Ok(Response::new(apb::GetPlayerResponse {
+            player: Some(convert::player(&row)),
+        }))
+    }
+
+    async fn list_players(
+        &self,
+        request: Request<apb::ListPlayersRequest>,
+    ) -> Result<Response<apb::ListPlayersResponse>, Status> {
+        self.shared.caller(&request).await?.require_admin()?;
+        let r = request.get_ref();
+        let limit = if r.limit == 0 {
+            100
+        } else {
+            r.limit.min(1_000)
+        };
+        let rows = self
+            .shared
+            .hub
+            .store
+            .list_players(r.after_id, u64::from(limit))
+            .await
+            .map_err(ServiceError::from)?;
+        Ok(Response::new(apb::ListPlayersResponse {
+            players: rows.iter().map(convert::player).collect(),
+        }))
+    }
+
+    async fn who_am_i(
+        &self,
+        request: Request<apb::WhoAmIRequest>,
+    ) -> Result<Response<apb::WhoAmIResponse>, Status> {
+        let response = match self.shared.caller(&request).await? {
+            Caller::Admin => apb::WhoAmIResponse {
+                player: None,
+                admin: true,
+            },
+            Caller::Player(id) => apb::WhoAmIResponse {
+                player: Some(convert::player(&self.player(id.0).await?)),
+                admin: false,
+            },
+        };
+        Ok(Response::new(response))
+    }
+}

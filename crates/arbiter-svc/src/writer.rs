@@ -1,0 +1,49 @@
+//! Group commit: one task owns the database writes of every game. It takes all writes waiting at
+//! that moment, stores them in one transaction (one disk sync), and answers each game's actor.
+//! Under load many games share a sync; a lone write waits for nobody.
+
+use hanniball_store::{Store, StoreError, Write};
+use tokio::sync::{mpsc, oneshot};
+
+/// Most writes per transaction.
+const MAX_BATCH: usize = 512;
+
+type Request = (Write, oneshot::Sender<Result<(), StoreError>>);
+
+/// A handle to the writer task.
+#[derive(Clone, Debug)]
+pub struct Writer {
+    tx: mpsc::Sender<Request>,
+}
+
+impl Writer {
+    /// Starts the writer task. It ends when every handle is dropped.
+    #[must_use]
+    pub fn start(store: Store) -> Writer {
+        let (tx, mut rx) = mpsc::channel::<Request>(4 * MAX_BATCH);
+        tokio::spawn(async move {
+            let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
+            while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
+                let writes: Vec<Write> = batch.iter().map(|(write, _)| write.clone()).collect();
+                let results = store.commit(&writes).await;
+                tracing::trace!(batch = writes.len(), "group commit");
+                for ((_, reply), result) in batch.drain(..).zip(results) {
+                    let _ = reply.send(result);
+                }
+            }
+        });
+        Writer { tx }
+    }
+
+    /// Stores one write; returns once it is committed (or refused).
+    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send((write, reply))
+            .await
+            .map_err(|_| StoreError::Unavailable("the writer has stopped".to_owned()))?;
+        answer
+            .await
+            .map_err(|_| StoreError::Unavailable("the writer has stopped".to_owned()))?
+    }
+}

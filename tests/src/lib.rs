@@ -1,1 +1,216 @@
-//! Shared helpers for the end-to-end tests (filled in with the services).
+//! Helpers for the end-to-end tests: boot the real arbiter on `127.0.0.1:0` over a fresh database
+//! (SQLite, and PostgreSQL when `HANNIBALL_TEST_POSTGRES_URL` is set) with a manual clock, and talk
+//! to it through the generated clients with bearer tokens.
+
+use std::sync::Arc;
+
+use hanniball_arbiter::Timestamp;
+use hanniball_arbiter_svc::{Clock, ManualClock, Options, Running};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::arbiter::v1 as pb;
+use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use hanniball_rules::hanniball::playout::random_turn;
+use hanniball_rules::hanniball::{Position, Ruleset, Turn};
+use hanniball_store::Store;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tonic::metadata::MetadataValue;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+use tonic::{Request, Status};
+
+/// The admin token every test server is configured with.
+pub const ADMIN_TOKEN: &str = "test-admin-token";
+
+/// A running test server.
+pub struct TestServer {
+    pub running: Running,
+    pub clock: Arc<ManualClock>,
+    pub db_url: String,
+}
+
+/// Starts the arbiter on a database URL with a manual clock at a fixed moment.
+pub async fn start(db_url: &str) -> TestServer {
+    start_at(db_url, Timestamp(1_700_000_000_000)).await
+}
+
+/// Starts the arbiter on a database URL with a manual clock at `start`.
+pub async fn start_at(db_url: &str, start: Timestamp) -> TestServer {
+    let store = Store::connect(db_url).await.expect("database");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("port");
+    let (clock, manual) = Clock::manual(start);
+    let options = Options {
+        admin_token: ADMIN_TOKEN.to_owned(),
+        clock,
+    };
+    let running = hanniball_arbiter_svc::start(store, listener, options, CancellationToken::new())
+        .await
+        .expect("server starts");
+    TestServer {
+        running,
+        clock: manual,
+        db_url: db_url.to_owned(),
+    }
+}
+
+/// Every database the suite runs on.
+pub async fn databases() -> Vec<String> {
+    hanniball_store::testing::all_urls().await
+}
+
+/// Adds `authorization: Bearer <token>` to every call.
+#[derive(Clone)]
+pub struct Bearer(Option<String>);
+
+impl tonic::service::Interceptor for Bearer {
+    fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
+        if let Some(token) = &self.0 {
+            let value: MetadataValue<_> = format!("Bearer {token}")
+                .parse()
+                .map_err(|_| Status::internal("token is not ASCII"))?;
+            request.metadata_mut().insert("authorization", value);
+        }
+        Ok(request)
+    }
+}
+
+pub type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
+pub type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
+
+/// A connection to the server with one token (or none).
+#[derive(Clone)]
+pub struct Client {
+    pub arbiter: Arbiter,
+    pub accounts: Accounts,
+}
+
+impl TestServer {
+    /// The server's address as a URL.
+    #[must_use]
+    pub fn url(&self) -> String {
+        format!("http://{}", self.running.addr)
+    }
+
+    /// A client using `token` (None: no authorization metadata).
+    pub async fn client(&self, token: Option<&str>) -> Client {
+        let channel = Channel::from_shared(self.url())
+            .expect("url")
+            .connect()
+            .await
+            .expect("connect");
+        let bearer = Bearer(token.map(str::to_owned));
+        Client {
+            arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
+            accounts: AccountsClient::with_interceptor(channel, bearer),
+        }
+    }
+
+    /// The admin's client.
+    pub async fn admin(&self) -> Client {
+        self.client(Some(ADMIN_TOKEN)).await
+    }
+
+    /// Registers a bot and returns its id and a client with its token.
+    pub async fn player(&self, name: &str) -> (i64, Client) {
+        let response = self
+            .admin()
+            .await
+            .accounts
+            .register_player(apb::RegisterPlayerRequest {
+                name: name.to_owned(),
+                kind: apb::PlayerKind::Bot as i32,
+                issue_token: true,
+            })
+            .await
+            .expect("register")
+            .into_inner();
+        let token = response.token.expect("token issued").token;
+        let id = response.player.expect("player").id;
+        (id, self.client(Some(&token)).await)
+    }
+
+    /// The admin creates a HanniBall game.
+    pub async fn game(&self, white: i64, black: i64, time: Option<(i64, i64)>) -> pb::Game {
+        self.admin()
+            .await
+            .arbiter
+            .create_game(pb::CreateGameRequest {
+                kind: "hanniball".to_owned(),
+                white_player_id: white,
+                black_player_id: black,
+                time_control: time.map(|(initial_ms, increment_ms)| pb::TimeControl {
+                    initial_ms,
+                    increment_ms,
+                }),
+                rated: true,
+                ..Default::default()
+            })
+            .await
+            .expect("create game")
+            .into_inner()
+            .game
+            .expect("game")
+    }
+}
+
+/// Submits a turn.
+pub async fn submit(
+    client: &mut Client,
+    game: i64,
+    number: u32,
+    turn: &str,
+) -> Result<pb::SubmitTurnResponse, Status> {
+    client
+        .arbiter
+        .submit_turn(pb::SubmitTurnRequest {
+            game_id: game,
+            turn_number: number,
+            turn: turn.to_owned(),
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// The turns of a game that ends in a goal, found by goal-seeking random play from the start
+/// (deterministic for a seed).
+#[must_use]
+pub fn goal_game(seed: u64) -> Vec<String> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    loop {
+        let mut position = Position::initial(Ruleset::Standard);
+        let mut turns = Vec::new();
+        while position.result().is_none() {
+            let turn = goal_seeking_turn(&position, &mut rng);
+            position = position.play_turn(&turn).expect("legal");
+            turns.push(turn.to_string());
+        }
+        if position.result_is_goal() {
+            return turns;
+        }
+    }
+}
+
+fn goal_seeking_turn(position: &Position, rng: &mut fastrand::Rng) -> Turn {
+    let mut current = *position;
+    let mut steps = Vec::new();
+    let limit = usize::from(position.step_limit() - position.steps_taken());
+    while steps.len() < limit {
+        let listed = current.legal_steps();
+        let scoring = listed.iter().find(|s| current.apply(**s).result_is_goal());
+        let Some(&step) = scoring.or_else(|| listed.get(rng.usize(..listed.len().max(1)))) else {
+            break;
+        };
+        current = current.apply(step);
+        steps.push(step);
+        if current.result_is_goal() {
+            break;
+        }
+    }
+    let turn = Turn(steps);
+    if position.play_turn(&turn).is_ok() {
+        turn
+    } else {
+        random_turn(position, &mut |n| rng.usize(..n)).expect("game not over")
+    }
+}

@@ -1,0 +1,574 @@
+//! The arbiter end to end: the real server on 127.0.0.1:0, the generated clients, a manual clock.
+//! Every test runs on SQLite and, when `HANNIBALL_TEST_POSTGRES_URL` is set, on PostgreSQL.
+
+use std::time::Duration;
+
+use hanniball_e2e::{ADMIN_TOKEN, Client, databases, goal_game, start, submit};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::arbiter::v1 as pb;
+use tokio_stream::StreamExt;
+use tonic::Code;
+
+fn code<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> (Code, String) {
+    let status = result.expect_err("the call should fail");
+    (status.code(), status.message().to_owned())
+}
+
+async fn state(client: &mut Client, game: i64) -> pb::Game {
+    client
+        .arbiter
+        .get_game(pb::GetGameRequest { game_id: game })
+        .await
+        .expect("get game")
+        .into_inner()
+        .game
+        .expect("game")
+}
+
+#[tokio::test]
+async fn a_whole_game_to_a_goal() {
+    let turns = goal_game(11);
+    for db in databases().await {
+        let server = start(&db).await;
+        let (white, mut w) = server.player("white-bot").await;
+        let (black, mut b) = server.player("black-bot").await;
+        let game = server.game(white, black, None).await;
+        let mut watch = w
+            .arbiter
+            .watch_game(pb::WatchGameRequest {
+                game_id: game.id,
+                from_turn: 0,
+            })
+            .await
+            .expect("watch")
+            .into_inner();
+        for (i, turn) in turns.iter().enumerate() {
+            let client = if i % 2 == 0 { &mut w } else { &mut b };
+            let number = i as u32 + 1;
+            let response = submit(client, game.id, number, turn)
+                .await
+                .unwrap_or_else(|e| panic!("turn {number} {turn}: {e}"));
+            assert_eq!(response.record.expect("record").number, number);
+        }
+        let end = state(&mut w, game.id).await;
+        let st = end.state.expect("state");
+        assert_eq!(st.status, pb::GameStatus::Finished as i32);
+        let result = st.result.expect("result");
+        assert!(
+            result.reason == pb::EndReason::Goal as i32
+                || result.reason == pb::EndReason::OwnGoal as i32,
+            "{result:?}"
+        );
+        assert_eq!(end.turns.len(), turns.len());
+        assert_eq!(
+            end.turns.iter().map(|t| t.turn.clone()).collect::<Vec<_>>(),
+            turns
+        );
+        // The watcher saw the snapshot, every turn, and the end.
+        let mut seen = Vec::new();
+        while let Some(event) = tokio::time::timeout(Duration::from_secs(5), watch.next())
+            .await
+            .expect("the stream ends after the game")
+        {
+            seen.push(event.expect("event").event.expect("payload"));
+        }
+        assert!(matches!(
+            seen.first(),
+            Some(pb::game_event::Event::Snapshot(_))
+        ));
+        let played = seen
+            .iter()
+            .filter(|e| matches!(e, pb::game_event::Event::TurnPlayed(_)))
+            .count();
+        assert_eq!(played, turns.len());
+        assert!(matches!(
+            seen.last(),
+            Some(pb::game_event::Event::GameOver(_))
+        ));
+        // The result went to the outbox.
+        let mut results = server
+            .admin()
+            .await
+            .arbiter
+            .watch_results(pb::WatchResultsRequest { after_sequence: 0 })
+            .await
+            .expect("results")
+            .into_inner();
+        let finished = tokio::time::timeout(Duration::from_secs(5), results.next())
+            .await
+            .expect("a result")
+            .expect("stream item")
+            .expect("finished game");
+        assert_eq!(finished.game_id, game.id);
+        assert!(finished.rated);
+        server.running.stop().await.expect("stop");
+    }
+}
+
+#[tokio::test]
+async fn penalty_removal_only_after_an_offence_and_only_first() {
+    for db in databases().await {
+        let server = start(&db).await;
+        let (white, mut w) = server.player("w").await;
+        let (black, mut b) = server.player("b").await;
+        let game = server.game(white, black, None).await;
+        // No offence yet: no removal.
+        let (c, message) = code(submit(&mut w, game.id, 1, "xc14 d4-c6").await);
+        assert_eq!(c, Code::InvalidArgument);
+        assert!(message.contains("no offence"), "{message}");
+        submit(&mut w, game.id, 1, "d4-c6").await.expect("turn 1");
+        // Black clusters c14 c13 b13 b12.
+        let response = submit(&mut b, game.id, 2, "d13-c13").await.expect("turn 2");
+        assert_eq!(response.state.expect("state").notices, vec!["clustering"]);
+        let (c, message) = code(submit(&mut w, game.id, 3, "c6-d8 xb12").await);
+        assert_eq!(c, Code::InvalidArgument);
+        assert!(message.contains("first step"), "{message}");
+        let (c, message) = code(submit(&mut w, game.id, 3, "xe15").await);
+        assert_eq!(c, Code::InvalidArgument);
+        assert!(message.contains("never be removed"), "{message}");
+        let response = submit(&mut w, game.id, 3, "xb12 c6-d8")
+            .await
+            .expect("removal");
+        assert!(
+            response
+                .state
+                .expect("state")
+                .position
+                .starts_with("1k1/2l3l2/1ee2e1e1/3h1h1h1/")
+        );
+        server.running.stop().await.expect("stop");
+    }
+}
+
+#[tokio::test]
+async fn bad_turns_are_refused_and_change_nothing() {
+    for db in databases().await {
+        let server = start(&db).await;
+        let (white, mut w) = server.player("w").await;
+        let (black, mut b) = server.player("b").await;
+        let game = server.game(white, black, None).await;
+        // Illegal: INVALID_ARGUMENT with the engine's reason.
+        let (c, message) = code(submit(&mut w, game.id, 1, "d4-d3").await);
+        assert_eq!(c, Code::InvalidArgument);
+        assert!(
+            message.contains("step d4-d3 is illegal: d3 holds a white elephant"),
+            "{message}"
+        );
+        // Malformed.
+        let (c, message) = code(submit(&mut w, game.id, 1, "d4-e66").await);
+        assert_eq!(c, Code::InvalidArgument);
+        assert!(message.contains("e66"), "{message}");
+        // Not your turn, future turn number.
+        assert_eq!(
+            code(submit(&mut b, game.id, 1, "d12-c10").await).0,
+            Code::FailedPrecondition
+        );
+        assert_eq!(
+            code(submit(&mut w, game.id, 2, "d4-c6").await).0,
+            Code::FailedPrecondition
+        );
+        assert_eq!(state(&mut w, game.id).await.turns.len(), 0);
+        // Accepted, then retried: the same answer, applied once.
+        let first = submit(&mut w, game.id, 1, "d4-c6").await.expect("turn 1");
+        let again = submit(&mut w, game.id, 1, "d4-c6").await.expect("retry");
+        assert_eq!(first.record, again.record);
+        assert_eq!(state(&mut w, game.id).await.turns.len(), 1);
+        // Stale: another turn for a number already played.
+        let (c, message) = code(submit(&mut w, game.id, 1, "f4-e6").await);
+        assert_eq!(c, Code::FailedPrecondition);
+        assert!(message.contains("stale"), "{message}");
+        // Unknown game, bad id.
+        assert_eq!(
+            code(submit(&mut w, 999_999, 1, "d4-c6").await).0,
+            Code::NotFound
+        );
+        assert_eq!(
+            code(submit(&mut w, -1, 1, "d4-c6").await).0,
+            Code::InvalidArgument
+        );
+        let listed = w
+            .arbiter
+            .get_legal_steps(pb::GetLegalStepsRequest { game_id: game.id })
+            .await
+            .expect("legal steps")
+            .into_inner();
+        assert!(listed.steps.contains(&"d12-c10".to_owned()));
+        server.running.stop().await.expect("stop");
+    }
+}
+
+#[tokio::test]
+async fn tokens_and_permissions() {
+    for db in databases().await {
+        let server = start(&db).await;
+        let (white, mut w) = server.player("w").await;
+        let (black, _b) = server.player("b").await;
+        let (_, mut intruder) = server.player("intruder").await;
+        let game = server.game(white, black, None).await;
+        let (c, _) = code(submit(&mut intruder, game.id, 1, "d4-c6").await);
+        assert_eq!(c, Code::PermissionDenied);
+        let (c, _) = code(
+            intruder
+                .arbiter
+                .resign(pb::ResignRequest { game_id: game.id })
+                .await,
+        );
+        assert_eq!(c, Code::PermissionDenied);
+        let (c, _) = code(
+            w.arbiter
+                .create_game(pb::CreateGameRequest {
+                    white_player_id: white,
+                    black_player_id: black,
+                    ..Default::default()
+                })
+                .await,
+        );
+        assert_eq!(c, Code::PermissionDenied);
+        let mut anonymous = server.client(None).await;
+        assert_eq!(
+            code(submit(&mut anonymous, game.id, 1, "d4-c6").await).0,
+            Code::Unauthenticated
+        );
+        let mut forged = server.client(Some("hb_forged")).await;
+        assert_eq!(
+            code(submit(&mut forged, game.id, 1, "d4-c6").await).0,
+            Code::Unauthenticated
+        );
+        // Tokens are stored hashed, revocation works at once, names are unique.
+        let mut admin = server.admin().await;
+        let issued = admin
+            .accounts
+            .issue_token(apb::IssueTokenRequest { player_id: white })
+            .await
+            .expect("issue")
+            .into_inner()
+            .token
+            .expect("token");
+        let mut second = server.client(Some(&issued.token)).await;
+        let me = second
+            .accounts
+            .who_am_i(apb::WhoAmIRequest {})
+            .await
+            .expect("who am i")
+            .into_inner();
+        assert_eq!(me.player.map(|p| p.id), Some(white));
+        let revoked = admin
+            .accounts
+            .revoke_token(apb::RevokeTokenRequest {
+                token_id: issued.token_id,
+            })
+            .await
+            .expect("revoke")
+            .into_inner();
+        assert!(revoked.revoked);
+        assert_eq!(
+            code(second.accounts.who_am_i(apb::WhoAmIRequest {}).await).0,
+            Code::Unauthenticated
+        );
+        let (c, _) = code(
+            admin
+                .accounts
+                .register_player(apb::RegisterPlayerRequest {
+                    name: "w".to_owned(),
+                    kind: apb::PlayerKind::Human as i32,
+                    issue_token: false,
+                })
+                .await,
+        );
+        assert_eq!(c, Code::AlreadyExists);
+        let (c, _) = code(
+            admin
+                .accounts
+                .register_player(apb::RegisterPlayerRequest {
+                    name: "bad name!".to_owned(),
+                    ..Default::default()
+                })
+                .await,
+        );
+        assert_eq!(c, Code::InvalidArgument);
+        // The game is untouched by all of that.
+        assert_eq!(state(&mut w, game.id).await.turns.len(), 0);
+        assert!(!ADMIN_TOKEN.is_empty());
+        server.running.stop().await.expect("stop");
+    }
+}
+
+#[tokio::test]
+async fn loss_on_time_without_any_call() {
+    for db in databases().await {
+        let server = start(&db).await;
+        let (white, mut w) = server.player("w").await;
+        let (black, mut b) = server.player("b").await;
+        let game = server.game(white, black, Some((10_000, 1_000))).await;
+        let mut events = b
+            .arbiter
+            .watch_player(pb::WatchPlayerRequest {})
+            .await
+            .expect("player events")
+            .into_inner();
+        server.clock.advance(4_000);
+        let response = submit(&mut w, game.id, 1, "d4-c6").await.expect("turn 1");
+        let clocks = response.state.expect("state").clocks.expect("clocks");
+        assert_eq!((clocks.white_ms, clocks.black_ms), (7_000, 10_000));
+        // Black thinks too long. Nobody calls; the server ends the game.
+        server.clock.advance(10_000);
+        let over = loop {
+            let event = tokio::time::timeout(Duration::from_secs(5), events.next())
+                .await
+                .expect("an event arrives")
+                .expect("stream open")
+                .expect("event");
+            if let Some(pb::player_event::Event::GameOver(over)) = event.event {
+                break over;
+            }
+        };
+        let result = over.result.expect("result");
+        assert_eq!(result.reason, pb::EndReason::Time as i32);
+        assert_eq!(result.outcome, pb::Outcome::WhiteWins as i32);
+        let st = state(&mut w, game.id).await.state.expect("state");
+        assert_eq!(st.status, pb::GameStatus::Finished as i32);
+        assert_eq!(st.clocks.expect("clocks").black_ms, 0);
+        let (c, _) = code(submit(&mut b, game.id, 2, "d12-c10").await);
+        assert_eq!(c, Code::FailedPrecondition);
+        server.running.stop().await.expect("stop");
+    }
+}
+
+#[tokio::test]
+async fn a_watch_stream_resumes_from_turn_n() {
+    for db in databases().await {
+        let server = start(&db).await;
+        let (white, mut w) = server.player("w").await;
+        let (black, mut b) = server.player("b").await;
+        let game = server.game(white, black, None).await;
+        let turns = ["d4-c6", "d12-c10", "f4-e6", "f12-e10", "b4-a6"];
+        for (i, turn) in turns[..4].iter().enumerate() {
+            let client = if i % 2 == 0 { &mut w } else { &mut b };
+            submit(client, game.id, i as u32 + 1, turn)
+                .await
+                .expect("turn");
+        }
+        let mut watch = b
+            .arbiter
+            .watch_game(pb::WatchGameRequest {
+                game_id: game.id,
+                from_turn: 3,
+            })
+            .await
+            .expect("watch")
+            .into_inner();
+        let mut numbers = Vec::new();
+        for _ in 0..2 {
+            let event = watch.next().await.expect("event").expect("ok");
+            let Some(pb::game_event::Event::TurnPlayed(played)) = event.event else {
+                panic!("a replayed turn");
+            };
+            numbers.push(played.record.expect("record").number);
+        }
+        assert_eq!(numbers, [3, 4]);
+        submit(&mut w, game.id, 5, turns[4]).await.expect("turn 5");
+        let event = tokio::time::timeout(Duration::from_secs(5), watch.next())
+            .await
+            .expect("live event")
+            .expect("event")
+            .expect("ok");
+        let Some(pb::game_event::Event::TurnPlayed(played)) = event.event else {
+            panic!("a live turn");
+        };
+        assert_eq!(played.record.expect("record").turn, "b4-a6");
+        server.running.stop().await.expect("stop");
+    }
+}
+
+#[tokio::test]
+async fn restart_recovers_every_unfinished_game() {
+    for db in databases().await {
+        let server = start(&db).await;
+        let (white, mut w) = server.player("w").await;
+        let (black, mut b) = server.player("b").await;
+        let game = server.game(white, black, Some((60_000, 2_000))).await;
+        server.clock.advance(1_500);
+        submit(&mut w, game.id, 1, "d4-c6").await.expect("turn 1");
+        server.clock.advance(2_500);
+        submit(&mut b, game.id, 2, "d12-c10").await.expect("turn 2");
+        let before = state(&mut w, game.id).await;
+        server.running.stop().await.expect("stop");
+
+        // A new process on the same database, much later.
+        let again =
+            hanniball_e2e::start_at(&db, hanniball_arbiter::Timestamp(1_800_000_000_000)).await;
+        let mut w2 = again.client(Some(ADMIN_TOKEN)).await;
+        let after = state(&mut w2, game.id).await;
+        let (sb, sa) = (before.state.expect("state"), after.state.expect("state"));
+        assert_eq!(sa.position, sb.position);
+        assert_eq!(after.turns, before.turns);
+        let (cb, ca) = (sb.clocks.expect("clocks"), sa.clocks.expect("clocks"));
+        assert_eq!(
+            (ca.white_ms, ca.black_ms, ca.running),
+            (cb.white_ms, cb.black_ms, cb.running)
+        );
+        assert_eq!(sa.status, pb::GameStatus::Active as i32);
+        // Downtime is not charged: White still has its time, and play goes on.
+        assert_eq!(ca.white_ms, 60_000 - 1_500 + 2_000);
+        let (_, mut w3) = (white, again.client(None).await);
+        assert_eq!(
+            code(submit(&mut w3, game.id, 3, "f4-e6").await).0,
+            Code::Unauthenticated
+        );
+        again.running.stop().await.expect("stop");
+    }
+}
+
+#[tokio::test]
+async fn draws_resignation_and_abort() {
+    for db in databases().await {
+        let server = start(&db).await;
+        let (white, mut w) = server.player("w").await;
+        let (black, mut b) = server.player("b").await;
+        // Abort before both moved.
+        let g1 = server.game(white, black, None).await;
+        let aborted = b
+            .arbiter
+            .abort_game(pb::AbortGameRequest { game_id: g1.id })
+            .await
+            .expect("abort")
+            .into_inner();
+        assert_eq!(
+            aborted.state.expect("state").status,
+            pb::GameStatus::Aborted as i32
+        );
+        // Draw offered, declined, offered, accepted.
+        let g2 = server.game(white, black, None).await;
+        w.arbiter
+            .offer_draw(pb::OfferDrawRequest { game_id: g2.id })
+            .await
+            .expect("offer");
+        assert_eq!(
+            code(
+                w.arbiter
+                    .accept_draw(pb::AcceptDrawRequest { game_id: g2.id })
+                    .await
+            )
+            .0,
+            Code::FailedPrecondition
+        );
+        b.arbiter
+            .decline_draw(pb::DeclineDrawRequest { game_id: g2.id })
+            .await
+            .expect("decline");
+        w.arbiter
+            .offer_draw(pb::OfferDrawRequest { game_id: g2.id })
+            .await
+            .expect("offer again");
+        let drawn = b
+            .arbiter
+            .accept_draw(pb::AcceptDrawRequest { game_id: g2.id })
+            .await
+            .expect("accept")
+            .into_inner()
+            .state
+            .expect("state");
+        assert_eq!(
+            drawn.result.expect("result").outcome,
+            pb::Outcome::Draw as i32
+        );
+        // Resignation.
+        let g3 = server.game(white, black, None).await;
+        let resigned = w
+            .arbiter
+            .resign(pb::ResignRequest { game_id: g3.id })
+            .await
+            .expect("resign")
+            .into_inner()
+            .state
+            .expect("state");
+        let result = resigned.result.expect("result");
+        assert_eq!(
+            (result.outcome, result.reason),
+            (
+                pb::Outcome::BlackWins as i32,
+                pb::EndReason::Resignation as i32
+            )
+        );
+        // Lists by player and status.
+        let finished = w
+            .arbiter
+            .list_games(pb::ListGamesRequest {
+                player_id: white,
+                status: pb::GameStatus::Finished as i32,
+                ..Default::default()
+            })
+            .await
+            .expect("list")
+            .into_inner();
+        assert_eq!(finished.games.len(), 2);
+        server.running.stop().await.expect("stop");
+    }
+}
+
+#[tokio::test]
+async fn open_streams_do_not_block_a_graceful_stop() {
+    let db = hanniball_store::testing::sqlite_url();
+    let server = start(&db).await;
+    let (white, mut w) = server.player("w").await;
+    let (black, _b) = server.player("b").await;
+    let game = server.game(white, black, None).await;
+    let mut watch = w
+        .arbiter
+        .watch_game(pb::WatchGameRequest {
+            game_id: game.id,
+            from_turn: 0,
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    let mut mine = w
+        .arbiter
+        .watch_player(pb::WatchPlayerRequest {})
+        .await
+        .expect("player events")
+        .into_inner();
+    assert!(watch.next().await.is_some(), "the snapshot");
+    assert!(mine.next().await.is_some(), "your turn");
+    tokio::time::timeout(Duration::from_secs(10), server.running.stop())
+        .await
+        .expect("the server stops with streams open")
+        .expect("clean stop");
+    let end = tokio::time::timeout(Duration::from_secs(5), watch.next())
+        .await
+        .expect("the stream ends");
+    assert!(end.is_none() || end.is_some_and(|item| item.is_err()));
+}
+
+#[tokio::test]
+async fn health_and_ping_answer() {
+    let db = hanniball_store::testing::sqlite_url();
+    let server = start(&db).await;
+    let channel = tonic::transport::Channel::from_shared(server.url())
+        .expect("url")
+        .connect()
+        .await
+        .expect("connect");
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    let status = health
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "hanniball.arbiter.v1.Arbiter".to_owned(),
+        })
+        .await
+        .expect("health")
+        .into_inner()
+        .status;
+    assert_eq!(
+        status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+    );
+    let mut anonymous = server.client(None).await;
+    let pong = anonymous
+        .arbiter
+        .ping(pb::PingRequest {})
+        .await
+        .expect("ping needs no token")
+        .into_inner();
+    assert_eq!(pong.server_time_ms, 1_700_000_000_000);
+    server.running.stop().await.expect("stop");
+}

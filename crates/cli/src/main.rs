@@ -1,10 +1,13 @@
-//! The `hanniball` binary. Only glue: argument parsing, printing and exit codes; the rules live in
-//! `hanniball-rules`.
+//! The `hanniball` binary. Only glue: argument parsing, logging and configuration set-up,
+//! printing and exit codes; everything else lives in the library crates.
 //!
-//! Exit codes: 0 success; 1 the input was well formed but refused by the rules (an illegal turn);
-//! 2 malformed input (bad arguments, notation that does not parse).
+//! Exit codes: 0 success; 1 refused (an illegal turn, a failed call); 2 malformed input (bad
+//! arguments, notation that does not parse).
 
+mod client;
 mod rules;
+mod serve;
+mod settings;
 
 use std::process::ExitCode;
 
@@ -20,6 +23,22 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the backend (arbiter with accounts) on the configured database; SQLite by default.
+    Serve(serve::ServeArgs),
+    /// Players and tokens (admin).
+    Player {
+        #[command(flatten)]
+        connection: client::Connection,
+        #[command(subcommand)]
+        command: client::PlayerCommand,
+    },
+    /// Games: create, show, play, watch.
+    Game {
+        #[command(flatten)]
+        connection: client::Connection,
+        #[command(subcommand)]
+        command: client::GameCommand,
+    },
     /// Ask the rules engine: legal steps, offences, play a turn, show a position.
     #[command(subcommand)]
     Rules(rules::RulesCommand),
@@ -27,7 +46,39 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Rules(command) => rules::run(command),
+    let command = match cli.command {
+        Command::Rules(command) => return rules::run(command),
+        other => other,
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async move {
+        match command {
+            Command::Serve(args) => serve::run(args).await,
+            Command::Player {
+                connection,
+                command,
+            } => client::player(connection, command).await,
+            Command::Game {
+                connection,
+                command,
+            } => client::game(connection, command).await,
+            Command::Rules(_) => unreachable!("handled above"),
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -1,0 +1,480 @@
+//! Client commands for people: register players, create games, show them as boards, play turns.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::arbiter::v1 as pb;
+use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use tokio_stream::StreamExt;
+use tonic::metadata::MetadataValue;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+use tonic::{Request, Status};
+
+use crate::settings::Settings;
+
+/// How to reach the server.
+#[derive(Debug, Args)]
+pub struct Connection {
+    /// Server URL.
+    #[arg(
+        long,
+        env = "HANNIBALL_SERVER",
+        default_value = "http://127.0.0.1:50051",
+        global = true
+    )]
+    server: String,
+    /// Bearer token (default: the admin token `hanniball serve` generated in ./hanniball-data).
+    #[arg(long, env = "HANNIBALL_TOKEN", global = true, hide_env_values = true)]
+    token: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlayerCommand {
+    /// Register a player and print a first token.
+    Register {
+        name: String,
+        /// The player is a bot.
+        #[arg(long)]
+        bot: bool,
+    },
+    /// Issue another token for a player.
+    Token { name: String },
+    /// Revoke a token by id.
+    Revoke { token_id: i64 },
+    /// List players.
+    List,
+    /// Who the token belongs to.
+    Whoami,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GameCommand {
+    /// Create a game (admin).
+    Create {
+        #[arg(long)]
+        white: String,
+        #[arg(long)]
+        black: String,
+        /// hanniball or paper-football.
+        #[arg(long, default_value = "hanniball")]
+        game: String,
+        #[arg(long, default_value = "")]
+        ruleset: String,
+        /// Fischer time control in seconds, `initial+increment` (e.g. 300+5); none: untimed.
+        #[arg(long)]
+        time: Option<String>,
+        #[arg(long)]
+        rated: bool,
+        #[arg(long, default_value_t = 0)]
+        max_turns: u32,
+    },
+    /// Show a game: the board, clocks, status and the last turns.
+    Show { id: i64 },
+    /// Play a turn in a game (the next turn number is looked up).
+    Play {
+        id: i64,
+        /// The turn, e.g. "d4-c6 f4-e6".
+        #[arg(allow_hyphen_values = true)]
+        turn: String,
+    },
+    /// Legal steps for the side to move.
+    Steps { id: i64 },
+    /// List games.
+    List {
+        #[arg(long)]
+        player: Option<String>,
+        /// active, finished or aborted.
+        #[arg(long)]
+        status: Option<String>,
+    },
+    /// Resign a game.
+    Resign { id: i64 },
+    /// Follow a game as it is played.
+    Watch { id: i64 },
+}
+
+#[derive(Clone)]
+struct Bearer(String);
+
+impl tonic::service::Interceptor for Bearer {
+    fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
+        let value: MetadataValue<_> = format!("Bearer {}", self.0)
+            .parse()
+            .map_err(|_| Status::invalid_argument("the token is not ASCII"))?;
+        request.metadata_mut().insert("authorization", value);
+        Ok(request)
+    }
+}
+
+struct Clients {
+    arbiter: ArbiterClient<InterceptedService<Channel, Bearer>>,
+    accounts: AccountsClient<InterceptedService<Channel, Bearer>>,
+}
+
+async fn connect(connection: &Connection) -> Result<Clients> {
+    let token = match &connection.token {
+        Some(token) => token.clone(),
+        None => {
+            let path: PathBuf = Settings::load(None)
+                .map(|s| s.admin_token_file())
+                .unwrap_or_else(|_| PathBuf::from("hanniball-data/admin-token"));
+            std::fs::read_to_string(&path)
+                .map(|t| t.trim().to_owned())
+                .with_context(|| {
+                    format!(
+                        "no --token given and no admin token at {} (is `hanniball serve` running here?)",
+                        path.display()
+                    )
+                })?
+        }
+    };
+    let channel = Channel::from_shared(connection.server.clone())
+        .context("bad server URL")?
+        .connect()
+        .await
+        .with_context(|| format!("cannot reach {}", connection.server))?;
+    let bearer = Bearer(token);
+    Ok(Clients {
+        arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
+        accounts: AccountsClient::with_interceptor(channel, bearer),
+    })
+}
+
+fn rpc(status: Status) -> anyhow::Error {
+    anyhow::anyhow!("{:?}: {}", status.code(), status.message())
+}
+
+async fn player_id(clients: &mut Clients, name: &str) -> Result<i64> {
+    let request = apb::GetPlayerRequest {
+        player: Some(apb::get_player_request::Player::Name(name.to_owned())),
+    };
+    let player = clients
+        .accounts
+        .get_player(request)
+        .await
+        .map_err(rpc)?
+        .into_inner()
+        .player
+        .context("no player in the answer")?;
+    Ok(player.id)
+}
+
+fn parse_time(text: &str) -> Result<pb::TimeControl> {
+    let (initial, increment) = text.split_once('+').unwrap_or((text, "0"));
+    let seconds = |s: &str| -> Result<i64> {
+        let value: f64 = s
+            .parse()
+            .with_context(|| format!("bad time {s:?} in {text:?}"))?;
+        Ok((value * 1000.0).round() as i64)
+    };
+    Ok(pb::TimeControl {
+        initial_ms: seconds(initial)?,
+        increment_ms: seconds(increment)?,
+    })
+}
+
+fn side(value: i32) -> &'static str {
+    match pb::Side::try_from(value) {
+        Ok(pb::Side::White) => "white",
+        Ok(pb::Side::Black) => "black",
+        _ => "-",
+    }
+}
+
+fn clock(ms: i64) -> String {
+    format!(
+        "{}:{:02}.{}",
+        ms / 60_000,
+        (ms / 1000) % 60,
+        (ms % 1000) / 100
+    )
+}
+
+fn print_game(game: &pb::Game) {
+    let Some(state) = &game.state else { return };
+    println!(
+        "game {} · {} ({}) · white {} vs black {}{}",
+        game.id,
+        game.kind,
+        game.ruleset,
+        game.white_player_id,
+        game.black_player_id,
+        if game.rated { " · rated" } else { "" }
+    );
+    print!("{}", state.board);
+    if !state.board.ends_with('\n') {
+        println!();
+    }
+    if let (Some(_), Some(clocks)) = (&game.time_control, &state.clocks) {
+        println!(
+            "clocks: white {} · black {}",
+            clock(clocks.white_ms),
+            clock(clocks.black_ms)
+        );
+    }
+    match &state.result {
+        Some(result) => println!("game over: {}", result.summary),
+        None => println!(
+            "{} to move, turn {}{}",
+            side(state.side_to_move),
+            state.next_turn_number,
+            if state.notices.is_empty() {
+                String::new()
+            } else {
+                format!(" (penalty removal available: {})", state.notices.join(", "))
+            }
+        ),
+    }
+    for turn in game.turns.iter().rev().take(6).rev() {
+        println!("  {:>3}. {:<5} {}", turn.number, side(turn.side), turn.turn);
+    }
+    println!("position: {}", state.position);
+}
+
+pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()> {
+    let mut clients = connect(&connection).await?;
+    match command {
+        PlayerCommand::Register { name, bot } => {
+            let kind = if bot {
+                apb::PlayerKind::Bot
+            } else {
+                apb::PlayerKind::Human
+            };
+            let answer = clients
+                .accounts
+                .register_player(apb::RegisterPlayerRequest {
+                    name,
+                    kind: kind as i32,
+                    issue_token: true,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            let player = answer.player.context("no player in the answer")?;
+            let token = answer.token.context("no token in the answer")?;
+            println!("player {} ({}) registered", player.id, player.name);
+            println!("token (shown once; id {}): {}", token.token_id, token.token);
+        }
+        PlayerCommand::Token { name } => {
+            let id = player_id(&mut clients, &name).await?;
+            let token = clients
+                .accounts
+                .issue_token(apb::IssueTokenRequest { player_id: id })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .token
+                .context("no token in the answer")?;
+            println!("token (shown once; id {}): {}", token.token_id, token.token);
+        }
+        PlayerCommand::Revoke { token_id } => {
+            let revoked = clients
+                .accounts
+                .revoke_token(apb::RevokeTokenRequest { token_id })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .revoked;
+            println!(
+                "{}",
+                if revoked {
+                    "revoked"
+                } else {
+                    "was already revoked"
+                }
+            );
+        }
+        PlayerCommand::List => {
+            let players = clients
+                .accounts
+                .list_players(apb::ListPlayersRequest::default())
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .players;
+            println!("{:>6}  {:<24} kind", "id", "name");
+            for p in players {
+                let kind = if p.kind == apb::PlayerKind::Bot as i32 {
+                    "bot"
+                } else {
+                    "human"
+                };
+                println!("{:>6}  {:<24} {kind}", p.id, p.name);
+            }
+        }
+        PlayerCommand::Whoami => {
+            let me = clients
+                .accounts
+                .who_am_i(apb::WhoAmIRequest {})
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            match me.player {
+                Some(p) => println!("player {} ({})", p.id, p.name),
+                None => println!("admin"),
+            }
+        }
+    }
+    Ok(())
+}
+
+pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
+    let mut clients = connect(&connection).await?;
+    match command {
+        GameCommand::Create {
+            white,
+            black,
+            game,
+            ruleset,
+            time,
+            rated,
+            max_turns,
+        } => {
+            let request = pb::CreateGameRequest {
+                kind: game,
+                ruleset,
+                white_player_id: player_id(&mut clients, &white).await?,
+                black_player_id: player_id(&mut clients, &black).await?,
+                time_control: time.as_deref().map(parse_time).transpose()?,
+                rated,
+                max_turns,
+                ..Default::default()
+            };
+            let game = clients
+                .arbiter
+                .create_game(request)
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .game
+                .context("no game in the answer")?;
+            print_game(&game);
+        }
+        GameCommand::Show { id } => print_game(&get(&mut clients, id).await?),
+        GameCommand::Play { id, turn } => {
+            let game = get(&mut clients, id).await?;
+            let number = game.state.as_ref().map_or(1, |s| s.next_turn_number);
+            clients
+                .arbiter
+                .submit_turn(pb::SubmitTurnRequest {
+                    game_id: id,
+                    turn_number: number,
+                    turn,
+                })
+                .await
+                .map_err(rpc)?;
+            print_game(&get(&mut clients, id).await?);
+        }
+        GameCommand::Steps { id } => {
+            let steps = clients
+                .arbiter
+                .get_legal_steps(pb::GetLegalStepsRequest { game_id: id })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .steps;
+            for step in steps {
+                println!("{step}");
+            }
+        }
+        GameCommand::List { player, status } => {
+            let player_id = match player {
+                Some(name) => player_id(&mut clients, &name).await?,
+                None => 0,
+            };
+            let status = match status.as_deref() {
+                None => pb::GameStatus::Unspecified,
+                Some("active") => pb::GameStatus::Active,
+                Some("finished") => pb::GameStatus::Finished,
+                Some("aborted") => pb::GameStatus::Aborted,
+                Some(other) => bail!("unknown status {other:?} (active, finished, aborted)"),
+            };
+            let games = clients
+                .arbiter
+                .list_games(pb::ListGamesRequest {
+                    player_id,
+                    status: status as i32,
+                    ..Default::default()
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .games;
+            println!(
+                "{:>6}  {:<15} {:>6} {:>6}  {:>5}  result",
+                "id", "kind", "white", "black", "turns"
+            );
+            for g in games {
+                let state = g.state.unwrap_or_default();
+                let result = state.result.map_or_else(|| "on".to_owned(), |r| r.summary);
+                println!(
+                    "{:>6}  {:<15} {:>6} {:>6}  {:>5}  {result}",
+                    g.id,
+                    g.kind,
+                    g.white_player_id,
+                    g.black_player_id,
+                    state.next_turn_number.saturating_sub(1)
+                );
+            }
+        }
+        GameCommand::Resign { id } => {
+            clients
+                .arbiter
+                .resign(pb::ResignRequest { game_id: id })
+                .await
+                .map_err(rpc)?;
+            print_game(&get(&mut clients, id).await?);
+        }
+        GameCommand::Watch { id } => {
+            let mut stream = clients
+                .arbiter
+                .watch_game(pb::WatchGameRequest {
+                    game_id: id,
+                    from_turn: 0,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            while let Some(event) = stream.next().await {
+                match event.map_err(rpc)?.event {
+                    Some(pb::game_event::Event::Snapshot(game)) => print_game(&game),
+                    Some(pb::game_event::Event::TurnPlayed(played)) => {
+                        if let (Some(r), Some(s)) = (played.record, played.state) {
+                            println!("{:>3}. {:<5} {}", r.number, side(r.side), r.turn);
+                            print!("{}", s.board);
+                        }
+                    }
+                    Some(pb::game_event::Event::DrawOffered(o)) => {
+                        println!("{} offers a draw", side(o.by));
+                    }
+                    Some(pb::game_event::Event::DrawDeclined(d)) => {
+                        println!("{} declines the draw", side(d.by));
+                    }
+                    Some(pb::game_event::Event::GameOver(over)) => {
+                        println!(
+                            "game over: {}",
+                            over.result.map(|r| r.summary).unwrap_or_default()
+                        );
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn get(clients: &mut Clients, id: i64) -> Result<pb::Game> {
+    clients
+        .arbiter
+        .get_game(pb::GetGameRequest { game_id: id })
+        .await
+        .map_err(rpc)?
+        .into_inner()
+        .game
+        .context("no game in the answer")
+}

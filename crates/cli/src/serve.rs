@@ -1,0 +1,131 @@
+//! `hanniball serve`: logging, configuration, the database, the arbiter; stops on Ctrl-C or SIGTERM.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use hanniball_arbiter_svc::{Clock, Options};
+use hanniball_store::Store;
+use tokio_util::sync::CancellationToken;
+use tracing_subscriber::EnvFilter;
+
+use crate::settings::Settings;
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// A TOML configuration file (default: ./hanniball.toml if it exists).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Listen address (overrides server.listen).
+    #[arg(long)]
+    listen: Option<String>,
+    /// Database URL (overrides database.url).
+    #[arg(long)]
+    database: Option<String>,
+}
+
+fn init_logging(settings: &Settings) {
+    let filter = EnvFilter::try_from_default_env()
+        .or_else(|_| EnvFilter::try_new(&settings.log.filter))
+        .unwrap_or_else(|_| EnvFilter::new("info"));
+    // Logs go to stderr; stdout carries only the "serving on" line for scripts.
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if settings.log.format == "json" {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+/// The admin token: configured, or generated once and kept (owner-only) in the data directory.
+fn admin_token(settings: &Settings) -> Result<String> {
+    if !settings.auth.admin_token.is_empty() {
+        return Ok(settings.auth.admin_token.clone());
+    }
+    let path = settings.admin_token_file();
+    if let Ok(token) = std::fs::read_to_string(&path) {
+        return Ok(token.trim().to_owned());
+    }
+    let token =
+        hanniball_arbiter_svc::auth::new_token().map_err(|error| anyhow::anyhow!("{error}"))?;
+    write_private(&path, &token).with_context(|| format!("writing {}", path.display()))?;
+    tracing::info!(path = %path.display(), "generated an admin token");
+    Ok(token)
+}
+
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    #[cfg(unix)]
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    options.mode(0o600);
+    options.open(path)?.write_all(text.as_bytes())
+}
+
+async fn stop_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("a SIGTERM handler can be installed");
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
+pub async fn run(args: ServeArgs) -> Result<()> {
+    let mut settings = Settings::load(args.config.as_deref())?;
+    if let Some(listen) = args.listen {
+        settings.server.listen = listen;
+    }
+    if let Some(url) = args.database {
+        settings.database.url = url;
+    }
+    init_logging(&settings);
+    std::fs::create_dir_all(&settings.data_dir)
+        .with_context(|| format!("creating {}", settings.data_dir.display()))?;
+    let token = admin_token(&settings)?;
+    let url = settings.database_url();
+    let store = Store::connect(&url)
+        .await
+        .with_context(|| format!("opening the database ({})", redact(&url)))?;
+    let listener = tokio::net::TcpListener::bind(&settings.server.listen)
+        .await
+        .with_context(|| format!("listening on {}", settings.server.listen))?;
+    let shutdown = CancellationToken::new();
+    let options = Options {
+        admin_token: token,
+        clock: Clock::System,
+    };
+    let running = hanniball_arbiter_svc::start(store, listener, options, shutdown.clone())
+        .await
+        .map_err(|error| anyhow::anyhow!("{error}"))?;
+    // A line for people and scripts: where to connect.
+    println!("hanniball serving on http://{}", running.addr);
+    tracing::info!(addr = %running.addr, database = %redact(&url), "serving");
+    stop_signal().await;
+    tracing::info!("stopping");
+    shutdown.cancel();
+    running.wait().await.context("server error")?;
+    Ok(())
+}
+
+/// A database URL without its password.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or_default();
+            format!("{}://{}:***@{}", &url[..scheme], user, &url[at + 1..])
+        }
+        _ => url.to_owned(),
+    }
+}

@@ -1,0 +1,155 @@
+//! `hanniball serve` as a process: embedded SQLite default, the generated admin token, and
+//! recovery after `kill -9` on the same database with identical positions, history and clocks.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::arbiter::v1 as pb;
+use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use tonic::Request;
+
+fn data_dir() -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir().join(format!(
+        "hanniball-serve-test-{}-{nanos}",
+        std::process::id()
+    ))
+}
+
+/// Starts `hanniball serve` on a free port and returns the child and its URL.
+fn serve(dir: &Path) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("HANNIBALL__DATA_DIR", dir)
+        .env("HANNIBALL__LOG__FORMAT", "json")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("a first line");
+    let url = line
+        .trim()
+        .strip_prefix("hanniball serving on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    (child, url)
+}
+
+fn authed<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("ascii"),
+    );
+    request
+}
+
+#[tokio::test]
+async fn state_survives_kill_9() {
+    let dir = data_dir();
+    let (mut first, url) = serve(&dir);
+    let admin = std::fs::read_to_string(dir.join("admin-token")).expect("admin token generated");
+    let admin = admin.trim();
+    let mut accounts = AccountsClient::connect(url.clone()).await.expect("connect");
+    let mut arbiter = ArbiterClient::connect(url.clone()).await.expect("connect");
+    let mut tokens = Vec::new();
+    let mut ids = Vec::new();
+    for name in ["white", "black"] {
+        let answer = accounts
+            .register_player(authed(
+                apb::RegisterPlayerRequest {
+                    name: name.to_owned(),
+                    kind: apb::PlayerKind::Bot as i32,
+                    issue_token: true,
+                },
+                admin,
+            ))
+            .await
+            .expect("register")
+            .into_inner();
+        ids.push(answer.player.expect("player").id);
+        tokens.push(answer.token.expect("token").token);
+    }
+    let game = arbiter
+        .create_game(authed(
+            pb::CreateGameRequest {
+                white_player_id: ids[0],
+                black_player_id: ids[1],
+                time_control: Some(pb::TimeControl {
+                    initial_ms: 600_000,
+                    increment_ms: 5_000,
+                }),
+                ..Default::default()
+            },
+            admin,
+        ))
+        .await
+        .expect("create")
+        .into_inner()
+        .game
+        .expect("game");
+    for (number, turn) in [(1, "d4-c6"), (2, "d12-c10"), (3, "f4-e6")] {
+        let token = &tokens[(number as usize + 1) % 2];
+        arbiter
+            .submit_turn(authed(
+                pb::SubmitTurnRequest {
+                    game_id: game.id,
+                    turn_number: number,
+                    turn: turn.to_owned(),
+                },
+                token,
+            ))
+            .await
+            .expect("turn acknowledged");
+    }
+    let get = |arbiter: &mut ArbiterClient<tonic::transport::Channel>| {
+        let mut arbiter = arbiter.clone();
+        let admin = admin.to_owned();
+        async move {
+            arbiter
+                .get_game(authed(pb::GetGameRequest { game_id: game.id }, &admin))
+                .await
+                .expect("get")
+                .into_inner()
+                .game
+                .expect("game")
+        }
+    };
+    let before = get(&mut arbiter).await;
+    first.kill().expect("kill -9");
+    first.wait().expect("reaped");
+
+    let (mut second, url) = serve(&dir);
+    let mut arbiter = ArbiterClient::connect(url).await.expect("reconnect");
+    let after = get(&mut arbiter).await;
+    let (sb, sa) = (before.state.expect("state"), after.state.expect("state"));
+    assert_eq!(sa.position, sb.position);
+    assert_eq!(after.turns, before.turns);
+    let (cb, ca) = (sb.clocks.expect("clocks"), sa.clocks.expect("clocks"));
+    assert_eq!((ca.white_ms, ca.black_ms), (cb.white_ms, cb.black_ms));
+    assert_eq!(ca.running, cb.running);
+    // Play goes on where it stopped.
+    arbiter
+        .submit_turn(authed(
+            pb::SubmitTurnRequest {
+                game_id: game.id,
+                turn_number: 4,
+                turn: "f12-e10".to_owned(),
+            },
+            &tokens[1],
+        ))
+        .await
+        .expect("turn 4 after the restart");
+    second.kill().expect("kill");
+    second.wait().expect("reaped");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,7 +10,11 @@ pub fn random_turn(position: &Position, pick: &mut dyn FnMut(usize) -> usize) ->
     if position.result().is_some() {
         return None;
     }
-    let remaining = usize::from(position.step_limit() - position.steps_taken());
+    let remaining = usize::from(position.step_limit().saturating_sub(position.steps_taken()));
+    // RULES 1.11: a turn that already has all its steps has no legal steps left.
+    if remaining == 0 {
+        return None;
+    }
     let mut legal = Vec::with_capacity(128);
     for _ in 0..64 {
         let want = 1 + pick(remaining);

@@ -63,6 +63,14 @@ pub async fn databases() -> Vec<String> {
 #[derive(Clone)]
 pub struct Bearer(Option<String>);
 
+impl Bearer {
+    /// An interceptor sending `token`.
+    #[must_use]
+    pub fn new(token: &str) -> Bearer {
+        Bearer(Some(token.to_owned()))
+    }
+}
+
 impl tonic::service::Interceptor for Bearer {
     fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
         if let Some(token) = &self.0 {

@@ -76,7 +76,9 @@ pub struct Hub {
     writer: Writer,
     pub clock: Clock,
     pub shutdown: CancellationToken,
-    games: Mutex<HashMap<GameId, mpsc::Sender<Command>>>,
+    games: std::sync::Mutex<HashMap<GameId, mpsc::Sender<Command>>>,
+    /// Serialises loading games from the database (so a game is never loaded twice).
+    loading: Mutex<()>,
     players: std::sync::Mutex<HashMap<PlayerId, broadcast::Sender<pb::PlayerEvent>>>,
     /// Signalled whenever a game finishes (results stream consumers wake up).
     pub results: Notify,
@@ -91,7 +93,8 @@ impl Hub {
             store,
             clock,
             shutdown,
-            games: Mutex::new(HashMap::new()),
+            games: std::sync::Mutex::new(HashMap::new()),
+            loading: Mutex::new(()),
             players: std::sync::Mutex::new(HashMap::new()),
             results: Notify::new(),
         })
@@ -157,9 +160,9 @@ impl Hub {
                 pb::player_event::Event::GameStarted(started.clone()),
             );
         }
-        self.announce_turn(&game);
-        let mut games = self.games.lock().await;
-        games.insert(game.id, self.spawn(game));
+        self.announce_turn(&game, &view.state);
+        let tx = self.spawn(game);
+        self.games.lock().expect("games lock").insert(view.id, tx);
         Ok(view)
     }
 
@@ -236,13 +239,13 @@ impl Hub {
     }
 
     /// Tells the side to move that it is its turn (if the game is on).
-    fn announce_turn(&self, game: &Match) {
+    fn announce_turn(&self, game: &Match, state: &StateView) {
         if game.status() == Status::Active {
             let side = game.game().side_to_move();
             self.tell_player(
                 game.player(side),
                 game.id,
-                pb::player_event::Event::YourTurn(convert::state(&StateView::of(game))),
+                pb::player_event::Event::YourTurn(convert::state(state)),
             );
         }
     }
@@ -277,7 +280,7 @@ impl Hub {
     }
 
     async fn forget(&self, id: GameId, tx: &mpsc::Sender<Command>) {
-        let mut games = self.games.lock().await;
+        let mut games = self.games.lock().expect("games lock");
         if games
             .get(&id)
             .is_some_and(|current| current.same_channel(tx))
@@ -286,19 +289,28 @@ impl Hub {
         }
     }
 
+    fn loaded(&self, id: GameId) -> Option<mpsc::Sender<Command>> {
+        let games = self.games.lock().expect("games lock");
+        games.get(&id).filter(|tx| !tx.is_closed()).cloned()
+    }
+
     async fn handle(self: &Arc<Self>, id: GameId) -> ServiceResult<mpsc::Sender<Command>> {
         if self.shutdown.is_cancelled() {
             return Err(ServiceError::ShuttingDown);
         }
-        let mut games = self.games.lock().await;
-        if let Some(tx) = games.get(&id)
-            && !tx.is_closed()
-        {
-            return Ok(tx.clone());
+        if let Some(tx) = self.loaded(id) {
+            return Ok(tx);
+        }
+        let _loading = self.loading.lock().await;
+        if let Some(tx) = self.loaded(id) {
+            return Ok(tx);
         }
         let game = self.load(id).await?;
         let tx = self.spawn(game);
-        games.insert(id, tx.clone());
+        self.games
+            .lock()
+            .expect("games lock")
+            .insert(id, tx.clone());
         Ok(tx)
     }
 
@@ -343,7 +355,7 @@ async fn run(hub: Arc<Hub>, mut game: Match, mut rx: mpsc::Receiver<Command>) {
                 }
             } => {
                 if let Some(t) = game.plan_time_out(hub.clock.now()) {
-                    if let Err(error) = commit(&hub, &mut game, t, &events).await {
+                    if let Err(error) = commit(&hub, &mut game, t, &events).await.map(drop) {
                         tracing::warn!(game_id = %game.id, %error, "could not store a loss on time; retrying");
                         tokio::time::sleep(Duration::from_millis(200)).await;
                     } else {
@@ -396,7 +408,7 @@ async fn handle(
                     let record = t.record.clone().expect("a turn transition has its record");
                     commit(hub, game, t, events)
                         .await
-                        .map(|()| (record, StateView::of(game)))
+                        .map(|after| (record, after))
                 }
             };
             let _ = reply.send(answer);
@@ -415,9 +427,7 @@ async fn handle(
             };
             let answer = match planned {
                 Err(error) => Err(error.into()),
-                Ok(t) => commit(hub, game, t, events)
-                    .await
-                    .map(|()| StateView::of(game)),
+                Ok(t) => commit(hub, game, t, events).await,
             };
             let _ = reply.send(answer);
         }
@@ -434,7 +444,7 @@ async fn commit(
     game: &mut Match,
     t: Transition,
     events: &broadcast::Sender<pb::GameEvent>,
-) -> ServiceResult<()> {
+) -> ServiceResult<StateView> {
     match hub.writer.write(Write::of(game, &t)).await {
         Ok(()) => {}
         Err(StoreError::Conflict(detail)) => {
@@ -454,7 +464,7 @@ async fn commit(
         match event {
             Event::TurnPlayed(record) => {
                 tracing::info!(game_id = %game.id, turn = record.number, "turn accepted");
-                hub.announce_turn(game);
+                hub.announce_turn(game, &after);
             }
             Event::DrawOffered(by) => {
                 let offer = pb::player_event::Event::DrawOffered(pb::DrawOffered {
@@ -481,7 +491,7 @@ async fn commit(
             }
         }
     }
-    Ok(())
+    Ok(after)
 }
 
 fn start_watch(game: &Match, from_turn: u32, events: &broadcast::Sender<pb::GameEvent>) -> Watch {

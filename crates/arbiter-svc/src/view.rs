@@ -15,6 +15,7 @@ pub struct StateView {
     pub result: Option<FinalResult>,
     pub notices: Vec<String>,
     pub draw_offer: Option<Side>,
+    /// The position drawn for a terminal: only in full views (it is the costliest field).
     pub board: String,
 }
 
@@ -46,7 +47,7 @@ impl StateView {
             result: m.result(),
             notices: if active { game.notices() } else { Vec::new() },
             draw_offer: m.draw_offer(),
-            board: game.render(),
+            board: String::new(),
         }
     }
 }
@@ -64,7 +65,10 @@ impl GameView {
                 .max_turns
                 .or(m.setup.kind.default_max_turns())
                 .unwrap_or(0),
-            state: StateView::of(m),
+            state: StateView {
+                board: m.game().render(),
+                ..StateView::of(m)
+            },
             turns: if with_turns {
                 m.turns().to_vec()
             } else {

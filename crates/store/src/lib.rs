@@ -387,6 +387,21 @@ impl Store {
 
     async fn commit_all(&self, writes: &[Write]) -> Result<(), StoreError> {
         let txn = self.db.begin().await?;
+        // All the batch's turns in one statement; the (game, number) key still refuses a double.
+        let turns: Vec<turns::ActiveModel> = writes
+            .iter()
+            .filter_map(|write| {
+                write
+                    .record
+                    .as_ref()
+                    .map(|r| convert::turn(write.game_id, r))
+            })
+            .collect();
+        if !turns.is_empty() {
+            turns::Entity::insert_many(turns)
+                .exec_without_returning(&txn)
+                .await?;
+        }
         for write in writes {
             apply_write(&txn, write).await?;
         }
@@ -457,12 +472,8 @@ impl FindAlsoGames for sea_orm::Select<results_outbox::Entity> {
     }
 }
 
+/// The game row and outbox part of a write (its turn is inserted with the batch's).
 async fn apply_write<C: ConnectionTrait>(db: &C, write: &Write) -> Result<(), StoreError> {
-    if let Some(record) = &write.record {
-        turns::Entity::insert(convert::turn(write.game_id, record))
-            .exec_without_returning(db)
-            .await?;
-    }
     let update = games::Entity::update_many()
         .col_expr(games::Column::Position, Expr::value(write.position.clone()))
         .col_expr(

@@ -1,0 +1,311 @@
+//! Load generator for the arbiter: N concurrent games with random legal turns over gRPC, next to an
+//! empty RPC (`Ping`) on the same server as the baseline.
+//!
+//! `cargo bench -p hanniball-e2e --bench load -- [--games N] [--seconds S] [--rate R]
+//!  [--server URL --token ADMIN_TOKEN]`
+//!
+//! Without `--server` it starts the arbiter in-process (its own runtime) on a fresh SQLite file with
+//! durable commits (WAL, synchronous=FULL). Two phases, each for Ping and for SubmitTurn:
+//! - saturation: every game's client sends back to back; throughput is what the server sustains;
+//! - paced: the games together offer `R` calls per second; latency p50/p99 is measured at that load.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hanniball_e2e::Bearer;
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::arbiter::v1 as pb;
+use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use hanniball_rules::hanniball::Position;
+use hanniball_rules::hanniball::playout::random_turn;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+type Client = ArbiterClient<InterceptedService<Channel, Bearer>>;
+
+struct Args {
+    games: usize,
+    seconds: f64,
+    rate: f64,
+    server: Option<(String, String)>,
+}
+
+fn args() -> Args {
+    let mut args = Args {
+        games: 1_000,
+        seconds: 8.0,
+        rate: 2_000.0,
+        server: None,
+    };
+    let all: Vec<String> = std::env::args().collect();
+    let value = |name: &str| {
+        all.iter()
+            .position(|a| a == name)
+            .and_then(|i| all.get(i + 1).cloned())
+    };
+    if let Some(v) = value("--games") {
+        args.games = v.parse().expect("--games N");
+    }
+    if let Some(v) = value("--seconds") {
+        args.seconds = v.parse().expect("--seconds S");
+    }
+    if let Some(v) = value("--rate") {
+        args.rate = v.parse().expect("--rate R");
+    }
+    if let (Some(url), Some(token)) = (value("--server"), value("--token")) {
+        args.server = Some((url, token));
+    }
+    // `cargo test --benches` runs this without `--bench`: keep that smoke run short.
+    if !all.iter().any(|a| a == "--bench") {
+        args.games = 20;
+        args.seconds = 0.5;
+        args.rate = 200.0;
+    }
+    args
+}
+
+/// Starts the arbiter in its own runtime on its own threads; returns its URL and admin token.
+fn start_server() -> (String, String) {
+    let token = "load-admin".to_owned();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let admin = token.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("server runtime");
+        runtime.block_on(async move {
+            let url = hanniball_store::testing::sqlite_url();
+            let store = hanniball_store::Store::connect(&url)
+                .await
+                .expect("database");
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("port");
+            let options = hanniball_arbiter_svc::Options {
+                admin_token: admin,
+                clock: hanniball_arbiter_svc::Clock::System,
+            };
+            let running = hanniball_arbiter_svc::start(
+                store,
+                listener,
+                options,
+                tokio_util::sync::CancellationToken::new(),
+            )
+            .await
+            .expect("server");
+            tx.send(format!("http://{}", running.addr))
+                .expect("send url");
+            running.wait().await.expect("serve");
+        });
+    });
+    (rx.recv().expect("server url"), token)
+}
+
+async fn channels(url: &str, count: usize) -> Vec<Channel> {
+    let mut out = Vec::new();
+    for _ in 0..count {
+        out.push(
+            Channel::from_shared(url.to_owned())
+                .expect("url")
+                .connect()
+                .await
+                .expect("connect"),
+        );
+    }
+    out
+}
+
+/// One game slot: who plays, and the position as the client last saw it.
+struct Slot {
+    game: i64,
+    position: Position,
+    next: u32,
+    clients: [Client; 2],
+}
+
+async fn new_game(admin: &mut Client, white: i64, black: i64) -> (i64, Position) {
+    let game = admin
+        .create_game(pb::CreateGameRequest {
+            white_player_id: white,
+            black_player_id: black,
+            ..Default::default()
+        })
+        .await
+        .expect("create game")
+        .into_inner()
+        .game
+        .expect("game");
+    let position = Position::from_notation(&game.state.expect("state").position).expect("position");
+    (game.id, position)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Call {
+    Ping,
+    Turn,
+}
+
+/// Runs one phase with every slot; returns the slots, the calls completed and latencies in µs.
+async fn phase(
+    slots: Vec<Slot>,
+    admin: &Client,
+    ids: &Arc<Vec<i64>>,
+    call: Call,
+    seconds: f64,
+    interval: Option<Duration>,
+) -> (Vec<Slot>, usize, Vec<u32>) {
+    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
+    let mut tasks = Vec::new();
+    for (index, mut slot) in slots.into_iter().enumerate() {
+        let mut admin = admin.clone();
+        let ids = Arc::clone(ids);
+        tasks.push(tokio::spawn(async move {
+            let mut rng = fastrand::Rng::with_seed(index as u64);
+            let mut latencies = Vec::new();
+            // Spread the paced starts evenly over one interval.
+            let mut next_at =
+                Instant::now() + interval.map_or(Duration::ZERO, |i| i.mul_f64(rng.f64()));
+            while Instant::now() < deadline {
+                if let Some(interval) = interval {
+                    tokio::time::sleep_until(next_at.into()).await;
+                    next_at += interval;
+                }
+                let side =
+                    usize::from(slot.position.side_to_move() == hanniball_rules::Side::Black);
+                let start = Instant::now();
+                match call {
+                    Call::Ping => {
+                        slot.clients[side]
+                            .ping(pb::PingRequest {})
+                            .await
+                            .expect("ping");
+                    }
+                    Call::Turn => {
+                        let turn = random_turn(&slot.position, &mut |n| rng.usize(..n))
+                            .expect("the game is on");
+                        let response = slot.clients[side]
+                            .submit_turn(pb::SubmitTurnRequest {
+                                game_id: slot.game,
+                                turn_number: slot.next,
+                                turn: turn.to_string(),
+                            })
+                            .await
+                            .expect("turn accepted")
+                            .into_inner();
+                        let state = response.state.expect("state");
+                        slot.next += 1;
+                        slot.position = Position::from_notation(&state.position).expect("position");
+                        if state.result.is_some() || slot.position.result().is_some() {
+                            let white = ids[index % ids.len()];
+                            let black = ids[(index + 1) % ids.len()];
+                            let (game, position) = new_game(&mut admin, white, black).await;
+                            slot.game = game;
+                            slot.position = position;
+                            slot.next = 1;
+                        }
+                    }
+                }
+                latencies.push(start.elapsed().as_micros() as u32);
+            }
+            (slot, latencies)
+        }));
+    }
+    let mut all = Vec::new();
+    let mut slots = Vec::new();
+    for task in tasks {
+        let (slot, latencies) = task.await.expect("task");
+        slots.push(slot);
+        all.extend(latencies);
+    }
+    (slots, all.len(), all)
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    f64::from(sorted[index]) / 1000.0
+}
+
+fn report(label: &str, calls: usize, seconds: f64, mut latencies: Vec<u32>) -> f64 {
+    latencies.sort_unstable();
+    let rate = calls as f64 / seconds;
+    println!(
+        "{label:<28} {rate:>9.0} calls/s   p50 {:>7.2} ms   p99 {:>7.2} ms",
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99)
+    );
+    rate
+}
+
+fn main() {
+    let args = args();
+    let (url, token) = args.server.clone().unwrap_or_else(start_server);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("client runtime");
+    runtime.block_on(async move {
+        let pool = channels(&url, 8).await;
+        let bearer = Bearer::new;
+        let mut admin = ArbiterClient::with_interceptor(pool[0].clone(), bearer(&token));
+        let mut accounts = AccountsClient::with_interceptor(pool[0].clone(), bearer(&token));
+        // 40 players share the games; each game's two players act with their own tokens.
+        let run = std::process::id();
+        let mut ids = Vec::new();
+        let mut tokens = Vec::new();
+        for i in 0..40 {
+            let answer = accounts
+                .register_player(apb::RegisterPlayerRequest {
+                    name: format!("load-{run}-{i}"),
+                    kind: apb::PlayerKind::Bot as i32,
+                    issue_token: true,
+                })
+                .await
+                .expect("register")
+                .into_inner();
+            ids.push(answer.player.expect("player").id);
+            tokens.push(answer.token.expect("token").token);
+        }
+        let ids = Arc::new(ids);
+        let mut parked = Vec::new();
+        for i in 0..args.games {
+            let (w, b) = (i % ids.len(), (i + 1) % ids.len());
+            let (game, position) = new_game(&mut admin, ids[w], ids[b]).await;
+            let channel = pool[i % pool.len()].clone();
+            parked.push(Slot {
+                game,
+                position,
+                next: 1,
+                clients: [
+                    ArbiterClient::with_interceptor(channel.clone(), bearer(&tokens[w])),
+                    ArbiterClient::with_interceptor(channel, bearer(&tokens[b])),
+                ],
+            });
+        }
+        let mut slots = parked;
+        println!(
+            "arbiter load: {} concurrent games, {:.0} s per phase, paced at {:.0} calls/s in all",
+            args.games, args.seconds, args.rate
+        );
+        let interval = Duration::from_secs_f64(args.games as f64 / args.rate);
+        let mut rates = Vec::new();
+        for (call, name) in [(Call::Ping, "Ping (empty RPC)"), (Call::Turn, "SubmitTurn")] {
+            let (back, n, lat) = phase(slots, &admin, &ids, call, args.seconds, None).await;
+            rates.push(report(&format!("{name}, saturation"), n, args.seconds, lat));
+            let (back, n, lat) =
+                phase(back, &admin, &ids, call, args.seconds, Some(interval)).await;
+            report(&format!("{name}, paced"), n, args.seconds, lat);
+            slots = back;
+        }
+        println!(
+            "submit-turn throughput / empty-RPC throughput: {:.2}",
+            rates[1] / rates[0]
+        );
+    });
+}

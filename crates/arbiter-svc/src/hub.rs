@@ -154,11 +154,9 @@ impl Hub {
         tracing::info!(game_id = %game.id, white = %game.setup.white, black = %game.setup.black, "game created");
         let started = convert::game(&view);
         for side in [hanniball_rules::Side::White, hanniball_rules::Side::Black] {
-            self.tell_player(
-                game.player(side),
-                game.id,
-                pb::player_event::Event::GameStarted(started.clone()),
-            );
+            self.tell_player(game.player(side), game.id, || {
+                pb::player_event::Event::GameStarted(started.clone())
+            });
         }
         self.announce_turn(&game, &view.state);
         let tx = self.spawn(game);
@@ -228,12 +226,20 @@ impl Hub {
             .subscribe()
     }
 
-    fn tell_player(&self, player: PlayerId, game: GameId, event: pb::player_event::Event) {
+    /// Sends a player an event, built only if the player is listening.
+    fn tell_player(
+        &self,
+        player: PlayerId,
+        game: GameId,
+        event: impl FnOnce() -> pb::player_event::Event,
+    ) {
         let players = self.players.lock().expect("players lock");
-        if let Some(tx) = players.get(&player) {
+        if let Some(tx) = players.get(&player)
+            && tx.receiver_count() > 0
+        {
             let _ = tx.send(pb::PlayerEvent {
                 game_id: game.0,
-                event: Some(event),
+                event: Some(event()),
             });
         }
     }
@@ -242,11 +248,9 @@ impl Hub {
     fn announce_turn(&self, game: &Match, state: &StateView) {
         if game.status() == Status::Active {
             let side = game.game().side_to_move();
-            self.tell_player(
-                game.player(side),
-                game.id,
-                pb::player_event::Event::YourTurn(convert::state(state)),
-            );
+            self.tell_player(game.player(side), game.id, || {
+                pb::player_event::Event::YourTurn(convert::state(state))
+            });
         }
     }
 
@@ -460,18 +464,21 @@ async fn commit(
     game.apply(t);
     let after = StateView::of(game);
     for event in &happened {
-        let _ = events.send(convert::game_event(event, &after));
+        if events.receiver_count() > 0 {
+            let _ = events.send(convert::game_event(event, &after));
+        }
         match event {
             Event::TurnPlayed(record) => {
                 tracing::info!(game_id = %game.id, turn = record.number, "turn accepted");
                 hub.announce_turn(game, &after);
             }
             Event::DrawOffered(by) => {
-                let offer = pb::player_event::Event::DrawOffered(pb::DrawOffered {
-                    by: convert::side(*by),
-                    state: Some(convert::state(&after)),
+                hub.tell_player(game.player(by.opponent()), game.id, || {
+                    pb::player_event::Event::DrawOffered(pb::DrawOffered {
+                        by: convert::side(*by),
+                        state: Some(convert::state(&after)),
+                    })
                 });
-                hub.tell_player(game.player(by.opponent()), game.id, offer);
             }
             Event::DrawDeclined(_) => {}
             Event::GameOver(result) => {
@@ -481,11 +488,9 @@ async fn commit(
                     state: Some(convert::state(&after)),
                 };
                 for side in [hanniball_rules::Side::White, hanniball_rules::Side::Black] {
-                    hub.tell_player(
-                        game.player(side),
-                        game.id,
-                        pb::player_event::Event::GameOver(over.clone()),
-                    );
+                    hub.tell_player(game.player(side), game.id, || {
+                        pb::player_event::Event::GameOver(over.clone())
+                    });
                 }
                 hub.results.notify_waiters();
             }

@@ -100,7 +100,22 @@ pub async fn start(
     let addr = listener
         .local_addr()
         .map_err(|e| error::ServiceError::Internal(format!("no local address: {e}")))?;
-    let hub = Hub::new(store, options.clock, shutdown.clone());
+    let hub = Hub::new(store.clone(), options.clock, shutdown.clone());
+    // SQLite checkpoints beside the writes, so that no commit pays for one.
+    let checkpoints = shutdown.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+        loop {
+            tokio::select! {
+                () = checkpoints.cancelled() => return,
+                _ = tick.tick() => {
+                    if let Err(error) = store.checkpoint().await {
+                        tracing::warn!(%error, "checkpoint failed");
+                    }
+                }
+            }
+        }
+    });
     let loaded = hub.load_active().await?;
     tracing::info!(%addr, games = loaded, "arbiter starting");
     let shared = Arc::new(Shared {

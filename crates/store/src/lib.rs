@@ -157,6 +157,9 @@ impl Store {
                     .synchronous(SqliteSynchronous::Full)
                     .busy_timeout(Duration::from_secs(5))
                     .foreign_keys(true)
+                    // Checkpoints run beside the writes (`Store::checkpoint`), not inside a commit;
+                    // this far larger automatic threshold is only a safety net.
+                    .pragma("wal_autocheckpoint", "20000")
             });
         } else {
             options.max_connections(16);
@@ -170,6 +173,17 @@ impl Store {
     #[must_use]
     pub fn backend(&self) -> DbBackend {
         self.db.get_database_backend()
+    }
+
+    /// Copies the SQLite write-ahead log into the database file without blocking writers
+    /// (`wal_checkpoint(PASSIVE)`); nothing to do on PostgreSQL. The arbiter calls it every second.
+    pub async fn checkpoint(&self) -> Result<(), StoreError> {
+        if self.backend() == DbBackend::Sqlite {
+            self.db
+                .execute_unprepared("PRAGMA wal_checkpoint(PASSIVE)")
+                .await?;
+        }
+        Ok(())
     }
 
     /// Whether the database answers.

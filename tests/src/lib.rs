@@ -162,6 +162,31 @@ impl TestServer {
     }
 }
 
+/// Two players and a game between them, as most tests start.
+pub struct Table {
+    pub white: i64,
+    pub w: Client,
+    pub black: i64,
+    pub b: Client,
+    pub game: pb::Game,
+}
+
+impl TestServer {
+    /// Registers players `w` and `b` and creates a game between them.
+    pub async fn table(&self, time: Option<(i64, i64)>) -> Table {
+        let (white, w) = self.player("w").await;
+        let (black, b) = self.player("b").await;
+        let game = self.game(white, black, time).await;
+        Table {
+            white,
+            w,
+            black,
+            b,
+            game,
+        }
+    }
+}
+
 /// Submits a turn.
 pub async fn submit(
     client: &mut Client,

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use hanniball_e2e::{ADMIN_TOKEN, Client, databases, goal_game, start, submit};
+use hanniball_e2e::{ADMIN_TOKEN, Client, Table, databases, goal_game, start, submit};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
 use tokio_stream::StreamExt;
@@ -109,9 +109,9 @@ async fn a_whole_game_to_a_goal() {
 async fn penalty_removal_only_after_an_offence_and_only_first() {
     for db in databases().await {
         let server = start(&db).await;
-        let (white, mut w) = server.player("w").await;
-        let (black, mut b) = server.player("b").await;
-        let game = server.game(white, black, None).await;
+        let Table {
+            mut w, mut b, game, ..
+        } = server.table(None).await;
         // No offence yet: no removal.
         let (c, message) = code(submit(&mut w, game.id, 1, "xc14 d4-c6").await);
         assert_eq!(c, Code::InvalidArgument);
@@ -144,9 +144,9 @@ async fn penalty_removal_only_after_an_offence_and_only_first() {
 async fn bad_turns_are_refused_and_change_nothing() {
     for db in databases().await {
         let server = start(&db).await;
-        let (white, mut w) = server.player("w").await;
-        let (black, mut b) = server.player("b").await;
-        let game = server.game(white, black, None).await;
+        let Table {
+            mut w, mut b, game, ..
+        } = server.table(None).await;
         // Illegal: INVALID_ARGUMENT with the engine's reason.
         let (c, message) = code(submit(&mut w, game.id, 1, "d4-d3").await);
         assert_eq!(c, Code::InvalidArgument);
@@ -297,9 +297,9 @@ async fn tokens_and_permissions() {
 async fn loss_on_time_without_any_call() {
     for db in databases().await {
         let server = start(&db).await;
-        let (white, mut w) = server.player("w").await;
-        let (black, mut b) = server.player("b").await;
-        let game = server.game(white, black, Some((10_000, 1_000))).await;
+        let Table {
+            mut w, mut b, game, ..
+        } = server.table(Some((10_000, 1_000))).await;
         let mut events = b
             .arbiter
             .watch_player(pb::WatchPlayerRequest {})
@@ -338,9 +338,9 @@ async fn loss_on_time_without_any_call() {
 async fn a_watch_stream_resumes_from_turn_n() {
     for db in databases().await {
         let server = start(&db).await;
-        let (white, mut w) = server.player("w").await;
-        let (black, mut b) = server.player("b").await;
-        let game = server.game(white, black, None).await;
+        let Table {
+            mut w, mut b, game, ..
+        } = server.table(None).await;
         let turns = ["d4-c6", "d12-c10", "f4-e6", "f12-e10", "b4-a6"];
         for (i, turn) in turns[..4].iter().enumerate() {
             let client = if i % 2 == 0 { &mut w } else { &mut b };
@@ -384,9 +384,13 @@ async fn a_watch_stream_resumes_from_turn_n() {
 async fn restart_recovers_every_unfinished_game() {
     for db in databases().await {
         let server = start(&db).await;
-        let (white, mut w) = server.player("w").await;
-        let (black, mut b) = server.player("b").await;
-        let game = server.game(white, black, Some((60_000, 2_000))).await;
+        let Table {
+            white,
+            mut w,
+            mut b,
+            game,
+            ..
+        } = server.table(Some((60_000, 2_000))).await;
         server.clock.advance(1_500);
         submit(&mut w, game.id, 1, "d4-c6").await.expect("turn 1");
         server.clock.advance(2_500);
@@ -410,11 +414,22 @@ async fn restart_recovers_every_unfinished_game() {
         assert_eq!(sa.status, pb::GameStatus::Active as i32);
         // Downtime is not charged: White still has its time, and play goes on.
         assert_eq!(ca.white_ms, 60_000 - 1_500 + 2_000);
-        let (_, mut w3) = (white, again.client(None).await);
-        assert_eq!(
-            code(submit(&mut w3, game.id, 3, "f4-e6").await).0,
-            Code::Unauthenticated
-        );
+        let token = again
+            .admin()
+            .await
+            .accounts
+            .issue_token(apb::IssueTokenRequest { player_id: white })
+            .await
+            .expect("token")
+            .into_inner()
+            .token
+            .expect("token")
+            .token;
+        let mut w3 = again.client(Some(&token)).await;
+        let next = submit(&mut w3, game.id, 3, "f4-e6")
+            .await
+            .expect("play goes on after the restart");
+        assert_eq!(next.record.expect("record").number, 3);
         again.running.stop().await.expect("stop");
     }
 }

@@ -10,8 +10,8 @@ use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
-use hanniball_rules::hanniball::playout::random_turn;
-use hanniball_rules::hanniball::{Position, Ruleset, Turn};
+use hanniball_rules::hanniball::playout::goal_seeking_turn;
+use hanniball_rules::hanniball::{Position, Ruleset};
 use hanniball_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -214,36 +214,12 @@ pub fn goal_game(seed: u64) -> Vec<String> {
         let mut position = Position::initial(Ruleset::Standard);
         let mut turns = Vec::new();
         while position.result().is_none() {
-            let turn = goal_seeking_turn(&position, &mut rng);
+            let turn = goal_seeking_turn(&position, &mut |n| rng.usize(..n)).expect("game on");
             position = position.play_turn(&turn).expect("legal");
             turns.push(turn.to_string());
         }
         if position.result_is_goal() {
             return turns;
         }
-    }
-}
-
-fn goal_seeking_turn(position: &Position, rng: &mut fastrand::Rng) -> Turn {
-    let mut current = *position;
-    let mut steps = Vec::new();
-    let limit = usize::from(position.step_limit() - position.steps_taken());
-    while steps.len() < limit {
-        let listed = current.legal_steps();
-        let scoring = listed.iter().find(|s| current.apply(**s).result_is_goal());
-        let Some(&step) = scoring.or_else(|| listed.get(rng.usize(..listed.len().max(1)))) else {
-            break;
-        };
-        current = current.apply(step);
-        steps.push(step);
-        if current.result_is_goal() {
-            break;
-        }
-    }
-    let turn = Turn(steps);
-    if position.play_turn(&turn).is_ok() {
-        turn
-    } else {
-        random_turn(position, &mut |n| rng.usize(..n)).expect("game not over")
     }
 }

@@ -1,10 +1,10 @@
 //! HanniBall rules, section by section (each test names the RULES.md section it proves), plus
 //! property tests over random playouts.
 
-use hanniball_rules::hanniball::playout::{Playout, random_game, random_turn};
+use hanniball_rules::hanniball::playout::{Playout, goal_seeking_turn, random_game, random_turn};
 use hanniball_rules::hanniball::square::Square;
 use hanniball_rules::hanniball::{
-    INITIAL, IllegalTurn, Kind, Position, Ruleset, Step, StepRefusal, Turn, TurnTextError,
+    INITIAL, IllegalTurn, Kind, Position, Ruleset, Step, StepRefusal, TurnTextError,
 };
 use hanniball_rules::{EndReason, GameKind, GameOptions, Outcome, Side};
 
@@ -882,33 +882,11 @@ fn random_playouts_keep_every_invariant() {
     assert!(positions_checked > 1_000, "checked {positions_checked}");
 }
 
-/// A random game that takes any step putting the ball in a goal (either goal) when one is listed,
-/// so that games end by goals and own goals, not only by the turn limit.
+/// A random game of goal-seeking turns, so that games end by goals and own goals too.
 fn goal_seeking_game(start: &Position, rng: &mut fastrand::Rng) -> Playout {
     let mut position = *start;
     let mut playout = Playout::default();
-    while position.result().is_none() {
-        let mut current = position;
-        let mut steps = Vec::new();
-        let want = 1 + rng.usize(..usize::from(position.step_limit() - position.steps_taken()));
-        while steps.len() < want && !current.result_is_goal() {
-            let listed = current.legal_steps();
-            let Some(&step) = listed
-                .iter()
-                .find(|s| current.apply(**s).result_is_goal())
-                .or_else(|| listed.get(rng.usize(..listed.len().max(1))))
-            else {
-                break;
-            };
-            current = current.apply(step);
-            steps.push(step);
-        }
-        let candidate = Turn(steps);
-        let turn = if position.play_turn(&candidate).is_ok() {
-            candidate
-        } else {
-            random_turn(&position, &mut |n| rng.usize(..n)).expect("game not over")
-        };
+    while let Some(turn) = goal_seeking_turn(&position, &mut |n| rng.usize(..n)) {
         playout.steps += turn.0.len();
         position = position.play_turn(&turn).expect("legal turn");
         playout.turns.push(turn);

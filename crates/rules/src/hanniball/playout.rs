@@ -1,8 +1,8 @@
 //! Random turns and random games, for tests, benchmarks and the random bot. Randomness comes from
 //! the caller as a `pick(n) -> index below n` function, so the rules stay free of any RNG.
 
-use super::piece::{Step, Turn};
-use super::position::Position;
+use super::piece::Turn;
+use super::position::{Position, changes_placement};
 
 /// A uniformly random legal turn: a random length, then random legal steps, redrawn when it would
 /// change nothing. `None` when the game is over.
@@ -41,8 +41,46 @@ pub fn random_turn(position: &Position, pick: &mut dyn FnMut(usize) -> usize) ->
     position
         .legal_steps()
         .into_iter()
-        .find(|step| !matches!(step, Step::Ricochet { from, to, .. } if from == to))
+        .find(|step| changes_placement(*step))
         .map(|step| Turn(vec![step]))
+}
+
+/// A random turn that takes any step putting the ball in a goal (either goal) whenever one is
+/// listed, so that games end by goals and own goals, not only by the turn limit. Falls back to
+/// [`random_turn`] when the steps drawn would change nothing. `None` when the game is over.
+pub fn goal_seeking_turn(
+    position: &Position,
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> Option<Turn> {
+    if position.result().is_some() {
+        return None;
+    }
+    let remaining = usize::from(position.step_limit().saturating_sub(position.steps_taken()));
+    if remaining == 0 {
+        return None;
+    }
+    let want = 1 + pick(remaining);
+    let mut current = *position;
+    let mut steps = Vec::with_capacity(want);
+    while steps.len() < want && !current.result_is_goal() {
+        let listed = current.legal_steps();
+        if listed.is_empty() {
+            break;
+        }
+        let step = listed
+            .iter()
+            .copied()
+            .find(|step| current.apply(*step).result_is_goal())
+            .unwrap_or_else(|| listed[pick(listed.len())]);
+        current = current.apply(step);
+        steps.push(step);
+    }
+    let turn = Turn(steps);
+    if position.play_turn(&turn).is_ok() {
+        Some(turn)
+    } else {
+        random_turn(position, pick)
+    }
 }
 
 /// Statistics of one random game.

@@ -667,7 +667,7 @@ impl Position {
 }
 
 /// Whether a step changes the placement: everything but a ricochet back onto the shooter.
-const fn changes_placement(step: Step) -> bool {
+pub(crate) const fn changes_placement(step: Step) -> bool {
     !matches!(step, Step::Ricochet { from, to, .. } if from.index() == to.index())
 }
 

@@ -138,12 +138,7 @@ pub fn game_row(row: &GameRow) -> pb::Game {
         black_player_id: row.setup.black.0,
         time_control: row.setup.time_control.as_ref().map(time_control),
         rated: row.setup.rated,
-        max_turns: row
-            .setup
-            .options
-            .max_turns
-            .or(row.setup.kind.default_max_turns())
-            .unwrap_or(0),
+        max_turns: row.setup.max_turns(),
         state: Some(pb::GameState {
             game_id: row.id.0,
             status: status(row.status),

@@ -29,17 +29,15 @@ impl Shared {
     async fn caller<T>(&self, request: &Request<T>) -> ServiceResult<Caller> {
         self.auth.caller(request.metadata(), &self.hub.store).await
     }
+}
 
-    /// The caller, who must be a player of the game or the admin.
-    async fn participant<T>(&self, request: &Request<T>, game: GameId) -> ServiceResult<Caller> {
-        let caller = self.caller(request).await?;
-        if let Caller::Player(player) = caller {
-            let view = self.hub.view(game, false).await?;
-            if view.setup.white != player && view.setup.black != player {
-                return Err(ServiceError::NotYourGame(game.0));
-            }
+/// A player acting in a game that is not theirs: say so with the game's id.
+fn not_your_game(id: GameId) -> impl Fn(ServiceError) -> ServiceError {
+    move |error| match error {
+        ServiceError::Action(hanniball_arbiter::ActionError::NotAPlayer(_)) => {
+            ServiceError::NotYourGame(id.0)
         }
-        Ok(caller)
+        other => other,
     }
 }
 
@@ -101,8 +99,14 @@ impl ArbiterService {
 
     async fn action(&self, request: Request<i64>, action: Action) -> Result<pb::GameState, Status> {
         let id = game_id(*request.get_ref())?;
-        let caller = self.shared.participant(&request, id).await?;
-        let state = self.shared.hub.act(id, caller.actor(), action).await?;
+        // The game itself refuses callers who do not play in it (PERMISSION_DENIED).
+        let caller = self.shared.caller(&request).await?;
+        let state = self
+            .shared
+            .hub
+            .act(id, caller.actor(), action)
+            .await
+            .map_err(not_your_game(id))?;
         Ok(convert::state(&state))
     }
 }
@@ -238,12 +242,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
             .hub
             .submit_turn(id, caller.actor(), r.turn_number, r.turn)
             .await
-            .map_err(|error| match error {
-                ServiceError::Action(hanniball_arbiter::ActionError::NotAPlayer(_)) => {
-                    ServiceError::NotYourGame(id.0)
-                }
-                other => other,
-            })?;
+            .map_err(not_your_game(id))?;
         Ok(Response::new(pb::SubmitTurnResponse {
             record: Some(convert::turn(&record)),
             state: Some(convert::state(&state)),

@@ -59,12 +59,7 @@ impl GameView {
             id: m.id,
             setup: m.setup.clone(),
             ruleset: m.game().ruleset().to_owned(),
-            max_turns: m
-                .setup
-                .options
-                .max_turns
-                .or(m.setup.kind.default_max_turns())
-                .unwrap_or(0),
+            max_turns: m.setup.max_turns(),
             state: StateView {
                 board: m.game().render(),
                 ..StateView::of(m)

@@ -183,6 +183,16 @@ impl FinalResult {
         }
     }
 
+    /// The status a game ends in with this result.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        if self.reason == Reason::Aborted {
+            Status::Aborted
+        } else {
+            Status::Finished
+        }
+    }
+
     fn from_rules(result: GameResult) -> Self {
         FinalResult {
             outcome: Some(result.outcome),
@@ -201,6 +211,17 @@ pub struct Setup {
     pub time_control: Option<TimeControl>,
     pub rated: bool,
     pub tag: String,
+}
+
+impl Setup {
+    /// The turn limit in force: the one asked for, else the game's default; 0 for none.
+    #[must_use]
+    pub fn max_turns(&self) -> u32 {
+        self.options
+            .max_turns
+            .or(self.kind.default_max_turns())
+            .unwrap_or(0)
+    }
 }
 
 /// One accepted turn, as stored in the append-only log.
@@ -709,11 +730,7 @@ impl Match {
     }
 
     fn finish(&mut self, result: FinalResult, at: Timestamp) {
-        self.status = if result.reason == Reason::Aborted {
-            Status::Aborted
-        } else {
-            Status::Finished
-        };
+        self.status = result.status();
         self.result = Some(result);
         self.clocks.running = None;
         self.draw_offer = None;

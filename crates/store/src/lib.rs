@@ -111,10 +111,7 @@ impl Write {
     pub fn of(game: &Match, transition: &Transition) -> Write {
         let expected_turns = game.turns().len() as u32;
         let (status, finished_at) = match transition.result {
-            Some(result) if result.reason == hanniball_arbiter::Reason::Aborted => {
-                (Status::Aborted, Some(transition.at))
-            }
-            Some(_) => (Status::Finished, Some(transition.at)),
+            Some(result) => (result.status(), Some(transition.at)),
             None => (game.status(), game.finished_at()),
         };
         Write {

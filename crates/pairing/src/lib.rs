@@ -1,0 +1,1 @@
+//! Pure tournament pairing: Swiss (FIDE Dutch), round robin, tie-breaks, TRF. No IO, no clock.

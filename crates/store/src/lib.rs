@@ -20,7 +20,7 @@ use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection,
     DbBackend, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
-    TransactionTrait,
+    Statement, TransactionTrait,
 };
 
 use entities::{games, players, results_outbox, tokens, turns};
@@ -413,8 +413,18 @@ impl Store {
                 .exec_without_returning(&txn)
                 .await?;
         }
-        for write in writes {
-            apply_write(&txn, write).await?;
+        let mut ids: Vec<i64> = writes.iter().map(|w| w.game_id.0).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if writes.len() > 1 && ids.len() == writes.len() {
+            update_games(&txn, writes).await?;
+            for write in writes {
+                insert_outbox(&txn, write).await?;
+            }
+        } else {
+            for write in writes {
+                apply_write(&txn, write).await?;
+            }
         }
         txn.commit().await?;
         Ok(())
@@ -527,6 +537,77 @@ async fn apply_write<C: ConnectionTrait>(db: &C, write: &Write) -> Result<(), St
             write.game_id
         )));
     }
+    insert_outbox(db, write).await
+}
+
+/// Every game row of a batch in one statement (`UPDATE … FROM (VALUES …)`, understood by SQLite
+/// and PostgreSQL alike), with the same guard as [`apply_write`] for each row: a statement per
+/// game costs a round trip each, which dominated the commit of a large batch.
+async fn update_games<C: ConnectionTrait>(db: &C, writes: &[Write]) -> Result<(), StoreError> {
+    const COLUMNS: usize = 12;
+    let backend = db.get_database_backend();
+    let mut sql = String::with_capacity(400 + writes.len() * COLUMNS * 5);
+    sql.push_str(
+        "UPDATE games SET position = v.column3, turns_played = v.column4, white_ms = v.column5, \
+         black_ms = v.column6, clock_since = v.column7, draw_offer_by = v.column8, \
+         status = v.column9, outcome = v.column10, reason = v.column11, \
+         finished_at_ms = v.column12 FROM (VALUES ",
+    );
+    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(writes.len() * COLUMNS);
+    for (row, write) in writes.iter().enumerate() {
+        sql.push_str(if row == 0 { "(" } else { ", (" });
+        for column in 0..COLUMNS {
+            if column > 0 {
+                sql.push_str(", ");
+            }
+            match backend {
+                DbBackend::Postgres => {
+                    use std::fmt::Write as _;
+                    let _ = write!(sql, "${}", row * COLUMNS + column + 1);
+                }
+                _ => sql.push('?'),
+            }
+        }
+        sql.push(')');
+        values.extend([
+            sea_orm::Value::from(write.game_id.0),
+            sea_orm::Value::from(write.expected_turns as i32),
+            sea_orm::Value::from(write.position.clone()),
+            sea_orm::Value::from(write.turns_played as i32),
+            sea_orm::Value::from(write.clocks.white_ms),
+            sea_orm::Value::from(write.clocks.black_ms),
+            sea_orm::Value::from(write.clocks.since.0),
+            sea_orm::Value::from(write.draw_offer.map(|side| side_name(side).to_owned())),
+            sea_orm::Value::from(write.status.name().to_owned()),
+            sea_orm::Value::from(
+                write
+                    .result
+                    .and_then(|r| r.outcome)
+                    .map(convert::outcome_name),
+            ),
+            sea_orm::Value::from(write.result.map(|r| r.reason.name().to_owned())),
+            sea_orm::Value::from(write.finished_at.map(|t| t.0)),
+        ]);
+    }
+    sql.push_str(
+        ") AS v WHERE games.id = v.column1 AND games.turns_played = v.column2 \
+         AND games.status = 'active'",
+    );
+    let done = db
+        .execute_raw(Statement::from_sql_and_values(backend, sql, values))
+        .await?;
+    if done.rows_affected() != writes.len() as u64 {
+        return Err(StoreError::Conflict(format!(
+            "{} of {} games were changed by another writer",
+            writes.len() as u64 - done.rows_affected(),
+            writes.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The outbox row of a write that finishes its game (nothing otherwise).
+async fn insert_outbox<C: ConnectionTrait>(db: &C, write: &Write) -> Result<(), StoreError> {
     if write.status != Status::Active {
         let row = results_outbox::ActiveModel {
             game_id: Set(write.game_id.0),

@@ -148,6 +148,33 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
         assert!(store.commit(&writes).await.iter().all(Result::is_ok));
         g2.apply(t2);
         g3.apply(t3);
+        for g in [&g2, &g3] {
+            let loaded = store.load_game(g.id).await.expect("q").expect("game");
+            assert_eq!(loaded.turns, g.turns());
+            assert_eq!(loaded.clocks, *g.clocks());
+            let back = Match::restore(loaded, Timestamp(4_000)).expect("restore");
+            assert_eq!(back.game().position(), g.game().position());
+        }
+
+        // A batch with one stale write: the stale one is refused, the other is stored.
+        let TurnPlan::New(t2) = g2
+            .plan_turn(Actor::Player(alice.id), 2, "d12-c10", Timestamp(5_000))
+            .expect("ok")
+        else {
+            panic!()
+        };
+        let TurnPlan::New(t3) = g3
+            .plan_turn(Actor::Player(bob.id), 2, "d12-c10", Timestamp(5_000))
+            .expect("ok")
+        else {
+            panic!()
+        };
+        let mut stale = Write::of(&g3, &t3);
+        stale.expected_turns = 0;
+        let results = store.commit(&[Write::of(&g2, &t2), stale]).await;
+        assert!(results[0].is_ok(), "{results:?}");
+        assert!(matches!(results[1], Err(StoreError::Conflict(_))), "{results:?}");
+        g2.apply(t2);
 
         // Finishing writes the outbox, once.
         let t = m
@@ -187,7 +214,7 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
             .await
             .expect("q");
         assert_eq!(finished_games.len(), 1);
-        assert_eq!(store.turn_count().await.expect("q"), 4);
+        assert_eq!(store.turn_count().await.expect("q"), 5);
     }
 }
 

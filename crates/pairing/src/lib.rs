@@ -1,1 +1,22 @@
-//! Pure tournament pairing: Swiss (FIDE Dutch), round robin, tie-breaks, TRF. No IO, no clock.
+//! Pure tournament pairing for HanniBall: the Swiss tournament model, FIDE TRF reading and
+//! writing, a checker of the FIDE absolute pairing criteria and the FIDE (Dutch) pairing engine.
+//!
+//! What this crate does NOT do: no IO (callers hand in text and get text back), no clock, no
+//! randomness (the engine is a deterministic function of the tournament), no async, no logging.
+//! Round robins, tie-breaks and matchmaking live in their own modules of this crate.
+
+pub mod check;
+pub mod dutch;
+pub mod history;
+mod matching;
+pub mod tournament;
+pub mod trf;
+
+pub use check::{Violation, check};
+pub use dutch::{DutchOptions, Pairing, PairingError, format_pairing, pair_next_round};
+pub use tournament::{
+    Colour, GameResult, HalfPoints, Player, PlayerId, RoundEntry, Tournament, TournamentInfo,
+};
+pub mod roundrobin;
+pub mod tiebreak;
+pub mod matchmaking;

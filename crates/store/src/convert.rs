@@ -90,20 +90,6 @@ pub(crate) fn new_game(game: &Match, idempotency_key: Option<&str>) -> games::Ac
     }
 }
 
-pub(crate) fn turn(game: GameId, record: &TurnRecord) -> turns::ActiveModel {
-    turns::ActiveModel {
-        game_id: Set(game.0),
-        number: Set(record.number as i32),
-        side: Set(side_name(record.side).to_owned()),
-        text: Set(record.text.clone()),
-        position_after: Set(record.position_after.clone()),
-        white_ms: Set(record.white_ms),
-        black_ms: Set(record.black_ms),
-        played_at_ms: Set(record.played_at.0),
-        spent_ms: Set(record.spent_ms),
-    }
-}
-
 pub(crate) fn game_row(row: games::Model) -> Result<GameRow, StoreError> {
     let id = row.id;
     let kind: GameKind = row

@@ -399,19 +399,12 @@ impl Store {
     async fn commit_all(&self, writes: &[Write]) -> Result<(), StoreError> {
         let txn = self.db.begin().await?;
         // All the batch's turns in one statement; the (game, number) key still refuses a double.
-        let turns: Vec<turns::ActiveModel> = writes
+        let turns: Vec<(GameId, &hanniball_arbiter::TurnRecord)> = writes
             .iter()
-            .filter_map(|write| {
-                write
-                    .record
-                    .as_ref()
-                    .map(|r| convert::turn(write.game_id, r))
-            })
+            .filter_map(|write| write.record.as_ref().map(|r| (write.game_id, r)))
             .collect();
         if !turns.is_empty() {
-            turns::Entity::insert_many(turns)
-                .exec_without_returning(&txn)
-                .await?;
+            insert_turns(&txn, &turns).await?;
         }
         let mut ids: Vec<i64> = writes.iter().map(|w| w.game_id.0).collect();
         ids.sort_unstable();
@@ -553,22 +546,9 @@ async fn update_games<C: ConnectionTrait>(db: &C, writes: &[Write]) -> Result<()
          status = v.column9, outcome = v.column10, reason = v.column11, \
          finished_at_ms = v.column12 FROM (VALUES ",
     );
+    placeholders(&mut sql, backend, writes.len(), COLUMNS);
     let mut values: Vec<sea_orm::Value> = Vec::with_capacity(writes.len() * COLUMNS);
-    for (row, write) in writes.iter().enumerate() {
-        sql.push_str(if row == 0 { "(" } else { ", (" });
-        for column in 0..COLUMNS {
-            if column > 0 {
-                sql.push_str(", ");
-            }
-            match backend {
-                DbBackend::Postgres => {
-                    use std::fmt::Write as _;
-                    let _ = write!(sql, "${}", row * COLUMNS + column + 1);
-                }
-                _ => sql.push('?'),
-            }
-        }
-        sql.push(')');
+    for write in writes {
         values.extend([
             sea_orm::Value::from(write.game_id.0),
             sea_orm::Value::from(write.expected_turns as i32),
@@ -603,6 +583,58 @@ async fn update_games<C: ConnectionTrait>(db: &C, writes: &[Write]) -> Result<()
             writes.len()
         )));
     }
+    Ok(())
+}
+
+/// `(?, ?), (?, ?)` or `($1, $2), ($3, $4)`: the VALUES rows of a statement with `rows` rows.
+fn placeholders(sql: &mut String, backend: DbBackend, rows: usize, columns: usize) {
+    use std::fmt::Write as _;
+    for row in 0..rows {
+        sql.push_str(if row == 0 { "(" } else { ", (" });
+        for column in 0..columns {
+            if column > 0 {
+                sql.push_str(", ");
+            }
+            match backend {
+                DbBackend::Postgres => {
+                    let _ = write!(sql, "${}", row * columns + column + 1);
+                }
+                _ => sql.push('?'),
+            }
+        }
+        sql.push(')');
+    }
+}
+
+/// A batch's turns in one INSERT; the (game, number) key refuses a double.
+async fn insert_turns<C: ConnectionTrait>(
+    db: &C,
+    turns: &[(GameId, &hanniball_arbiter::TurnRecord)],
+) -> Result<(), StoreError> {
+    const COLUMNS: usize = 9;
+    let backend = db.get_database_backend();
+    let mut sql = String::with_capacity(200 + turns.len() * COLUMNS * 5);
+    sql.push_str(
+        "INSERT INTO turns (game_id, number, side, text, position_after, white_ms, black_ms, \
+         played_at_ms, spent_ms) VALUES ",
+    );
+    placeholders(&mut sql, backend, turns.len(), COLUMNS);
+    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(turns.len() * COLUMNS);
+    for (game, record) in turns {
+        values.extend([
+            sea_orm::Value::from(game.0),
+            sea_orm::Value::from(record.number as i32),
+            sea_orm::Value::from(side_name(record.side).to_owned()),
+            sea_orm::Value::from(record.text.clone()),
+            sea_orm::Value::from(record.position_after.clone()),
+            sea_orm::Value::from(record.white_ms),
+            sea_orm::Value::from(record.black_ms),
+            sea_orm::Value::from(record.played_at.0),
+            sea_orm::Value::from(record.spent_ms),
+        ]);
+    }
+    db.execute_raw(Statement::from_sql_and_values(backend, sql, values))
+        .await?;
     Ok(())
 }
 

@@ -17,6 +17,6 @@ pub use dutch::{DutchOptions, Pairing, PairingError, format_pairing, pair_next_r
 pub use tournament::{
     Colour, GameResult, HalfPoints, Player, PlayerId, RoundEntry, Tournament, TournamentInfo,
 };
+pub mod matchmaking;
 pub mod roundrobin;
 pub mod tiebreak;
-pub mod matchmaking;

@@ -173,7 +173,10 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
         stale.expected_turns = 0;
         let results = store.commit(&[Write::of(&g2, &t2), stale]).await;
         assert!(results[0].is_ok(), "{results:?}");
-        assert!(matches!(results[1], Err(StoreError::Conflict(_))), "{results:?}");
+        assert!(
+            matches!(results[1], Err(StoreError::Conflict(_))),
+            "{results:?}"
+        );
         g2.apply(t2);
 
         // Finishing writes the outbox, once.

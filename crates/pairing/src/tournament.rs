@@ -1,0 +1,367 @@
+//! The tournament model: players, rounds and what happened to each player in each round.
+//!
+//! Pure data plus the derived history the pairing rules need (scores, colour histories, floats,
+//! byes, who has met whom). Scores are kept in half-points so that no float ever enters a pairing
+//! decision.
+//!
+//! Decisions taken from the FIDE rules (C.04.1, C.04.2 of the edition applied from 1 February 2026):
+//! - A forfeited pairing (`+`/`-`) is not a played game: it gives no colour (C.04.2 3.4) and the two
+//!   players have not met, so they may be paired again (C.04.2 3.5).
+//! - Games recorded with `W`/`D`/`L` ("not rated", the game lasted less than one move) were played
+//!   over the board: they count for colours and for having met.
+//! - A zero-point absence gives no float; a pairing-allocated bye, or any round scored above a loss
+//!   without playing (full- or half-point bye, forfeit win), gives a downfloat (C.04.3 1.4.3).
+
+use std::fmt;
+
+/// A player's starting rank (TRF "starting rank", the tournament pairing number), 1-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PlayerId(pub u32);
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A score in half-points (a win is 2, a draw 1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HalfPoints(pub u32);
+
+impl fmt::Display for HalfPoints {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0 / 2, if self.0 % 2 == 1 { 5 } else { 0 })
+    }
+}
+
+/// The colour a player had (or gets) in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Colour {
+    White,
+    Black,
+}
+
+impl Colour {
+    /// The other colour.
+    pub fn opposite(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+}
+
+/// A game's result from one player's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl GameResult {
+    /// The same game seen from the opponent's side.
+    pub fn reversed(self) -> GameResult {
+        match self {
+            GameResult::Win => GameResult::Loss,
+            GameResult::Draw => GameResult::Draw,
+            GameResult::Loss => GameResult::Win,
+        }
+    }
+
+    /// Points in half-points (win 2, draw 1, loss 0).
+    pub fn half_points(self) -> u32 {
+        match self {
+            GameResult::Win => 2,
+            GameResult::Draw => 1,
+            GameResult::Loss => 0,
+        }
+    }
+}
+
+/// What happened to one player in one round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundEntry {
+    /// A game played over the board. `rated: false` is the TRF `W`/`D`/`L` (the game lasted less
+    /// than one move); it still counts as played.
+    Game {
+        opponent: PlayerId,
+        colour: Colour,
+        result: GameResult,
+        rated: bool,
+    },
+    /// A pairing whose game was not played: `won` is the TRF `+` (forfeit win), otherwise `-`.
+    /// The scheduled colour is kept for the report only; it is not colour history.
+    Forfeit {
+        opponent: PlayerId,
+        colour: Option<Colour>,
+        won: bool,
+    },
+    /// TRF `U`: the pairing-allocated bye (points: [`Tournament::pab_points`]).
+    PairingBye,
+    /// TRF `F`: a full-point bye (requested or awarded), one win's points without playing.
+    FullPointBye,
+    /// TRF `H`: a requested half-point bye.
+    HalfPointBye,
+    /// TRF `Z`: a zero-point bye (known absence).
+    ZeroPointBye,
+    /// Blank TRF columns: not paired (late entry, absence); zero points.
+    NotPaired,
+}
+
+impl RoundEntry {
+    /// The opponent of a played game, if any.
+    pub fn played_opponent(&self) -> Option<PlayerId> {
+        match self {
+            RoundEntry::Game { opponent, .. } => Some(*opponent),
+            _ => None,
+        }
+    }
+
+    /// The colour of a played game, if any.
+    pub fn played_colour(&self) -> Option<Colour> {
+        match self {
+            RoundEntry::Game { colour, .. } => Some(*colour),
+            _ => None,
+        }
+    }
+
+    /// The paired opponent (played or forfeited), if any.
+    pub fn paired_opponent(&self) -> Option<PlayerId> {
+        match self {
+            RoundEntry::Game { opponent, .. } | RoundEntry::Forfeit { opponent, .. } => {
+                Some(*opponent)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether this entry is the result of pairing the round (a game, a forfeit or the PAB), as
+    /// opposed to a bye or absence known before the pairing.
+    pub fn is_pairing(&self) -> bool {
+        matches!(
+            self,
+            RoundEntry::Game { .. } | RoundEntry::Forfeit { .. } | RoundEntry::PairingBye
+        )
+    }
+
+    /// Points scored, in half-points, given the value of a pairing-allocated bye.
+    pub fn half_points(&self, pab_points: u32) -> u32 {
+        match self {
+            RoundEntry::Game { result, .. } => result.half_points(),
+            RoundEntry::Forfeit { won, .. } => {
+                if *won {
+                    2
+                } else {
+                    0
+                }
+            }
+            RoundEntry::PairingBye => pab_points,
+            RoundEntry::FullPointBye => 2,
+            RoundEntry::HalfPointBye => 1,
+            RoundEntry::ZeroPointBye | RoundEntry::NotPaired => 0,
+        }
+    }
+
+    /// C.04.1 art. 4: a pairing-allocated bye, or a win's points scored without playing (a
+    /// full-point bye or a forfeit win; a half-point bye does not count).
+    pub fn blocks_pab(&self) -> bool {
+        match self {
+            RoundEntry::PairingBye | RoundEntry::FullPointBye => true,
+            RoundEntry::Forfeit { won, .. } => *won,
+            RoundEntry::Game { .. }
+            | RoundEntry::HalfPointBye
+            | RoundEntry::ZeroPointBye
+            | RoundEntry::NotPaired => false,
+        }
+    }
+
+    /// Whether the player did not play a game in this round.
+    pub fn is_unplayed(&self) -> bool {
+        !matches!(self, RoundEntry::Game { .. })
+    }
+}
+
+/// A registered player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Starting rank; players are stored in this order, `id.0 == index + 1`.
+    pub id: PlayerId,
+    pub name: String,
+    /// Rating, 0 when unrated.
+    pub rating: u32,
+    /// One entry per round, from round 1; rounds beyond the vector's length have no entry yet
+    /// (the round being paired, future rounds). A late entry has `NotPaired` (or a bye) for the
+    /// rounds before arrival.
+    pub entries: Vec<RoundEntry>,
+    /// First round (1-based) from which the player is withdrawn and never paired again.
+    pub withdrawn_from: Option<u32>,
+}
+
+impl Player {
+    /// A player with no entries yet.
+    pub fn new(id: PlayerId, name: impl Into<String>, rating: u32) -> Player {
+        Player {
+            id,
+            name: name.into(),
+            rating,
+            entries: Vec::new(),
+            withdrawn_from: None,
+        }
+    }
+
+    /// The entry for a 1-based round, if any.
+    pub fn entry(&self, round: u32) -> Option<&RoundEntry> {
+        round
+            .checked_sub(1)
+            .and_then(|i| self.entries.get(i as usize))
+    }
+}
+
+/// Header data of a TRF file kept for the report; none of it influences pairing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TournamentInfo {
+    /// `012` tournament name.
+    pub name: Option<String>,
+    /// `022` city.
+    pub city: Option<String>,
+    /// `032` federation.
+    pub federation: Option<String>,
+    /// `042` start date, as written.
+    pub start_date: Option<String>,
+    /// `052` end date, as written.
+    pub end_date: Option<String>,
+    /// `092` type of tournament.
+    pub kind: Option<String>,
+    /// `102` chief arbiter.
+    pub chief_arbiter: Option<String>,
+    /// `112` deputy chief arbiters.
+    pub deputies: Vec<String>,
+    /// `122` allotted times.
+    pub time_control: Option<String>,
+}
+
+/// A Swiss tournament: players and the rounds so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tournament {
+    pub info: TournamentInfo,
+    /// Total number of rounds (`XXR`).
+    pub total_rounds: u32,
+    /// Colour of the top seed in round 1 (C.04.3 5.1 "initial-colour"; `XXC white1|black1`).
+    pub initial_colour: Colour,
+    /// Value of a pairing-allocated bye in half-points (default 2, a win).
+    pub pab_points: u32,
+    /// Players in starting-rank order: `players[i].id == PlayerId(i + 1)`.
+    pub players: Vec<Player>,
+}
+
+impl Tournament {
+    /// An empty tournament of `total_rounds` rounds where the top seed has White in round 1.
+    pub fn new(total_rounds: u32) -> Tournament {
+        Tournament {
+            info: TournamentInfo::default(),
+            total_rounds,
+            initial_colour: Colour::White,
+            pab_points: 2,
+            players: Vec::new(),
+        }
+    }
+
+    /// Registers a player with the next starting rank and returns its id.
+    pub fn add_player(&mut self, name: impl Into<String>, rating: u32) -> PlayerId {
+        let id = PlayerId(self.players.len() as u32 + 1);
+        self.players.push(Player::new(id, name, rating));
+        id
+    }
+
+    /// The player with this starting rank.
+    pub fn player(&self, id: PlayerId) -> Option<&Player> {
+        id.0.checked_sub(1)
+            .and_then(|i| self.players.get(i as usize))
+    }
+
+    /// The last round that has any pairing in it (a game, a forfeit or a PAB), 0 if none.
+    pub fn rounds_paired(&self) -> u32 {
+        self.players
+            .iter()
+            .filter_map(|p| p.entries.iter().rposition(RoundEntry::is_pairing))
+            .map(|i| i as u32 + 1)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Score in half-points before `round` (the sum of rounds `1..round`).
+    pub fn score_before(&self, id: PlayerId, round: u32) -> HalfPoints {
+        let Some(p) = self.player(id) else {
+            return HalfPoints(0);
+        };
+        HalfPoints(
+            p.entries
+                .iter()
+                .take(round.saturating_sub(1) as usize)
+                .map(|e| e.half_points(self.pab_points))
+                .sum(),
+        )
+    }
+
+    /// Final (current) score in half-points.
+    pub fn score(&self, id: PlayerId) -> HalfPoints {
+        self.score_before(id, u32::MAX)
+    }
+
+    /// Whether `a` and `b` played a game (not a forfeit) before `round`.
+    pub fn have_played(&self, a: PlayerId, b: PlayerId, round: u32) -> bool {
+        self.player(a).is_some_and(|p| {
+            p.entries
+                .iter()
+                .take(round.saturating_sub(1) as usize)
+                .any(|e| e.played_opponent() == Some(b))
+        })
+    }
+
+    /// Records a finished game in `round` for both players (the entries must be contiguous: every
+    /// earlier round of both players must already have an entry).
+    pub fn record_game(
+        &mut self,
+        round: u32,
+        white: PlayerId,
+        black: PlayerId,
+        white_result: GameResult,
+    ) {
+        self.set_entry(
+            white,
+            round,
+            RoundEntry::Game {
+                opponent: black,
+                colour: Colour::White,
+                result: white_result,
+                rated: true,
+            },
+        );
+        self.set_entry(
+            black,
+            round,
+            RoundEntry::Game {
+                opponent: white,
+                colour: Colour::Black,
+                result: white_result.reversed(),
+                rated: true,
+            },
+        );
+    }
+
+    /// Sets one player's entry for `round`, filling skipped earlier rounds with `NotPaired`.
+    pub fn set_entry(&mut self, id: PlayerId, round: u32, entry: RoundEntry) {
+        let Some(p) =
+            id.0.checked_sub(1)
+                .and_then(|i| self.players.get_mut(i as usize))
+        else {
+            return;
+        };
+        let i = round.saturating_sub(1) as usize;
+        if p.entries.len() <= i {
+            p.entries.resize(i + 1, RoundEntry::NotPaired);
+        }
+        p.entries[i] = entry;
+    }
+}

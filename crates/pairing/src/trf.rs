@@ -1,0 +1,539 @@
+//! Reading and writing the FIDE Tournament Report File (TRF-16 with the JaVaFo/bbpPairings lines).
+//!
+//! Recognised lines:
+//! - `001` player records, in the exact TRF-16 columns: starting rank 5–8, sex 10, title 11–13,
+//!   name 15–47, rating 49–52, federation 54–56, FIDE id 58–68, birth date 70–79, points 81–84,
+//!   rank 86–89, then ten columns per round from column 92: opponent 92–95 (`0000` or blank when
+//!   there is none), colour 97 (`w`, `b`, `-`), result 99 (`1 = 0 W D L + - H F U Z`, blank ≡ Z).
+//! - `012 022 032 042 052 092 102 112 122` header lines, kept in [`TournamentInfo`]; `062 072 082
+//!   132` are recomputable or per-round data and are dropped with a note.
+//! - `XXR <rounds>` (or `142 <rounds>`): total rounds; `XXC [rank] white1|black1` (or `152 W|B`): the
+//!   top seed's colour in round 1. Without either, the colour is taken from round 1 (as bbpPairings
+//!   does) and the number of rounds from the longest player record.
+//! - `BBU <points>`: value of the pairing-allocated bye (bbpPairings' line), default 1.0.
+//! - `XXW <rank> <round>`: this crate's extension, the player is withdrawn from that round on.
+//! - `###` comments are ignored; any other line is ignored with a [`TrfNote`].
+//!
+//! The points column is written from the entries and ignored when reading (the entries are the
+//! truth). Pre-entered byes of the round being paired (`0000 - H`, `0000 - Z`, `0000 - F`) are
+//! ordinary entries: the engine does not pair those players.
+
+use thiserror::Error;
+
+use crate::tournament::{
+    Colour, GameResult, HalfPoints, Player, PlayerId, RoundEntry, Tournament, TournamentInfo,
+};
+
+/// Why a TRF text was refused. Line numbers are 1-based.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TrfError {
+    #[error("line {line}: {field} {text:?} is not a number")]
+    BadNumber {
+        line: usize,
+        field: &'static str,
+        text: String,
+    },
+    #[error("line {line}: player record is too short ({len} characters, at least 8 needed)")]
+    ShortPlayerLine { line: usize, len: usize },
+    #[error("line {line}: starting rank {rank} appears twice")]
+    DuplicatePlayer { line: usize, rank: u32 },
+    #[error("starting ranks must be 1..={count} without gaps; {missing} is missing")]
+    MissingPlayer { count: usize, missing: u32 },
+    #[error("line {line}: round {round}: unknown result code {code:?}")]
+    UnknownResult { line: usize, round: u32, code: char },
+    #[error("line {line}: round {round}: unknown colour {code:?}")]
+    UnknownColour { line: usize, round: u32, code: char },
+    #[error("line {line}: round {round}: a game against {opponent} needs colour w or b")]
+    GameWithoutColour {
+        line: usize,
+        round: u32,
+        opponent: u32,
+    },
+    #[error("line {line}: round {round}: result {code:?} needs an opponent")]
+    ResultWithoutOpponent { line: usize, round: u32, code: char },
+    #[error("line {line}: round {round}: result {code:?} cannot have opponent {opponent}")]
+    ByeWithOpponent {
+        line: usize,
+        round: u32,
+        code: char,
+        opponent: u32,
+    },
+    #[error("line {line}: round {round}: opponent {opponent} is not a registered player")]
+    UnknownOpponent {
+        line: usize,
+        round: u32,
+        opponent: u32,
+    },
+    #[error("line {line}: round {round}: player {player} is paired with itself")]
+    SelfPairing {
+        line: usize,
+        round: u32,
+        player: u32,
+    },
+    #[error("line {line}: {text:?} is not white1 or black1")]
+    BadInitialColour { line: usize, text: String },
+    #[error("line {line}: withdrawal line needs a known rank and a round, got {text:?}")]
+    BadWithdrawal { line: usize, text: String },
+    #[error("no player records")]
+    NoPlayers,
+}
+
+/// A line that was read but not used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrfNote {
+    pub line: usize,
+    pub text: String,
+}
+
+/// Parses a TRF text into a tournament.
+pub fn parse(text: &str) -> Result<Tournament, TrfError> {
+    parse_with_notes(text).map(|(t, _)| t)
+}
+
+/// Parses a TRF text and also returns notes about the lines that were ignored.
+pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfError> {
+    let mut info = TournamentInfo::default();
+    let mut notes = Vec::new();
+    let mut rounds: Option<u32> = None;
+    let mut initial: Option<Colour> = None;
+    let mut pab_points = 2;
+    let mut withdrawals: Vec<(usize, u32, u32)> = Vec::new();
+    let mut records: Vec<(usize, Player, Vec<RawEntry>)> = Vec::new();
+
+    // TRF files end lines with CR (bbpPairings), LF or CRLF.
+    for (index, raw) in text.split(['\n', '\r']).enumerate() {
+        let line_no = index + 1;
+        let line = raw.trim_end();
+        if line.trim().is_empty() || line.starts_with("###") {
+            continue;
+        }
+        let tag = line.get(..3).unwrap_or(line);
+        let rest = line.get(3..).unwrap_or("").trim();
+        let keep = |s: &str| (!s.is_empty()).then(|| s.to_string());
+        match tag {
+            "001" => records.push(parse_player(line_no, line)?),
+            "012" => info.name = keep(rest),
+            "022" => info.city = keep(rest),
+            "032" => info.federation = keep(rest),
+            "042" => info.start_date = keep(rest),
+            "052" => info.end_date = keep(rest),
+            "092" => info.kind = keep(rest),
+            "102" => info.chief_arbiter = keep(rest),
+            "112" => info.deputies.push(rest.to_string()),
+            "122" => info.time_control = keep(rest),
+            "XXR" | "142" => rounds = Some(number(line_no, "number of rounds", rest)?),
+            "XXC" => {
+                for word in rest.split_whitespace() {
+                    match word.to_ascii_lowercase().as_str() {
+                        "white1" => initial = Some(Colour::White),
+                        "black1" => initial = Some(Colour::Black),
+                        "rank" => {}
+                        _ => {
+                            return Err(TrfError::BadInitialColour {
+                                line: line_no,
+                                text: word.to_string(),
+                            });
+                        }
+                    }
+                }
+            }
+            "152" => match rest.to_ascii_uppercase().as_str() {
+                "W" => initial = Some(Colour::White),
+                "B" => initial = Some(Colour::Black),
+                _ => {
+                    return Err(TrfError::BadInitialColour {
+                        line: line_no,
+                        text: rest.to_string(),
+                    });
+                }
+            },
+            "BBU" => pab_points = half_points(line_no, "bye points", rest)?,
+            "XXW" => {
+                let mut words = rest.split_whitespace().map(str::parse::<u32>);
+                match (words.next(), words.next(), words.next()) {
+                    (Some(Ok(rank)), Some(Ok(round)), None) if round >= 1 => {
+                        withdrawals.push((line_no, rank, round));
+                    }
+                    _ => {
+                        return Err(TrfError::BadWithdrawal {
+                            line: line_no,
+                            text: rest.to_string(),
+                        });
+                    }
+                }
+            }
+            _ => notes.push(TrfNote {
+                line: line_no,
+                text: format!("ignored line {tag:?}"),
+            }),
+        }
+    }
+
+    if records.is_empty() {
+        return Err(TrfError::NoPlayers);
+    }
+    let count = records.len();
+    let mut slots: Vec<Option<(usize, Player, Vec<RawEntry>)>> = vec![None; count];
+    for (line_no, player, raw) in records {
+        let rank = player.id.0;
+        let slot = (rank as usize)
+            .checked_sub(1)
+            .and_then(|i| slots.get_mut(i))
+            .ok_or(TrfError::MissingPlayer {
+                count,
+                missing: first_missing(count, rank),
+            })?;
+        if slot.is_some() {
+            return Err(TrfError::DuplicatePlayer {
+                line: line_no,
+                rank,
+            });
+        }
+        *slot = Some((line_no, player, raw));
+    }
+    let mut players = Vec::with_capacity(count);
+    for (i, slot) in slots.into_iter().enumerate() {
+        let Some((line_no, mut player, raw)) = slot else {
+            return Err(TrfError::MissingPlayer {
+                count,
+                missing: i as u32 + 1,
+            });
+        };
+        for (r, e) in raw.into_iter().enumerate() {
+            let round = r as u32 + 1;
+            player
+                .entries
+                .push(e.resolve(line_no, round, player.id.0, count as u32)?);
+        }
+        players.push(player);
+    }
+    for (line_no, rank, round) in withdrawals {
+        let p = (rank as usize)
+            .checked_sub(1)
+            .and_then(|i| players.get_mut(i))
+            .ok_or_else(|| TrfError::BadWithdrawal {
+                line: line_no,
+                text: format!("{rank} {round}"),
+            })?;
+        p.withdrawn_from = Some(round);
+    }
+
+    let longest = players
+        .iter()
+        .map(|p| p.entries.len() as u32)
+        .max()
+        .unwrap_or(0);
+    // Without XXC, infer the initial colour from round 1 as bbpPairings does: the colour the
+    // first player with a game had, translated to rank 1 by the parity rule of C.04.3 5.2.5.
+    let initial_colour = initial.unwrap_or_else(|| {
+        players
+            .iter()
+            .find_map(|p| {
+                p.entry(1)
+                    .and_then(RoundEntry::played_colour)
+                    .map(|c| (p.id.0, c))
+            })
+            .map(|(rank, c)| if rank % 2 == 1 { c } else { c.opposite() })
+            .unwrap_or(Colour::White)
+    });
+    let tournament = Tournament {
+        info,
+        total_rounds: rounds.unwrap_or(longest),
+        initial_colour,
+        pab_points,
+        players,
+    };
+    Ok((tournament, notes))
+}
+
+fn first_missing(count: usize, rank: u32) -> u32 {
+    if rank == 0 {
+        1
+    } else {
+        (count as u32 + 1).min(rank)
+    }
+}
+
+fn number(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError> {
+    text.trim().parse().map_err(|_| TrfError::BadNumber {
+        line,
+        field,
+        text: text.trim().to_string(),
+    })
+}
+
+/// Reads `1.0`, `0.5`, `1` as half-points.
+fn half_points(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError> {
+    let t = text.trim();
+    let bad = || TrfError::BadNumber {
+        line,
+        field,
+        text: t.to_string(),
+    };
+    let (whole, frac) = t.split_once('.').unwrap_or((t, "0"));
+    let whole: u32 = whole.parse().map_err(|_| bad())?;
+    let half = match frac.trim_end_matches('0') {
+        "" => 0,
+        "5" => 1,
+        _ => return Err(bad()),
+    };
+    Ok(whole * 2 + half)
+}
+
+/// One round's columns before the opponent is checked against the player list.
+#[derive(Clone, Copy, Debug)]
+struct RawEntry {
+    opponent: u32,
+    colour: char,
+    result: char,
+}
+
+impl RawEntry {
+    fn resolve(self, line: usize, round: u32, me: u32, count: u32) -> Result<RoundEntry, TrfError> {
+        let colour = match self.colour {
+            'w' | 'W' => Some(Colour::White),
+            'b' | 'B' => Some(Colour::Black),
+            '-' | ' ' => None,
+            code => return Err(TrfError::UnknownColour { line, round, code }),
+        };
+        let code = self.result.to_ascii_uppercase();
+        if self.opponent == 0 {
+            return match code {
+                'U' => Ok(RoundEntry::PairingBye),
+                'F' | '+' => Ok(RoundEntry::FullPointBye),
+                'H' | '=' => Ok(RoundEntry::HalfPointBye),
+                'Z' | '-' => Ok(RoundEntry::ZeroPointBye),
+                ' ' => Ok(RoundEntry::NotPaired),
+                '1' | '0' | 'W' | 'D' | 'L' => {
+                    Err(TrfError::ResultWithoutOpponent { line, round, code })
+                }
+                code => Err(TrfError::UnknownResult { line, round, code }),
+            };
+        }
+        if self.opponent > count {
+            return Err(TrfError::UnknownOpponent {
+                line,
+                round,
+                opponent: self.opponent,
+            });
+        }
+        if self.opponent == me {
+            return Err(TrfError::SelfPairing {
+                line,
+                round,
+                player: me,
+            });
+        }
+        let opponent = PlayerId(self.opponent);
+        let game = |result, rated| match colour {
+            Some(colour) => Ok(RoundEntry::Game {
+                opponent,
+                colour,
+                result,
+                rated,
+            }),
+            None => Err(TrfError::GameWithoutColour {
+                line,
+                round,
+                opponent: self.opponent,
+            }),
+        };
+        match code {
+            '1' => game(GameResult::Win, true),
+            '=' => game(GameResult::Draw, true),
+            '0' => game(GameResult::Loss, true),
+            'W' => game(GameResult::Win, false),
+            'D' => game(GameResult::Draw, false),
+            'L' => game(GameResult::Loss, false),
+            '+' => Ok(RoundEntry::Forfeit {
+                opponent,
+                colour,
+                won: true,
+            }),
+            '-' => Ok(RoundEntry::Forfeit {
+                opponent,
+                colour,
+                won: false,
+            }),
+            'U' | 'F' | 'H' | 'Z' | ' ' => Err(TrfError::ByeWithOpponent {
+                line,
+                round,
+                code,
+                opponent: self.opponent,
+            }),
+            code => Err(TrfError::UnknownResult { line, round, code }),
+        }
+    }
+}
+
+/// Characters of a line by 1-based column, blank past the end.
+fn column(chars: &[char], col: usize) -> char {
+    chars.get(col - 1).copied().unwrap_or(' ')
+}
+
+fn columns(chars: &[char], from: usize, to: usize) -> String {
+    (from..=to)
+        .map(|c| column(chars, c))
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, Vec<RawEntry>), TrfError> {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() < 8 {
+        return Err(TrfError::ShortPlayerLine {
+            line: line_no,
+            len: chars.len(),
+        });
+    }
+    let rank = number(line_no, "starting rank", &columns(&chars, 5, 8))?;
+    let name = columns(&chars, 15, 47);
+    let rating_text = columns(&chars, 49, 52);
+    let rating = if rating_text.is_empty() {
+        0
+    } else {
+        number(line_no, "rating", &rating_text)?
+    };
+    let mut raw = Vec::new();
+    let mut start = 92;
+    while start <= chars.len() {
+        let opp_text = columns(&chars, start, start + 3);
+        let colour = column(&chars, start + 5);
+        let result = column(&chars, start + 7);
+        let opponent = if opp_text.is_empty() {
+            0
+        } else {
+            number(line_no, "opponent", &opp_text)?
+        };
+        raw.push(RawEntry {
+            opponent,
+            colour,
+            result,
+        });
+        start += 10;
+    }
+    let mut player = Player::new(PlayerId(rank), name, rating);
+    player.entries.reserve(raw.len());
+    Ok((line_no, player, raw))
+}
+
+fn points_text(p: HalfPoints) -> String {
+    p.to_string()
+}
+
+/// Writes a tournament as TRF text (LF line ends; the columns of every `001` line are exact).
+pub fn write(t: &Tournament) -> String {
+    let mut out = String::new();
+    let header = [
+        ("012", &t.info.name),
+        ("022", &t.info.city),
+        ("032", &t.info.federation),
+        ("042", &t.info.start_date),
+        ("052", &t.info.end_date),
+        ("092", &t.info.kind),
+        ("102", &t.info.chief_arbiter),
+    ];
+    for (tag, value) in header {
+        if let Some(v) = value {
+            out.push_str(&format!("{tag} {v}\n"));
+        }
+    }
+    for d in &t.info.deputies {
+        out.push_str(&format!("112 {d}\n"));
+    }
+    if let Some(v) = &t.info.time_control {
+        out.push_str(&format!("122 {v}\n"));
+    }
+    // Final rank: score, then starting rank (ties are allowed by the format; we do not break
+    // them by tie-breaks here).
+    let mut order: Vec<&Player> = t.players.iter().collect();
+    order.sort_by_key(|p| (std::cmp::Reverse(t.score(p.id)), p.id));
+    let mut rank_of = vec![0u32; t.players.len()];
+    for (i, p) in order.iter().enumerate() {
+        rank_of[p.id.0 as usize - 1] = i as u32 + 1;
+    }
+    for p in &t.players {
+        let rating = if p.rating == 0 {
+            String::new()
+        } else {
+            p.rating.to_string()
+        };
+        let name: String = p.name.chars().take(33).collect();
+        let mut line = format!(
+            "001 {:>4} {:1}{:>3} {:<33} {:>4} {:>3} {:>11} {:>10} {:>4} {:>4}",
+            p.id.0,
+            "",
+            "",
+            name,
+            rating,
+            "",
+            "",
+            "",
+            points_text(t.score(p.id)),
+            rank_of[p.id.0 as usize - 1],
+        );
+        for e in &p.entries {
+            line.push_str("  ");
+            line.push_str(&entry_text(e));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str(&format!("XXR {}\n", t.total_rounds));
+    let c = match t.initial_colour {
+        Colour::White => "white1",
+        Colour::Black => "black1",
+    };
+    out.push_str(&format!("XXC {c}\n"));
+    if t.pab_points != 2 {
+        out.push_str(&format!("BBU {}\n", HalfPoints(t.pab_points)));
+    }
+    for p in &t.players {
+        if let Some(r) = p.withdrawn_from {
+            out.push_str(&format!("XXW {} {}\n", p.id.0, r));
+        }
+    }
+    out
+}
+
+fn colour_char(c: Option<Colour>) -> char {
+    match c {
+        Some(Colour::White) => 'w',
+        Some(Colour::Black) => 'b',
+        None => '-',
+    }
+}
+
+/// The eight characters of one round (columns 92–99 for round 1).
+fn entry_text(e: &RoundEntry) -> String {
+    let (opp, colour, result) = match *e {
+        RoundEntry::Game {
+            opponent,
+            colour,
+            result,
+            rated,
+        } => {
+            let code = match (result, rated) {
+                (GameResult::Win, true) => '1',
+                (GameResult::Draw, true) => '=',
+                (GameResult::Loss, true) => '0',
+                (GameResult::Win, false) => 'W',
+                (GameResult::Draw, false) => 'D',
+                (GameResult::Loss, false) => 'L',
+            };
+            (opponent.0, Some(colour), code)
+        }
+        RoundEntry::Forfeit {
+            opponent,
+            colour,
+            won,
+        } => (opponent.0, colour, if won { '+' } else { '-' }),
+        RoundEntry::PairingBye => (0, None, 'U'),
+        RoundEntry::FullPointBye => (0, None, 'F'),
+        RoundEntry::HalfPointBye => (0, None, 'H'),
+        RoundEntry::ZeroPointBye => (0, None, 'Z'),
+        RoundEntry::NotPaired => (0, None, ' '),
+    };
+    format!("{:04} {} {}", opp, colour_char(colour), result)
+}

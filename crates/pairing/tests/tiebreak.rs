@@ -1,0 +1,329 @@
+//! Tie-breaks: hand-computed and FIDE-published values as data, plus crosstable checks.
+
+use hanniball_pairing::tiebreak::{
+    Colour, Crosstable, CrosstableError, Outcome, PlayerNo, PlayerRecord, Points, RoundEntry,
+    TieBreak, TieBreakValue, Unplayed, direct_encounter, standings,
+};
+
+/// Parses one entry in FIDE's exercise notation: `+W5`, `=B4`, `-F6`, `+BYE`, `=BYE`, `--`.
+fn entry(text: &str) -> RoundEntry {
+    match text {
+        "+BYE" => return RoundEntry::Unplayed(Unplayed::PairingBye),
+        "=BYE" => return RoundEntry::Unplayed(Unplayed::HalfPointBye),
+        "--" => return RoundEntry::Unplayed(Unplayed::ZeroPointBye),
+        _ => {}
+    }
+    let outcome = match &text[..1] {
+        "+" => Outcome::Win,
+        "=" => Outcome::Draw,
+        "-" => Outcome::Loss,
+        other => panic!("bad result {other:?} in {text:?}"),
+    };
+    let opponent = PlayerNo(text[2..].parse().expect("opponent number"));
+    match (&text[1..2], outcome) {
+        ("W", _) => RoundEntry::Played {
+            opponent,
+            colour: Colour::White,
+            outcome,
+        },
+        ("B", _) => RoundEntry::Played {
+            opponent,
+            colour: Colour::Black,
+            outcome,
+        },
+        ("F", Outcome::Win) => RoundEntry::Unplayed(Unplayed::ForfeitWin { opponent }),
+        ("F", Outcome::Loss) => RoundEntry::Unplayed(Unplayed::ForfeitLoss { opponent }),
+        _ => panic!("bad entry {text:?}"),
+    }
+}
+
+/// One crosstable of a data file and the checks that follow it.
+#[derive(Default)]
+struct Case {
+    name: String,
+    players: Vec<PlayerRecord>,
+    values: Vec<(PlayerNo, TieBreak, String)>,
+    standings: Vec<(Vec<TieBreak>, Vec<String>)>,
+    de: Vec<(Vec<PlayerNo>, Vec<u32>)>,
+}
+
+fn parse(file: &str) -> Vec<Case> {
+    assert!(
+        file.starts_with("# Source: "),
+        "golden files start with their source"
+    );
+    let mut cases = vec![Case::default()];
+    for line in file
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let case = cases.last_mut().expect("one case at least");
+        match words[0] {
+            "table" => {
+                if case.players.is_empty() {
+                    case.name = words[1].to_owned();
+                } else {
+                    cases.push(Case {
+                        name: words[1].to_owned(),
+                        ..Case::default()
+                    });
+                }
+            }
+            "player" => {
+                let number: usize = words[1].parse().expect("player number");
+                assert_eq!(number, case.players.len() + 1, "players listed in order");
+                let rating = (words[2] != "-").then(|| words[2].parse().expect("rating"));
+                let rounds = words[3..].iter().map(|w| entry(w)).collect();
+                case.players.push(PlayerRecord { rating, rounds });
+            }
+            "value" => case.values.push((
+                PlayerNo(words[1].parse().expect("player")),
+                words[2].parse().expect("tie-break"),
+                words[3].to_owned(),
+            )),
+            "standings" => case.standings.push((
+                words[1..]
+                    .iter()
+                    .map(|w| w.parse().expect("tie-break"))
+                    .collect(),
+                Vec::new(),
+            )),
+            "rank" => case
+                .standings
+                .last_mut()
+                .expect("standings first")
+                .1
+                .push(words[1..].join(" ")),
+            "de" => {
+                let arrow = words
+                    .iter()
+                    .position(|w| *w == "=>")
+                    .expect("de ... => ...");
+                case.de.push((
+                    words[1..arrow]
+                        .iter()
+                        .map(|w| PlayerNo(w.parse().expect("player")))
+                        .collect(),
+                    words[arrow + 1..]
+                        .iter()
+                        .map(|w| w.parse().expect("position"))
+                        .collect(),
+                ));
+            }
+            other => panic!("unknown line kind {other:?}"),
+        }
+    }
+    cases
+}
+
+fn show(standing: &hanniball_pairing::tiebreak::Standing) -> String {
+    let mut words = vec![
+        standing.rank.to_string(),
+        standing.player.to_string(),
+        standing.points.to_string(),
+    ];
+    words.extend(standing.values.iter().map(ToString::to_string));
+    words.join(" ")
+}
+
+/// Runs every check of a data file; returns how many values were compared.
+fn check(file: &str) -> usize {
+    let mut compared = 0;
+    for case in parse(file) {
+        let table =
+            Crosstable::new(case.players).expect("the data file's crosstable is consistent");
+        for (player, tb, expected) in &case.values {
+            let line = standings(&table, &[*tb])
+                .into_iter()
+                .find(|s| s.player == *player)
+                .expect("every player has a standing");
+            assert_eq!(
+                line.values[0].to_string(),
+                *expected,
+                "table {} player {player} {tb}",
+                case.name
+            );
+            compared += 1;
+        }
+        for (order, expected) in &case.standings {
+            let got: Vec<String> = standings(&table, order).iter().map(show).collect();
+            assert_eq!(&got, expected, "table {} standings {order:?}", case.name);
+            compared += expected.len();
+        }
+        for (tied, expected) in &case.de {
+            assert_eq!(
+                &direct_encounter(&table, tied),
+                expected,
+                "table {} DE {tied:?}",
+                case.name
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
+
+#[test]
+fn hand_computed_swiss_with_byes_forfeit_and_withdrawal() {
+    assert_eq!(check(include_str!("data/tiebreak/swiss8.txt")), 64 + 16);
+}
+
+#[test]
+fn fide_tie_break_exercise() {
+    assert_eq!(
+        check(include_str!("data/tiebreak/fide-exercise-2024.txt")),
+        11
+    );
+}
+
+#[test]
+fn direct_encounter_cases() {
+    assert_eq!(
+        check(include_str!("data/tiebreak/direct-encounter.txt")),
+        11
+    );
+}
+
+#[test]
+fn acronyms_round_trip() {
+    for name in ["BH", "BH-C1", "SB", "PS", "DE", "WIN", "WON", "TPR"] {
+        let tb: TieBreak = name.parse().expect("a FIDE acronym");
+        assert_eq!(tb.to_string(), name);
+    }
+    let err = "ARO".parse::<TieBreak>().expect_err("not supported");
+    assert_eq!(
+        err.to_string(),
+        "unknown tie-break \"ARO\": expected one of BH, BH-C1, SB, PS, DE, WIN, WON, TPR"
+    );
+}
+
+fn played(opponent: u32, colour: Colour, outcome: Outcome) -> RoundEntry {
+    RoundEntry::Played {
+        opponent: PlayerNo(opponent),
+        colour,
+        outcome,
+    }
+}
+
+fn record(rounds: Vec<RoundEntry>) -> PlayerRecord {
+    PlayerRecord {
+        rating: Some(1500),
+        rounds,
+    }
+}
+
+#[test]
+fn inconsistent_crosstables_are_refused() {
+    use Colour::{Black, White};
+    use Outcome::{Draw, Loss, Win};
+    let cases: Vec<(Vec<PlayerRecord>, CrosstableError)> = vec![
+        (
+            vec![
+                record(vec![played(2, White, Win)]),
+                record(vec![played(1, Black, Win)]),
+            ],
+            CrosstableError::Mismatch {
+                player: PlayerNo(1),
+                round: 1,
+                opponent: PlayerNo(2),
+            },
+        ),
+        (
+            vec![
+                record(vec![played(2, White, Draw)]),
+                record(vec![played(1, White, Draw)]),
+            ],
+            CrosstableError::Mismatch {
+                player: PlayerNo(1),
+                round: 1,
+                opponent: PlayerNo(2),
+            },
+        ),
+        (
+            vec![
+                record(vec![played(3, White, Win)]),
+                record(vec![RoundEntry::Unplayed(Unplayed::PairingBye)]),
+            ],
+            CrosstableError::UnknownOpponent {
+                player: PlayerNo(1),
+                round: 1,
+                opponent: PlayerNo(3),
+            },
+        ),
+        (
+            vec![record(vec![played(1, White, Win)])],
+            CrosstableError::OwnOpponent {
+                player: PlayerNo(1),
+                round: 1,
+            },
+        ),
+        (
+            vec![
+                record(vec![played(2, White, Loss)]),
+                record(vec![played(1, Black, Win), played(1, White, Draw)]),
+            ],
+            CrosstableError::RoundCount {
+                player: PlayerNo(2),
+                rounds: 2,
+                expected: 1,
+            },
+        ),
+        (
+            // A forfeit win must face a forfeit loss.
+            vec![
+                record(vec![RoundEntry::Unplayed(Unplayed::ForfeitWin {
+                    opponent: PlayerNo(2),
+                })]),
+                record(vec![RoundEntry::Unplayed(Unplayed::ZeroPointBye)]),
+            ],
+            CrosstableError::Mismatch {
+                player: PlayerNo(1),
+                round: 1,
+                opponent: PlayerNo(2),
+            },
+        ),
+    ];
+    for (players, expected) in cases {
+        assert_eq!(Crosstable::new(players), Err(expected));
+    }
+    assert_eq!(
+        CrosstableError::Mismatch {
+            player: PlayerNo(1),
+            round: 3,
+            opponent: PlayerNo(2)
+        }
+        .to_string(),
+        "player 1 in round 3 meets player 2, whose round 3 does not show the same game"
+    );
+}
+
+#[test]
+fn double_forfeit_is_accepted_and_scores_nothing() {
+    let table = Crosstable::new(vec![
+        record(vec![RoundEntry::Unplayed(Unplayed::ForfeitLoss {
+            opponent: PlayerNo(2),
+        })]),
+        record(vec![RoundEntry::Unplayed(Unplayed::ForfeitLoss {
+            opponent: PlayerNo(1),
+        })]),
+    ])
+    .expect("a double forfeit is consistent");
+    assert_eq!(table.points(PlayerNo(1)), Points::from_halves(0));
+    let lines = standings(&table, &[TieBreak::Performance, TieBreak::Buchholz]);
+    assert_eq!(lines.iter().map(|s| s.rank).collect::<Vec<_>>(), [1, 1]);
+    assert_eq!(
+        lines[0].values,
+        [
+            TieBreakValue::Rating(None),
+            TieBreakValue::Points(Points::from_halves(0))
+        ]
+    );
+}
+
+#[test]
+fn empty_crosstable_has_empty_standings() {
+    let table = Crosstable::new(Vec::new()).expect("nobody is consistent");
+    assert!(standings(&table, &TieBreak::ALL).is_empty());
+}

@@ -1,0 +1,307 @@
+//! TRF reading and writing, and the absolute-criteria checker, as tables of cases.
+
+use hanniball_pairing::trf::{self, TrfError};
+use hanniball_pairing::{
+    Colour, DutchOptions, GameResult, PairingError, PlayerId, RoundEntry, Tournament, Violation,
+    check, pair_next_round,
+};
+
+/// A `001` line in the exact TRF-16 columns (player columns padded, rounds from column 92).
+fn line(rank: u32, name: &str, rating: &str, points: &str, rounds: &[&str]) -> String {
+    let mut l = format!(
+        "001 {rank:>4} {:1}{:>3} {name:<33} {rating:>4} {:>3} {:>11} {:>10} {points:>4} {rank:>4}",
+        "", "", "", "", ""
+    );
+    for r in rounds {
+        l.push_str("  ");
+        l.push_str(r);
+    }
+    l.trim_end().to_string()
+}
+
+#[test]
+fn write_uses_the_exact_columns() {
+    let mut t = Tournament::new(3);
+    t.info.name = Some("Spring open".into());
+    let a = t.add_player("Ada", 2100);
+    let b = t.add_player("Bob", 0);
+    let c = t.add_player("Cy", 1900);
+    t.record_game(1, a, b, GameResult::Draw);
+    t.set_entry(c, 1, RoundEntry::PairingBye);
+    let text = trf::write(&t);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "012 Spring open");
+    let ada = lines[1];
+    assert_eq!(&ada[0..3], "001");
+    assert_eq!(&ada[4..8], "   1");
+    assert_eq!(ada[14..47].trim_end(), "Ada");
+    assert_eq!(&ada[48..52], "2100");
+    assert_eq!(&ada[80..84], " 0.5");
+    assert_eq!(&ada[91..95], "0002"); // columns 92-95: opponent
+    assert_eq!(&ada[96..97], "w"); // column 97: colour
+    assert_eq!(&ada[98..99], "="); // column 99: result
+    assert_eq!(&lines[3][91..99], "0000 - U");
+    assert_eq!(&lines[3][80..84], " 1.0");
+    assert!(text.contains("XXR 3\n") && text.contains("XXC white1\n"));
+    assert_eq!(trf::parse(&text), Ok(t));
+}
+
+#[test]
+fn every_result_code_round_trips() {
+    let rounds = [
+        "0002 w 1", "0002 b =", "0002 w 0", "0002 b W", "0002 w D", "0002 b L", "0002 w +",
+        "0002 b -", "0000 - H", "0000 - F", "0000 - U", "0000 - Z", "0000 -  ",
+    ];
+    // One player with every code, plus the opponent.
+    let text = format!(
+        "{}\n{}\nXXR 13\nXXC black1\nXXW 2 14\n",
+        line(1, "One", "", "", &rounds),
+        line(2, "Two", "", "", &["0001 b 0"])
+    );
+    let t = trf::parse(&text).expect("parses");
+    assert_eq!(t.initial_colour, Colour::Black);
+    assert_eq!(t.players[1].withdrawn_from, Some(14));
+    let e = &t.players[0].entries;
+    assert_eq!(e.len(), 13);
+    assert_eq!(
+        e[6],
+        RoundEntry::Forfeit {
+            opponent: PlayerId(2),
+            colour: Some(Colour::White),
+            won: true
+        }
+    );
+    assert_eq!(
+        e[3],
+        RoundEntry::Game {
+            opponent: PlayerId(2),
+            colour: Colour::Black,
+            result: GameResult::Win,
+            rated: false
+        }
+    );
+    assert_eq!(e[12], RoundEntry::NotPaired);
+    assert_eq!(trf::parse(&trf::write(&t)), Ok(t));
+}
+
+#[test]
+fn errors_name_the_line() {
+    let good = line(1, "One", "", "", &["0002 w 1"]);
+    let two = line(2, "Two", "", "", &["0001 b 0"]);
+    let cases: Vec<(String, TrfError)> = vec![
+        (
+            format!("012 x\n{good}\n{two}\nXXR x\n"),
+            TrfError::BadNumber {
+                line: 4,
+                field: "number of rounds",
+                text: "x".into(),
+            },
+        ),
+        (
+            format!("{good}\n{}\n", line(2, "Two", "", "", &["0001 b 7"])),
+            TrfError::UnknownResult {
+                line: 2,
+                round: 1,
+                code: '7',
+            },
+        ),
+        (
+            format!("{good}\n{}\n", line(2, "Two", "", "", &["0001 - 0"])),
+            TrfError::GameWithoutColour {
+                line: 2,
+                round: 1,
+                opponent: 1,
+            },
+        ),
+        (
+            format!("{good}\n{}\n", line(2, "Two", "", "", &["0009 b 0"])),
+            TrfError::UnknownOpponent {
+                line: 2,
+                round: 1,
+                opponent: 9,
+            },
+        ),
+        (
+            format!("{good}\n{}\n", line(2, "Two", "", "", &["0002 b 0"])),
+            TrfError::SelfPairing {
+                line: 2,
+                round: 1,
+                player: 2,
+            },
+        ),
+        (
+            format!("{good}\n{}\n", line(2, "Two", "", "", &["0001 b U"])),
+            TrfError::ByeWithOpponent {
+                line: 2,
+                round: 1,
+                code: 'U',
+                opponent: 1,
+            },
+        ),
+        (
+            format!("{good}\n{good}\n"),
+            TrfError::DuplicatePlayer { line: 2, rank: 1 },
+        ),
+        (
+            format!("{good}\nXXC green1\n"),
+            TrfError::BadInitialColour {
+                line: 2,
+                text: "green1".into(),
+            },
+        ),
+        ("012 nobody\n".to_string(), TrfError::NoPlayers),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(trf::parse(&text), Err(expected), "{text}");
+    }
+}
+
+#[test]
+fn unknown_lines_are_noted() {
+    let text = format!("012 x\nZZZ what\n{}\n", line(1, "One", "", "", &[]));
+    let (_, notes) = trf::parse_with_notes(&text).expect("parses");
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].line, 2);
+}
+
+/// Builds a tournament from `(round, white, black, white's result)` games.
+fn games(players: u32, rounds: u32, list: &[(u32, u32, u32, GameResult)]) -> Tournament {
+    let mut t = Tournament::new(rounds);
+    for i in 0..players {
+        t.add_player(format!("P{}", i + 1), 2000 - i);
+    }
+    for &(r, w, b, res) in list {
+        t.record_game(r, PlayerId(w), PlayerId(b), res);
+    }
+    t
+}
+
+#[test]
+fn checker_finds_each_violation() {
+    use GameResult::*;
+    // C1: 1 and 2 meet twice.
+    let t = games(2, 3, &[(1, 1, 2, Win), (2, 2, 1, Win)]);
+    assert_eq!(
+        check(&t),
+        vec![Violation::Rematch {
+            round: 2,
+            a: PlayerId(1),
+            b: PlayerId(2)
+        }]
+    );
+    // A forfeit does not count as a meeting (C.04.2 3.5): no violation.
+    let mut t = games(2, 3, &[(2, 2, 1, Win)]);
+    t.set_entry(
+        PlayerId(1),
+        1,
+        RoundEntry::Forfeit {
+            opponent: PlayerId(2),
+            colour: Some(Colour::White),
+            won: true,
+        },
+    );
+    t.set_entry(
+        PlayerId(2),
+        1,
+        RoundEntry::Forfeit {
+            opponent: PlayerId(1),
+            colour: Some(Colour::Black),
+            won: false,
+        },
+    );
+    assert_eq!(check(&t), vec![]);
+    // C2: a second PAB, and a PAB after a forfeit win.
+    let mut t = games(3, 3, &[(1, 1, 2, Win), (2, 1, 2, Draw)]);
+    t.set_entry(PlayerId(3), 1, RoundEntry::PairingBye);
+    t.set_entry(PlayerId(3), 2, RoundEntry::PairingBye);
+    let v = check(&t);
+    assert!(
+        v.contains(&Violation::ByeNotAllowed {
+            round: 2,
+            player: PlayerId(3)
+        }),
+        "{v:?}"
+    );
+    // C3: 1 and 3 both had White twice; they are not topscorers in round 3 of 4.
+    let t = games(
+        4,
+        4,
+        &[
+            (1, 1, 2, Win),
+            (1, 3, 4, Win),
+            (2, 1, 4, Win),
+            (2, 3, 2, Win),
+            (3, 1, 3, Draw),
+        ],
+    );
+    assert_eq!(
+        check(&t),
+        vec![Violation::ColourClash {
+            round: 3,
+            a: PlayerId(1),
+            b: PlayerId(3),
+            colour: Colour::Black
+        }]
+    );
+    // The same in the final round between topscorers is allowed.
+    let t = games(
+        4,
+        3,
+        &[
+            (1, 1, 2, Win),
+            (1, 3, 4, Win),
+            (2, 1, 4, Win),
+            (2, 3, 2, Win),
+            (3, 1, 3, Draw),
+        ],
+    );
+    assert_eq!(check(&t), vec![]);
+    // Records that disagree.
+    let mut t = games(2, 3, &[(1, 1, 2, Win)]);
+    t.set_entry(
+        PlayerId(2),
+        1,
+        RoundEntry::Game {
+            opponent: PlayerId(1),
+            colour: Colour::Black,
+            result: Draw,
+            rated: true,
+        },
+    );
+    assert_eq!(check(&t).len(), 2);
+    assert!(matches!(
+        pair_next_round(&t, &DutchOptions::default()),
+        Err(PairingError::Inconsistent(_))
+    ));
+}
+
+#[test]
+fn engine_refuses_what_it_cannot_pair() {
+    use GameResult::*;
+    // Over: both rounds paired.
+    let t = games(2, 1, &[(1, 1, 2, Win)]);
+    assert_eq!(
+        pair_next_round(&t, &DutchOptions::default()),
+        Err(PairingError::TournamentOver { rounds: 1 })
+    );
+    // Two players who have met have no legal pairing.
+    let t = games(2, 2, &[(1, 1, 2, Win)]);
+    assert_eq!(
+        pair_next_round(&t, &DutchOptions::default()),
+        Err(PairingError::NoValidPairing {
+            round: 2,
+            players: 2
+        })
+    );
+    // A withdrawn player is not paired; the remaining three need a bye.
+    let mut t = games(4, 3, &[(1, 1, 3, Win), (1, 4, 2, Draw)]);
+    t.players[0].withdrawn_from = Some(2);
+    let p = pair_next_round(&t, &DutchOptions::default()).expect("pairs");
+    assert_eq!(p.boards.len(), 1);
+    assert!(p.bye.is_some() && p.bye != Some(PlayerId(1)));
+    assert!(
+        p.boards
+            .iter()
+            .all(|&(w, b)| w != PlayerId(1) && b != PlayerId(1))
+    );
+}

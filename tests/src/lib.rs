@@ -15,10 +15,9 @@ use hanniball_rules::hanniball::{Position, Ruleset};
 use hanniball_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
-use tonic::metadata::MetadataValue;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
-use tonic::{Request, Status};
+use tonic::Status;
 
 /// The admin token every test server is configured with.
 pub const ADMIN_TOKEN: &str = "test-admin-token";
@@ -59,29 +58,7 @@ pub async fn databases() -> Vec<String> {
     hanniball_store::testing::all_urls().await
 }
 
-/// Adds `authorization: Bearer <token>` to every call.
-#[derive(Clone)]
-pub struct Bearer(Option<String>);
-
-impl Bearer {
-    /// An interceptor sending `token`.
-    #[must_use]
-    pub fn new(token: &str) -> Bearer {
-        Bearer(Some(token.to_owned()))
-    }
-}
-
-impl tonic::service::Interceptor for Bearer {
-    fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
-        if let Some(token) = &self.0 {
-            let value: MetadataValue<_> = format!("Bearer {token}")
-                .parse()
-                .map_err(|_| Status::internal("token is not ASCII"))?;
-            request.metadata_mut().insert("authorization", value);
-        }
-        Ok(request)
-    }
-}
+pub use hanniball_svc_kit::Bearer;
 
 pub type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
 pub type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
@@ -107,7 +84,7 @@ impl TestServer {
             .connect()
             .await
             .expect("connect");
-        let bearer = Bearer(token.map(str::to_owned));
+        let bearer = token.map_or_else(Bearer::none, Bearer::new);
         Client {
             arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
             accounts: AccountsClient::with_interceptor(channel, bearer),

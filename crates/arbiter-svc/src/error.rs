@@ -2,6 +2,7 @@
 
 use hanniball_arbiter::ActionError;
 use hanniball_store::StoreError;
+use hanniball_svc_kit::AuthError;
 use tonic::{Code, Status};
 
 /// Why a call failed.
@@ -44,6 +45,18 @@ impl From<StoreError> for ServiceError {
             StoreError::Corrupt(detail) | StoreError::Database(detail) => {
                 ServiceError::Internal(detail)
             }
+        }
+    }
+}
+
+impl From<AuthError> for ServiceError {
+    fn from(error: AuthError) -> Self {
+        match error {
+            AuthError::NoToken => ServiceError::NoToken,
+            AuthError::BadToken => ServiceError::BadToken,
+            AuthError::AdminOnly => ServiceError::AdminOnly,
+            AuthError::NoRandomness(detail) => ServiceError::Internal(detail),
+            AuthError::Store(error) => error.into(),
         }
     }
 }

@@ -6,7 +6,6 @@
 //! seam), no game lifecycle logic (`hanniball-arbiter`), no SQL (`hanniball-store`), no process
 //! set-up (logging, configuration and `main` belong to the binary).
 
-pub mod auth;
 pub mod clock;
 mod convert;
 pub mod error;
@@ -17,20 +16,19 @@ mod writer;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use hanniball_proto::accounts::v1::accounts_server::AccountsServer;
 use hanniball_proto::arbiter::v1::arbiter_server::ArbiterServer;
 use hanniball_store::Store;
+use hanniball_svc_kit::{Auth, Served};
 use tokio::net::TcpListener;
-use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use tonic::transport::server::TcpIncoming;
+use tonic::server::NamedService;
+use tonic::service::RoutesBuilder;
 
 pub use clock::{Clock, ManualClock};
 pub use hub::Hub;
 
-use auth::Auth;
 use service::{AccountsService, ArbiterService, Shared};
 
 /// How the arbiter runs.
@@ -42,6 +40,66 @@ pub struct Options {
     pub clock: Clock,
 }
 
+/// The arbiter's gRPC services (Arbiter and Accounts), ready to be served on any listener, alone
+/// or beside the other services.
+#[derive(Debug)]
+pub struct Arbiter {
+    /// Its hub (tests look inside).
+    pub hub: Arc<Hub>,
+    shared: Arc<Shared>,
+}
+
+impl Arbiter {
+    /// The full names of its gRPC services (for health reporting).
+    pub const SERVICE_NAMES: [&'static str; 2] = [
+        <ArbiterServer<ArbiterService> as NamedService>::NAME,
+        <AccountsServer<AccountsService> as NamedService>::NAME,
+    ];
+
+    /// Loads every unfinished game (their clocks run again) and starts the background tasks;
+    /// migrations are already applied by [`Store::connect`]. `shutdown` ends open streams and
+    /// the background tasks.
+    pub async fn build(
+        store: Store,
+        options: Options,
+        shutdown: CancellationToken,
+    ) -> Result<Arbiter, error::ServiceError> {
+        let hub = Hub::new(store.clone(), options.clock, shutdown.clone());
+        // SQLite checkpoints beside the writes, so that no commit pays for one.
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+            loop {
+                tokio::select! {
+                    () = shutdown.cancelled() => return,
+                    _ = tick.tick() => {
+                        if let Err(error) = store.checkpoint().await {
+                            tracing::warn!(%error, "checkpoint failed");
+                        }
+                    }
+                }
+            }
+        });
+        let loaded = hub.load_active().await?;
+        tracing::info!(games = loaded, "arbiter loaded its unfinished games");
+        let shared = Arc::new(Shared {
+            hub: Arc::clone(&hub),
+            auth: Auth::new(&options.admin_token),
+        });
+        Ok(Arbiter { hub, shared })
+    }
+
+    /// Adds the Arbiter and Accounts services to `routes`.
+    pub fn add_to(&self, routes: &mut RoutesBuilder) {
+        routes
+            .add_service(ArbiterServer::new(ArbiterService {
+                shared: Arc::clone(&self.shared),
+            }))
+            .add_service(AccountsServer::new(AccountsService {
+                shared: Arc::clone(&self.shared),
+            }));
+    }
+}
+
 /// A running arbiter server.
 #[derive(Debug)]
 pub struct Running {
@@ -50,46 +108,23 @@ pub struct Running {
     /// Its hub (tests look inside).
     pub hub: Arc<Hub>,
     shutdown: CancellationToken,
-    task: JoinHandle<Result<(), tonic::transport::Error>>,
+    served: Served,
 }
 
 impl Running {
     /// Stops gracefully: open streams end, in-flight calls finish, then the server returns.
     pub async fn stop(self) -> Result<(), tonic::transport::Error> {
         self.shutdown.cancel();
-        match self.task.await {
-            Ok(result) => result,
-            Err(join) => {
-                tracing::error!(%join, "server task failed");
-                Ok(())
-            }
-        }
+        self.served.wait().await
     }
 
     /// Waits until the server stops (after `shutdown` is cancelled elsewhere).
     pub async fn wait(self) -> Result<(), tonic::transport::Error> {
-        self.task.await.unwrap_or(Ok(()))
+        self.served.wait().await
     }
 }
 
-static REQUEST_COUNTER: AtomicU64 = AtomicU64::new(0);
-
-/// A span per call carrying a request id (the client's `x-request-id`, or a new one), so every log
-/// line of the call can be found together.
-fn request_span(request: &tonic::codegen::http::Request<()>) -> tracing::Span {
-    let id = request
-        .headers()
-        .get("x-request-id")
-        .and_then(|value| value.to_str().ok())
-        .map_or_else(
-            || format!("r{}", REQUEST_COUNTER.fetch_add(1, Ordering::Relaxed)),
-            str::to_owned,
-        );
-    tracing::info_span!("rpc", request_id = %id, method = %request.uri().path())
-}
-
-/// Starts the arbiter on `listener`: migrations are already applied by [`Store::connect`];
-/// unfinished games are loaded (their clocks run again) before the first call is served.
+/// Starts the arbiter alone on `listener` (tests, and `hanniball serve --only arbiter`).
 /// `shutdown` stops it (as does [`Running::stop`]).
 pub async fn start(
     store: Store,
@@ -97,66 +132,22 @@ pub async fn start(
     options: Options,
     shutdown: CancellationToken,
 ) -> Result<Running, error::ServiceError> {
-    let addr = listener
-        .local_addr()
-        .map_err(|e| error::ServiceError::Internal(format!("no local address: {e}")))?;
-    let hub = Hub::new(store.clone(), options.clock, shutdown.clone());
-    // SQLite checkpoints beside the writes, so that no commit pays for one.
-    let checkpoints = shutdown.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
-        loop {
-            tokio::select! {
-                () = checkpoints.cancelled() => return,
-                _ = tick.tick() => {
-                    if let Err(error) = store.checkpoint().await {
-                        tracing::warn!(%error, "checkpoint failed");
-                    }
-                }
-            }
-        }
-    });
-    let loaded = hub.load_active().await?;
-    tracing::info!(%addr, games = loaded, "arbiter starting");
-    let shared = Arc::new(Shared {
-        hub: Arc::clone(&hub),
-        auth: Auth::new(&options.admin_token),
-    });
-
-    let (health, health_service) = tonic_health::server::health_reporter();
-    health.set_serving::<ArbiterServer<ArbiterService>>().await;
-    health
-        .set_serving::<AccountsServer<AccountsService>>()
-        .await;
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(hanniball_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()
-        .map_err(|e| error::ServiceError::Internal(format!("reflection: {e}")))?;
-
-    let router = tonic::transport::Server::builder()
-        .trace_fn(request_span)
-        .add_service(health_service)
-        .add_service(reflection)
-        .add_service(ArbiterServer::new(ArbiterService {
-            shared: Arc::clone(&shared),
-        }))
-        .add_service(AccountsServer::new(AccountsService { shared }));
-    let signal = shutdown.clone();
-    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-    let task = tokio::spawn(async move {
-        let result = router
-            .serve_with_incoming_shutdown(incoming, signal.cancelled_owned())
-            .await;
-        health
-            .set_not_serving::<ArbiterServer<ArbiterService>>()
-            .await;
-        result
-    });
+    let arbiter = Arbiter::build(store, options, shutdown.clone()).await?;
+    let mut routes = RoutesBuilder::default();
+    arbiter.add_to(&mut routes);
+    let served = hanniball_svc_kit::serve(
+        listener,
+        routes,
+        &Arbiter::SERVICE_NAMES,
+        shutdown.clone(),
+    )
+    .await
+    .map_err(|e| error::ServiceError::Internal(format!("cannot serve: {e}")))?;
+    tracing::info!(addr = %served.addr, "arbiter serving");
     Ok(Running {
-        addr,
-        hub,
+        addr: served.addr,
+        hub: arbiter.hub,
         shutdown,
-        task,
+        served,
     })
 }

@@ -11,9 +11,9 @@ use hanniball_rules::{GameKind, GameOptions};
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
+use hanniball_svc_kit::auth::{Auth, Caller, hash_token, new_token};
 use tonic::{Request, Response, Status};
 
-use crate::auth::{Auth, Caller, hash_token, new_token};
 use crate::convert;
 use crate::error::{ServiceError, ServiceResult};
 use crate::hub::{Action, Hub};
@@ -27,7 +27,7 @@ pub struct Shared {
 
 impl Shared {
     async fn caller<T>(&self, request: &Request<T>) -> ServiceResult<Caller> {
-        self.auth.caller(request.metadata(), &self.hub.store).await
+        Ok(self.auth.caller(request.metadata(), &self.hub.store).await?)
     }
 }
 

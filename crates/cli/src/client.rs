@@ -9,10 +9,10 @@ use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use tokio_stream::StreamExt;
-use tonic::metadata::MetadataValue;
+use hanniball_svc_kit::Bearer;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
-use tonic::{Request, Status};
+use tonic::Status;
 
 use crate::settings::Settings;
 
@@ -97,19 +97,6 @@ pub enum GameCommand {
     Watch { id: i64 },
 }
 
-#[derive(Clone)]
-struct Bearer(String);
-
-impl tonic::service::Interceptor for Bearer {
-    fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
-        let value: MetadataValue<_> = format!("Bearer {}", self.0)
-            .parse()
-            .map_err(|_| Status::invalid_argument("the token is not ASCII"))?;
-        request.metadata_mut().insert("authorization", value);
-        Ok(request)
-    }
-}
-
 struct Clients {
     arbiter: ArbiterClient<InterceptedService<Channel, Bearer>>,
     accounts: AccountsClient<InterceptedService<Channel, Bearer>>,
@@ -137,7 +124,7 @@ async fn connect(connection: &Connection) -> Result<Clients> {
         .connect()
         .await
         .with_context(|| format!("cannot reach {}", connection.server))?;
-    let bearer = Bearer(token);
+    let bearer = Bearer::new(&token);
     Ok(Clients {
         arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
         accounts: AccountsClient::with_interceptor(channel, bearer),

@@ -49,7 +49,7 @@ fn admin_token(settings: &Settings) -> Result<String> {
         return Ok(token.trim().to_owned());
     }
     let token =
-        hanniball_arbiter_svc::auth::new_token().map_err(|error| anyhow::anyhow!("{error}"))?;
+        hanniball_svc_kit::auth::new_token().map_err(|error| anyhow::anyhow!("{error}"))?;
     write_private(&path, &token).with_context(|| format!("writing {}", path.display()))?;
     tracing::info!(path = %path.display(), "generated an admin token");
     Ok(token)

@@ -12,7 +12,24 @@ use hanniball_store::Store;
 use sha2::{Digest, Sha256};
 use tonic::metadata::MetadataMap;
 
-use crate::error::{ServiceError, ServiceResult};
+use hanniball_store::StoreError;
+
+/// Why a caller was not accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    #[error("missing bearer token (send `authorization: Bearer <token>` metadata)")]
+    NoToken,
+    #[error("invalid or revoked token")]
+    BadToken,
+    #[error("this call needs the admin token")]
+    AdminOnly,
+    #[error("no randomness for a token: {0}")]
+    NoRandomness(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+type AuthResult<T> = Result<T, AuthError>;
 
 /// How long a token lookup is trusted.
 const CACHE_TTL: Duration = Duration::from_secs(10);
@@ -38,10 +55,10 @@ pub fn hash_token(token: &str) -> String {
 }
 
 /// A new random token: `hb_` and 32 random bytes in hex.
-pub fn new_token() -> ServiceResult<String> {
+pub fn new_token() -> AuthResult<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)
-        .map_err(|error| ServiceError::Internal(format!("no randomness: {error}")))?;
+        .map_err(|error| AuthError::NoRandomness(error.to_string()))?;
     Ok(format!("hb_{}", hex::encode(bytes)))
 }
 
@@ -55,16 +72,16 @@ impl Auth {
     }
 
     /// The caller named by the request's `authorization: Bearer <token>` metadata.
-    pub async fn caller(&self, metadata: &MetadataMap, store: &Store) -> ServiceResult<Caller> {
+    pub async fn caller(&self, metadata: &MetadataMap, store: &Store) -> AuthResult<Caller> {
         let value = metadata
             .get("authorization")
-            .ok_or(ServiceError::NoToken)?
+            .ok_or(AuthError::NoToken)?
             .to_str()
-            .map_err(|_| ServiceError::BadToken)?;
+            .map_err(|_| AuthError::BadToken)?;
         let token = value
             .strip_prefix("Bearer ")
             .or_else(|| value.strip_prefix("bearer "))
-            .ok_or(ServiceError::BadToken)?
+            .ok_or(AuthError::BadToken)?
             .trim();
         let hash = hash_token(token);
         if hash == self.admin_hash {
@@ -73,14 +90,14 @@ impl Auth {
         if let Some((player, at)) = self.cache.lock().expect("cache lock").get(&hash)
             && at.elapsed() < CACHE_TTL
         {
-            return player.map(Caller::Player).ok_or(ServiceError::BadToken);
+            return player.map(Caller::Player).ok_or(AuthError::BadToken);
         }
         let player = store.player_by_token_hash(&hash).await?.map(|row| row.id);
         self.cache
             .lock()
             .expect("cache lock")
             .insert(hash, (player, Instant::now()));
-        player.map(Caller::Player).ok_or(ServiceError::BadToken)
+        player.map(Caller::Player).ok_or(AuthError::BadToken)
     }
 
     /// Forgets cached lookups (after a revocation).
@@ -91,10 +108,10 @@ impl Auth {
 
 impl Caller {
     /// Fails unless the caller is the admin.
-    pub fn require_admin(self) -> ServiceResult<()> {
+    pub fn require_admin(self) -> AuthResult<()> {
         match self {
             Caller::Admin => Ok(()),
-            Caller::Player(_) => Err(ServiceError::AdminOnly),
+            Caller::Player(_) => Err(AuthError::AdminOnly),
         }
     }
 
@@ -104,6 +121,30 @@ impl Caller {
         match self {
             Caller::Admin => hanniball_arbiter::Actor::Admin,
             Caller::Player(id) => hanniball_arbiter::Actor::Player(id),
+        }
+    }
+}
+
+impl From<AuthError> for tonic::Status {
+    fn from(error: AuthError) -> Self {
+        match error {
+            AuthError::NoToken | AuthError::BadToken => {
+                tonic::Status::unauthenticated(error.to_string())
+            }
+            AuthError::AdminOnly => tonic::Status::permission_denied(error.to_string()),
+            AuthError::Store(StoreError::Unavailable(detail)) => {
+                tracing::warn!(%detail, "database unavailable");
+                tonic::Status::unavailable("the database is unavailable; retry later")
+            }
+            AuthError::NoRandomness(detail)
+            | AuthError::Store(
+                StoreError::Conflict(detail)
+                | StoreError::Corrupt(detail)
+                | StoreError::Database(detail),
+            ) => {
+                tracing::error!(%detail, "internal error");
+                tonic::Status::internal("internal error")
+            }
         }
     }
 }

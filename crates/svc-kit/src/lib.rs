@@ -1,0 +1,15 @@
+//! What every HanniBall gRPC service shares: bearer-token authentication against the accounts in
+//! the shared database, the server scaffold (one port for any set of services, with gRPC health,
+//! reflection and a request id on every log line), and the bearer interceptor for clients (the
+//! services call each other over gRPC, as any bot does).
+//!
+//! What this crate does NOT do: no service logic, no SQL (accounts are read through
+//! `hanniball-store`), no process set-up.
+
+pub mod auth;
+pub mod client;
+pub mod server;
+
+pub use auth::{Auth, AuthError, Caller};
+pub use client::{Bearer, connect};
+pub use server::{Served, serve};

@@ -8,6 +8,8 @@ use prost::Message;
 const PROTOS: &[&str] = &[
     "hanniball/accounts/v1/accounts.proto",
     "hanniball/arbiter/v1/arbiter.proto",
+    "hanniball/rating/v1/rating.proto",
+    "hanniball/scheduler/v1/scheduler.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -20,5 +20,19 @@ pub mod arbiter {
     }
 }
 
+/// `hanniball.rating.v1`: ratings, leaderboards, history.
+pub mod rating {
+    pub mod v1 {
+        tonic::include_proto!("hanniball.rating.v1");
+    }
+}
+
+/// `hanniball.scheduler.v1`: tournaments and the matchmaking queue.
+pub mod scheduler {
+    pub mod v1 {
+        tonic::include_proto!("hanniball.scheduler.v1");
+    }
+}
+
 /// The encoded `FileDescriptorSet` of every service, for gRPC server reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptor.bin"));

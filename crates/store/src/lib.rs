@@ -6,6 +6,8 @@
 //! and reads it back. Database errors leave as [`StoreError`], never as driver messages for clients.
 
 mod convert;
+pub mod rating;
+pub mod scheduler;
 pub mod entities;
 
 use std::time::Duration;

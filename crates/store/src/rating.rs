@@ -1,0 +1,1 @@
+//! Rating tables: the rating event log, ratings per ladder, the results cursor.

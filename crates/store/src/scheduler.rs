@@ -1,0 +1,1 @@
+//! Scheduler tables: tournaments, their players, rounds and pairings; the matchmaking queue.

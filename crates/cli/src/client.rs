@@ -8,11 +8,11 @@ use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
-use tokio_stream::StreamExt;
 use hanniball_svc_kit::Bearer;
+use tokio_stream::StreamExt;
+use tonic::Status;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
-use tonic::Status;
 
 use crate::settings::Settings;
 

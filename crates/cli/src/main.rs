@@ -8,6 +8,8 @@ mod client;
 mod rules;
 mod serve;
 mod settings;
+mod swiss;
+mod table;
 
 use std::process::ExitCode;
 
@@ -42,12 +44,16 @@ enum Command {
     /// Ask the rules engine: legal steps, offences, play a turn, show a position.
     #[command(subcommand)]
     Rules(rules::RulesCommand),
+    /// Swiss pairing on TRF files: pair the next round, check rounds, standings.
+    #[command(subcommand)]
+    Swiss(swiss::SwissCommand),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let command = match cli.command {
         Command::Rules(command) => return rules::run(command),
+        Command::Swiss(command) => return swiss::run(command),
         other => other,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -71,7 +77,7 @@ fn main() -> ExitCode {
                 connection,
                 command,
             } => client::game(connection, command).await,
-            Command::Rules(_) => unreachable!("handled above"),
+            Command::Rules(_) | Command::Swiss(_) => unreachable!("handled above"),
         }
     });
     match result {

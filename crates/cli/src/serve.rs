@@ -48,8 +48,7 @@ fn admin_token(settings: &Settings) -> Result<String> {
     if let Ok(token) = std::fs::read_to_string(&path) {
         return Ok(token.trim().to_owned());
     }
-    let token =
-        hanniball_svc_kit::auth::new_token().map_err(|error| anyhow::anyhow!("{error}"))?;
+    let token = hanniball_svc_kit::auth::new_token().map_err(|error| anyhow::anyhow!("{error}"))?;
     write_private(&path, &token).with_context(|| format!("writing {}", path.display()))?;
     tracing::info!(path = %path.display(), "generated an admin token");
     Ok(token)

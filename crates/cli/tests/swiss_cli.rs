@@ -1,0 +1,112 @@
+//! `hanniball swiss ...` through the real binary: the pairing-program output format and exit codes.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn hanniball(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8")
+}
+
+fn write_temp(name: &str, text: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("hb-swiss-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).expect("temp file");
+    path
+}
+
+/// Splits a pairing case of the pairing crate's test data into its TRF and expected output.
+fn case(name: &str) -> (String, String) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../pairing/tests/data/dutch")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("case file");
+    let (trf, expected) = text.split_once("=== expected\n").expect("case format");
+    (trf.to_owned(), expected.to_owned())
+}
+
+#[test]
+fn pair_prints_the_number_of_pairs_then_boards_and_the_bye() {
+    for name in ["bbp_dutch_2025_c5.txt", "round1_odd_black1.txt"] {
+        let (trf, expected) = case(name);
+        let file = write_temp(name, &trf);
+        let out = hanniball(&["swiss", "pair", file.to_str().expect("utf-8 path")]);
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert_eq!(stdout(&out), expected, "{name}");
+    }
+}
+
+#[test]
+fn a_round_that_cannot_be_paired_exits_1_with_the_reason() {
+    // Two players who already met, and a second round to pair: no legal pairing exists.
+    let trf = "\
+001    1      A                                 1500                             1.0    1     2 w 1
+001    2      B                                 1400                             0.0    2     1 b 0
+XXR 2
+";
+    let file = write_temp("rematch.trf", trf);
+    let out = hanniball(&["swiss", "pair", file.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(err.contains("absolute criteria"), "{err}");
+}
+
+#[test]
+fn check_reports_a_rematch_and_exits_1() {
+    let trf = "\
+001    1      A                                 1500                             2.0    1     2 w 1     2 b 1
+001    2      B                                 1400                             0.0    2     1 b 0     1 w 0
+XXR 2
+";
+    let file = write_temp("check.trf", trf);
+    let out = hanniball(&["swiss", "check", file.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).to_lowercase().contains("round 2"),
+        "{}",
+        stdout(&out)
+    );
+    let (trf, _) = case("round2_colours.txt");
+    let file = write_temp("ok.trf", &trf);
+    let out = hanniball(&["swiss", "check", file.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}
+
+#[test]
+fn malformed_files_exit_2() {
+    let file = write_temp("bad.trf", "001 this is not a player line\n");
+    let out = hanniball(&["swiss", "pair", file.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = hanniball(&["swiss", "pair", "/nonexistent/file.trf"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn standings_show_points_and_tie_breaks() {
+    let (trf, _) = case("bbp_dutch_2025_c5.txt");
+    let file = write_temp("standings.trf", &trf);
+    let out = hanniball(&[
+        "swiss",
+        "standings",
+        file.to_str().expect("utf-8 path"),
+        "--tiebreaks",
+        "BH,SB",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let header = text.lines().next().expect("header");
+    assert!(header.contains("BH") && header.contains("SB"), "{text}");
+    // Players 1 and 3 have 2 points and lead.
+    let leaders: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .take(2)
+        .map(|l| l.split_whitespace().nth(1).expect("no column"))
+        .collect();
+    assert!(leaders.contains(&"1") && leaders.contains(&"3"), "{text}");
+}

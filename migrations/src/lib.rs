@@ -6,6 +6,7 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_arbiter;
+mod m20261121_000003_scheduler;
 
 /// All migrations, oldest first.
 pub struct Migrator;
@@ -13,6 +14,9 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261121_000001_arbiter::Migration)]
+        vec![
+            Box::new(m20261121_000001_arbiter::Migration),
+            Box::new(m20261121_000003_scheduler::Migration),
+        ]
     }
 }

@@ -15,9 +15,9 @@ use hanniball_rules::hanniball::{Position, Ruleset};
 use hanniball_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tonic::Status;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
-use tonic::Status;
 
 /// The admin token every test server is configured with.
 pub const ADMIN_TOKEN: &str = "test-admin-token";

@@ -135,14 +135,10 @@ pub async fn start(
     let arbiter = Arbiter::build(store, options, shutdown.clone()).await?;
     let mut routes = RoutesBuilder::default();
     arbiter.add_to(&mut routes);
-    let served = hanniball_svc_kit::serve(
-        listener,
-        routes,
-        &Arbiter::SERVICE_NAMES,
-        shutdown.clone(),
-    )
-    .await
-    .map_err(|e| error::ServiceError::Internal(format!("cannot serve: {e}")))?;
+    let served =
+        hanniball_svc_kit::serve(listener, routes, &Arbiter::SERVICE_NAMES, shutdown.clone())
+            .await
+            .map_err(|e| error::ServiceError::Internal(format!("cannot serve: {e}")))?;
     tracing::info!(addr = %served.addr, "arbiter serving");
     Ok(Running {
         addr: served.addr,

@@ -8,10 +8,10 @@ use hanniball_arbiter::{GameId, PlayerId, Setup, TimeControl};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_rules::{GameKind, GameOptions};
+use hanniball_svc_kit::auth::{Auth, Caller, hash_token, new_token};
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
-use hanniball_svc_kit::auth::{Auth, Caller, hash_token, new_token};
 use tonic::{Request, Response, Status};
 
 use crate::convert;
@@ -27,7 +27,10 @@ pub struct Shared {
 
 impl Shared {
     async fn caller<T>(&self, request: &Request<T>) -> ServiceResult<Caller> {
-        Ok(self.auth.caller(request.metadata(), &self.hub.store).await?)
+        Ok(self
+            .auth
+            .caller(request.metadata(), &self.hub.store)
+            .await?)
     }
 }
 

@@ -1,12 +1,17 @@
-//! `hanniball serve`: logging, configuration, the database, the arbiter; stops on Ctrl-C or SIGTERM.
+//! `hanniball serve`: logging, configuration, the database, then the services: all of them on one
+//! port by default, or one (`--only`) pointed at the others by configuration. Stops on Ctrl-C or
+//! SIGTERM.
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use hanniball_arbiter_svc::{Clock, Options};
+use hanniball_arbiter_svc::{Arbiter, Clock, Options};
+use hanniball_pairing::matchmaking::QueueConfig;
+use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
 use hanniball_store::Store;
 use tokio_util::sync::CancellationToken;
+use tonic::service::RoutesBuilder;
 use tracing_subscriber::EnvFilter;
 
 use crate::settings::Settings;
@@ -22,6 +27,20 @@ pub struct ServeArgs {
     /// Database URL (overrides database.url).
     #[arg(long)]
     database: Option<String>,
+    /// Run one service only, calling the others at `services.*_url` (default: all in one).
+    #[arg(long, value_enum)]
+    only: Option<Service>,
+}
+
+/// The services of the backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Service {
+    /// Games, rules, clocks, accounts.
+    Arbiter,
+    /// Ratings, leaderboards, history.
+    Rating,
+    /// Tournaments and the matchmaking queue.
+    Scheduler,
 }
 
 fn init_logging(settings: &Settings) {
@@ -100,16 +119,50 @@ pub async fn run(args: ServeArgs) -> Result<()> {
         .await
         .with_context(|| format!("listening on {}", settings.server.listen))?;
     let shutdown = CancellationToken::new();
-    let options = Options {
-        admin_token: token,
-        clock: Clock::System,
+    let addr = listener.local_addr().context("no local address")?;
+    // Services of this process call each other over gRPC like any client: at this address.
+    let here = format!("http://{addr}");
+    let or_here = |url: &str| {
+        if url.is_empty() {
+            here.clone()
+        } else {
+            url.to_owned()
+        }
     };
-    let running = hanniball_arbiter_svc::start(store, listener, options, shutdown.clone())
+    let runs = |service: Service| args.only.is_none_or(|only| only == service);
+    let mut routes = RoutesBuilder::default();
+    let mut names: Vec<&str> = Vec::new();
+    if runs(Service::Arbiter) {
+        let options = Options {
+            admin_token: token.clone(),
+            clock: Clock::System,
+        };
+        let arbiter = Arbiter::build(store.clone(), options, shutdown.clone())
+            .await
+            .map_err(|error| anyhow::anyhow!("{error}"))?;
+        arbiter.add_to(&mut routes);
+        names.extend(Arbiter::SERVICE_NAMES);
+    }
+    if runs(Service::Scheduler) {
+        let mut options = SchedulerOptions::new(&token, &or_here(&settings.services.arbiter_url));
+        options.rating_url = Some(or_here(&settings.services.rating_url));
+        options.queue = QueueConfig {
+            base_window: settings.matchmaking.base_window,
+            widening_per_second: settings.matchmaking.widening_per_second,
+            max_window: settings.matchmaking.max_window,
+        };
+        options.tick = std::time::Duration::from_millis(settings.matchmaking.tick_ms.max(10));
+        let scheduler = Scheduler::build(store.clone(), &options, shutdown.clone())
+            .map_err(|error| anyhow::anyhow!("{error}"))?;
+        scheduler.add_to(&mut routes);
+        names.extend(Scheduler::SERVICE_NAMES);
+    }
+    let running = hanniball_svc_kit::serve(listener, routes, &names, shutdown.clone())
         .await
-        .map_err(|error| anyhow::anyhow!("{error}"))?;
+        .context("serving")?;
     // A line for people and scripts: where to connect.
     println!("hanniball serving on http://{}", running.addr);
-    tracing::info!(addr = %running.addr, database = %redact(&url), "serving");
+    tracing::info!(addr = %running.addr, database = %redact(&url), services = ?names, "serving");
     stop_signal().await;
     tracing::info!("stopping");
     shutdown.cancel();

@@ -15,6 +15,28 @@ pub struct Settings {
     pub database: Database,
     pub auth: Auth,
     pub log: Log,
+    pub services: Services,
+    pub matchmaking: Matchmaking,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Services {
+    /// The arbiter's URL for the services that call it (scheduler, rating); empty: this process.
+    pub arbiter_url: String,
+    /// The rating service's URL for the scheduler; empty: this process.
+    pub rating_url: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Matchmaking {
+    /// Rating difference accepted at once.
+    pub base_window: u32,
+    /// Rating points the window grows per second of waiting.
+    pub widening_per_second: u32,
+    /// The window never grows past this.
+    pub max_window: u32,
+    /// How often the queue is matched, in milliseconds.
+    pub tick_ms: u64,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -55,7 +77,13 @@ impl Settings {
             .set_default("database.url", "")?
             .set_default("auth.admin_token", "")?
             .set_default("log.filter", "info")?
-            .set_default("log.format", "text")?;
+            .set_default("log.format", "text")?
+            .set_default("services.arbiter_url", "")?
+            .set_default("services.rating_url", "")?
+            .set_default("matchmaking.base_window", 100)?
+            .set_default("matchmaking.widening_per_second", 20)?
+            .set_default("matchmaking.max_window", 1000)?
+            .set_default("matchmaking.tick_ms", 500)?;
         let builder = match file {
             Some(path) => builder.add_source(config::File::from(path).required(true)),
             None => builder.add_source(config::File::with_name(DEFAULT_FILE).required(false)),

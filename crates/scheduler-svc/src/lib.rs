@@ -1,1 +1,214 @@
-//! The scheduler service.
+//! The scheduler service: Swiss (FIDE Dutch) and round-robin tournaments and the matchmaking
+//! queue, over gRPC. It creates games in the arbiter and reads their results from the arbiter's
+//! results stream (its cursor is stored, so nothing is lost while it is down); it asks the rating
+//! service for seeding and matchmaking ratings.
+//!
+//! What this crate does NOT do: no pairing rules (they are `hanniball-pairing`), no game rules,
+//! no SQL (`hanniball-store`), no process set-up.
+
+mod core;
+pub mod error;
+mod model;
+mod service;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hanniball_pairing::matchmaking::QueueConfig;
+use hanniball_proto::arbiter::v1 as apb;
+use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use hanniball_proto::rating::v1::rating_client::RatingClient;
+use hanniball_proto::scheduler::v1::scheduler_server::SchedulerServer;
+use hanniball_store::Store;
+use hanniball_svc_kit::{Auth, Bearer, Served};
+use tokio::net::TcpListener;
+use tokio_stream::StreamExt;
+use tokio_util::sync::CancellationToken;
+use tonic::server::NamedService;
+use tonic::service::RoutesBuilder;
+
+use crate::core::{Core, pause};
+use crate::error::ServiceError;
+use crate::service::SchedulerService;
+
+/// How the scheduler runs.
+#[derive(Clone, Debug)]
+pub struct SchedulerOptions {
+    /// The admin bearer token: checks organisers, and is what the scheduler calls the arbiter
+    /// and the rating service with.
+    pub admin_token: String,
+    /// The arbiter's URL (games are created there; results come from there).
+    pub arbiter_url: String,
+    /// The rating service's URL, if any (without one every player rates 1500 in the queue and
+    /// tournaments seed by the ratings given to AddPlayer).
+    pub rating_url: Option<String>,
+    /// The matchmaking windows.
+    pub queue: QueueConfig,
+    /// How often the queue is matched and missing work is redone.
+    pub tick: Duration,
+}
+
+impl SchedulerOptions {
+    /// Defaults for a scheduler calling the arbiter (and rating service) at `url`.
+    #[must_use]
+    pub fn new(admin_token: &str, url: &str) -> SchedulerOptions {
+        SchedulerOptions {
+            admin_token: admin_token.to_owned(),
+            arbiter_url: url.to_owned(),
+            rating_url: Some(url.to_owned()),
+            queue: QueueConfig {
+                base_window: 100,
+                widening_per_second: 20,
+                max_window: 1_000,
+            },
+            tick: Duration::from_millis(500),
+        }
+    }
+}
+
+/// The scheduler's gRPC service, ready to be served alone or beside the others.
+#[derive(Debug)]
+pub struct Scheduler {
+    core: Core,
+    auth: Arc<Auth>,
+}
+
+impl Scheduler {
+    /// The full names of its gRPC services (for health reporting).
+    pub const SERVICE_NAMES: [&'static str; 1] =
+        [<SchedulerServer<SchedulerService> as NamedService>::NAME];
+
+    /// Starts the background work (results from the arbiter, the queue, reconciliation) and
+    /// returns the service. `shutdown` stops the background work.
+    pub fn build(
+        store: Store,
+        options: &SchedulerOptions,
+        shutdown: CancellationToken,
+    ) -> Result<Scheduler, ServiceError> {
+        let bearer = Bearer::new(&options.admin_token);
+        let channel = hanniball_svc_kit::connect(&options.arbiter_url)
+            .map_err(|e| ServiceError::Internal(format!("bad arbiter URL: {e}")))?;
+        let arbiter = ArbiterClient::with_interceptor(channel, bearer.clone());
+        let ratings = match &options.rating_url {
+            Some(url) => Some(RatingClient::with_interceptor(
+                hanniball_svc_kit::connect(url)
+                    .map_err(|e| ServiceError::Internal(format!("bad rating URL: {e}")))?,
+                bearer,
+            )),
+            None => None,
+        };
+        let core = Core {
+            store,
+            arbiter,
+            ratings,
+            queue: options.queue,
+        };
+        tokio::spawn(consume_results(core.clone(), shutdown.clone()));
+        tokio::spawn(tick(core.clone(), options.tick, shutdown));
+        Ok(Scheduler {
+            core,
+            auth: Arc::new(Auth::new(&options.admin_token)),
+        })
+    }
+
+    /// Adds the Scheduler service to `routes`.
+    pub fn add_to(&self, routes: &mut RoutesBuilder) {
+        routes.add_service(SchedulerServer::new(SchedulerService {
+            core: self.core.clone(),
+            auth: Arc::clone(&self.auth),
+        }));
+    }
+}
+
+/// Follows the arbiter's finished games from the stored cursor; reconnects after a failure.
+async fn consume_results(core: Core, shutdown: CancellationToken) {
+    let mut backoff = Duration::from_millis(200);
+    loop {
+        match follow(&core, &shutdown).await {
+            Ok(()) => return,
+            Err(error) => {
+                tracing::warn!(%error, "results stream interrupted; reconnecting");
+            }
+        }
+        if !pause(backoff, &shutdown).await {
+            return;
+        }
+        backoff = (backoff * 2).min(Duration::from_secs(5));
+    }
+}
+
+async fn follow(core: &Core, shutdown: &CancellationToken) -> Result<(), ServiceError> {
+    let after = core.store.scheduler_cursor().await?;
+    let mut stream = core
+        .arbiter
+        .clone()
+        .watch_results(apb::WatchResultsRequest {
+            after_sequence: after,
+        })
+        .await
+        .map_err(|s| ServiceError::Arbiter(s.message().to_owned()))?
+        .into_inner();
+    loop {
+        let next = tokio::select! {
+            () = shutdown.cancelled() => return Ok(()),
+            next = stream.next() => next,
+        };
+        let Some(game) = next else {
+            return Err(ServiceError::Arbiter("the results stream ended".to_owned()));
+        };
+        let game = game.map_err(|s| ServiceError::Arbiter(s.message().to_owned()))?;
+        // A result is applied before the cursor moves past it; applying twice is harmless.
+        core.on_finished(&game).await?;
+        core.store.set_scheduler_cursor(game.sequence).await?;
+    }
+}
+
+/// Matches the queue and redoes missing work, every `every`.
+async fn tick(core: Core, every: Duration, shutdown: CancellationToken) {
+    let mut rounds: u64 = 0;
+    while pause(every, &shutdown).await {
+        if let Err(error) = core.matchmake().await {
+            tracing::warn!(%error, "matchmaking failed");
+        }
+        // Reconciliation is cheap but not free: every few ticks.
+        if rounds.is_multiple_of(4)
+            && let Err(error) = core.reconcile().await
+        {
+            tracing::warn!(%error, "reconciliation failed");
+        }
+        rounds += 1;
+    }
+}
+
+/// A running scheduler served alone.
+#[derive(Debug)]
+pub struct Running {
+    pub addr: std::net::SocketAddr,
+    served: Served,
+}
+
+impl Running {
+    /// Waits until it has stopped (after its shutdown token is cancelled).
+    pub async fn wait(self) -> Result<(), tonic::transport::Error> {
+        self.served.wait().await
+    }
+}
+
+/// Starts the scheduler alone on `listener` (`hanniball serve --only scheduler`).
+pub async fn start(
+    store: Store,
+    listener: TcpListener,
+    options: &SchedulerOptions,
+    shutdown: CancellationToken,
+) -> Result<Running, ServiceError> {
+    let scheduler = Scheduler::build(store, options, shutdown.clone())?;
+    let mut routes = RoutesBuilder::default();
+    scheduler.add_to(&mut routes);
+    let served = hanniball_svc_kit::serve(listener, routes, &Scheduler::SERVICE_NAMES, shutdown)
+        .await
+        .map_err(|e| ServiceError::Internal(format!("cannot serve: {e}")))?;
+    Ok(Running {
+        addr: served.addr,
+        served,
+    })
+}

@@ -6,9 +6,9 @@
 //! and reads it back. Database errors leave as [`StoreError`], never as driver messages for clients.
 
 mod convert;
+pub mod entities;
 pub mod rating;
 pub mod scheduler;
-pub mod entities;
 
 use std::time::Duration;
 

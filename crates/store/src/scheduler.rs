@@ -1,1 +1,577 @@
-//! Scheduler tables: tournaments, their players, rounds and pairings; the matchmaking queue.
+//! Scheduler tables: tournaments, their players, byes requested ahead, the boards of each round;
+//! the matchmaking queue and the matches it made; the scheduler's cursor in the results outbox.
+//!
+//! Every change of a tournament's state is one transaction guarded by the state it expects
+//! (`current_round`, `status`, an empty result), so a retry, a restart or a second replica can
+//! repeat a step without doing it twice.
+
+use hanniball_arbiter::{GameId, PlayerId};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    TransactionTrait,
+};
+
+use crate::{Store, StoreError};
+
+/// sea-orm entities of the scheduler's tables.
+pub mod entities {
+    pub mod tournaments {
+        use sea_orm::entity::prelude::*;
+
+        #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+        #[sea_orm(table_name = "tournaments")]
+        pub struct Model {
+            #[sea_orm(primary_key)]
+            pub id: i64,
+            pub name: String,
+            pub kind: String,
+            pub ruleset: String,
+            pub system: String,
+            pub rounds: i32,
+            pub initial_ms: Option<i64>,
+            pub increment_ms: Option<i64>,
+            pub max_turns: i32,
+            pub rated: bool,
+            pub bye_points: i32,
+            pub tiebreaks: String,
+            pub initial_colour: String,
+            pub forfeit_withdraws: bool,
+            pub auto_pair: bool,
+            pub status: String,
+            pub current_round: i32,
+            pub created_at_ms: i64,
+        }
+
+        #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+        pub enum Relation {}
+
+        impl ActiveModelBehavior for ActiveModel {}
+    }
+
+    pub mod tournament_players {
+        use sea_orm::entity::prelude::*;
+
+        #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+        #[sea_orm(table_name = "tournament_players")]
+        pub struct Model {
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub tournament_id: i64,
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub player_id: i64,
+            pub start_rank: Option<i32>,
+            pub rating: i32,
+            pub joined_round: i32,
+            pub withdrawn_from: Option<i32>,
+        }
+
+        #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+        pub enum Relation {}
+
+        impl ActiveModelBehavior for ActiveModel {}
+    }
+
+    pub mod bye_requests {
+        use sea_orm::entity::prelude::*;
+
+        #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+        #[sea_orm(table_name = "bye_requests")]
+        pub struct Model {
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub tournament_id: i64,
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub player_id: i64,
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub round: i32,
+            pub points: i32,
+        }
+
+        #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+        pub enum Relation {}
+
+        impl ActiveModelBehavior for ActiveModel {}
+    }
+
+    pub mod boards {
+        use sea_orm::entity::prelude::*;
+
+        #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+        #[sea_orm(table_name = "boards")]
+        pub struct Model {
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub tournament_id: i64,
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub round: i32,
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub board: i32,
+            pub kind: String,
+            pub white_id: i64,
+            pub black_id: Option<i64>,
+            pub game_id: Option<i64>,
+            pub result: Option<String>,
+            pub corrected: bool,
+        }
+
+        #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+        pub enum Relation {}
+
+        impl ActiveModelBehavior for ActiveModel {}
+    }
+
+    pub mod queue_entries {
+        use sea_orm::entity::prelude::*;
+
+        #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+        #[sea_orm(table_name = "queue_entries")]
+        pub struct Model {
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub player_id: i64,
+            pub kind: String,
+            pub ruleset: String,
+            pub initial_ms: Option<i64>,
+            pub increment_ms: Option<i64>,
+            pub rated: bool,
+            pub joined_at_ms: i64,
+        }
+
+        #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+        pub enum Relation {}
+
+        impl ActiveModelBehavior for ActiveModel {}
+    }
+
+    pub mod matches {
+        use sea_orm::entity::prelude::*;
+
+        #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+        #[sea_orm(table_name = "matches")]
+        pub struct Model {
+            #[sea_orm(primary_key)]
+            pub id: i64,
+            pub white_id: i64,
+            pub black_id: i64,
+            pub kind: String,
+            pub ruleset: String,
+            pub initial_ms: Option<i64>,
+            pub increment_ms: Option<i64>,
+            pub rated: bool,
+            pub game_id: Option<i64>,
+            pub created_at_ms: i64,
+        }
+
+        #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+        pub enum Relation {}
+
+        impl ActiveModelBehavior for ActiveModel {}
+    }
+
+    pub mod scheduler_cursor {
+        use sea_orm::entity::prelude::*;
+
+        #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+        #[sea_orm(table_name = "scheduler_cursor")]
+        pub struct Model {
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub id: i32,
+            pub sequence: i64,
+        }
+
+        #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+        pub enum Relation {}
+
+        impl ActiveModelBehavior for ActiveModel {}
+    }
+}
+
+use entities::{
+    boards, bye_requests, matches, queue_entries, scheduler_cursor, tournament_players, tournaments,
+};
+
+/// A tournament's settings and state, as stored.
+pub type TournamentRow = tournaments::Model;
+/// A player registered in a tournament.
+pub type EntrantRow = tournament_players::Model;
+/// A bye requested ahead for a round (`points`: 1 half-point bye, 0 zero-point bye).
+pub type ByeRow = bye_requests::Model;
+/// One board of a round: a game (`kind` "game"), or a player's bye/absence (`black_id` None).
+pub type BoardRow = boards::Model;
+/// A player waiting in the matchmaking queue.
+pub type QueueRow = queue_entries::Model;
+/// A game made by the matchmaking queue.
+pub type MatchRow = matches::Model;
+
+impl Store {
+    /// Stores a new tournament (its `id` is assigned); returns the id.
+    pub async fn create_tournament(&self, t: &TournamentRow) -> Result<i64, StoreError> {
+        let mut row: tournaments::ActiveModel = t.clone().into();
+        row.id = sea_orm::ActiveValue::NotSet;
+        let done = tournaments::Entity::insert(row).exec(&self.db).await?;
+        Ok(done.last_insert_id)
+    }
+
+    /// One tournament.
+    pub async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
+        Ok(tournaments::Entity::find_by_id(id).one(&self.db).await?)
+    }
+
+    /// Tournaments, newest first, optionally with one status.
+    pub async fn tournaments(
+        &self,
+        status: Option<&str>,
+        limit: u64,
+    ) -> Result<Vec<TournamentRow>, StoreError> {
+        let mut query = tournaments::Entity::find().order_by_desc(tournaments::Column::Id);
+        if let Some(status) = status {
+            query = query.filter(tournaments::Column::Status.eq(status));
+        }
+        Ok(query.limit(limit).all(&self.db).await?)
+    }
+
+    /// The players of a tournament (by start rank once it has started, else by registration).
+    pub async fn entrants(&self, tournament: i64) -> Result<Vec<EntrantRow>, StoreError> {
+        Ok(tournament_players::Entity::find()
+            .filter(tournament_players::Column::TournamentId.eq(tournament))
+            .order_by_asc(tournament_players::Column::StartRank)
+            .order_by_asc(tournament_players::Column::PlayerId)
+            .all(&self.db)
+            .await?)
+    }
+
+    /// Registers a player; `Conflict` when already registered.
+    pub async fn add_entrant(&self, row: &EntrantRow) -> Result<(), StoreError> {
+        let row: tournament_players::ActiveModel = row.clone().into();
+        tournament_players::Entity::insert(row)
+            .exec_without_returning(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Withdraws a player from `round` on (the earliest withdrawal stands); false if unknown.
+    pub async fn withdraw_entrant(
+        &self,
+        tournament: i64,
+        player: PlayerId,
+        round: i32,
+    ) -> Result<bool, StoreError> {
+        let done = tournament_players::Entity::update_many()
+            .col_expr(
+                tournament_players::Column::WithdrawnFrom,
+                Expr::value(round),
+            )
+            .filter(tournament_players::Column::TournamentId.eq(tournament))
+            .filter(tournament_players::Column::PlayerId.eq(player.0))
+            .filter(
+                tournament_players::Column::WithdrawnFrom
+                    .is_null()
+                    .or(tournament_players::Column::WithdrawnFrom.gt(round)),
+            )
+            .exec(&self.db)
+            .await?;
+        Ok(done.rows_affected == 1)
+    }
+
+    /// Stores (or replaces) a bye request.
+    pub async fn request_bye(&self, row: &ByeRow) -> Result<(), StoreError> {
+        let active: bye_requests::ActiveModel = row.clone().into();
+        bye_requests::Entity::insert(active)
+            .on_conflict(
+                OnConflict::columns([
+                    bye_requests::Column::TournamentId,
+                    bye_requests::Column::PlayerId,
+                    bye_requests::Column::Round,
+                ])
+                .update_column(bye_requests::Column::Points)
+                .to_owned(),
+            )
+            .exec_without_returning(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// The bye requests of a tournament.
+    pub async fn bye_requests(&self, tournament: i64) -> Result<Vec<ByeRow>, StoreError> {
+        Ok(bye_requests::Entity::find()
+            .filter(bye_requests::Column::TournamentId.eq(tournament))
+            .all(&self.db)
+            .await?)
+    }
+
+    /// Every board of a tournament, by round then board.
+    pub async fn boards(&self, tournament: i64) -> Result<Vec<BoardRow>, StoreError> {
+        Ok(boards::Entity::find()
+            .filter(boards::Column::TournamentId.eq(tournament))
+            .order_by_asc(boards::Column::Round)
+            .order_by_asc(boards::Column::Board)
+            .all(&self.db)
+            .await?)
+    }
+
+    /// Stores round `round` whole and makes it the current round, if the tournament is still at
+    /// `round - 1` (and, for round 1, still in registration: `ranks` are then the start ranks).
+    /// `Conflict` when another writer got there first.
+    pub async fn store_round(
+        &self,
+        tournament: i64,
+        round: i32,
+        ranks: &[(PlayerId, i32)],
+        rows: &[BoardRow],
+    ) -> Result<(), StoreError> {
+        let txn = self.db.begin().await?;
+        let expected_status = if round == 1 {
+            "registration"
+        } else {
+            "running"
+        };
+        let done = tournaments::Entity::update_many()
+            .col_expr(tournaments::Column::CurrentRound, Expr::value(round))
+            .col_expr(tournaments::Column::Status, Expr::value("running"))
+            .filter(tournaments::Column::Id.eq(tournament))
+            .filter(tournaments::Column::CurrentRound.eq(round - 1))
+            .filter(tournaments::Column::Status.eq(expected_status))
+            .exec(&txn)
+            .await?;
+        if done.rows_affected != 1 {
+            return Err(StoreError::Conflict(format!(
+                "tournament {tournament} is no longer before round {round}"
+            )));
+        }
+        for (player, rank) in ranks {
+            tournament_players::Entity::update_many()
+                .col_expr(tournament_players::Column::StartRank, Expr::value(*rank))
+                .filter(tournament_players::Column::TournamentId.eq(tournament))
+                .filter(tournament_players::Column::PlayerId.eq(player.0))
+                .exec(&txn)
+                .await?;
+        }
+        if !rows.is_empty() {
+            let active: Vec<boards::ActiveModel> = rows.iter().cloned().map(Into::into).collect();
+            boards::Entity::insert_many(active)
+                .exec_without_returning(&txn)
+                .await?;
+        }
+        txn.commit().await?;
+        Ok(())
+    }
+
+    /// Gives a late entrant a start rank (after every other).
+    pub async fn set_start_rank(
+        &self,
+        tournament: i64,
+        player: PlayerId,
+        rank: i32,
+    ) -> Result<(), StoreError> {
+        tournament_players::Entity::update_many()
+            .col_expr(tournament_players::Column::StartRank, Expr::value(rank))
+            .filter(tournament_players::Column::TournamentId.eq(tournament))
+            .filter(tournament_players::Column::PlayerId.eq(player.0))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Links a board to the arbiter's game created for it.
+    pub async fn set_board_game(
+        &self,
+        tournament: i64,
+        round: i32,
+        board: i32,
+        game: GameId,
+    ) -> Result<(), StoreError> {
+        boards::Entity::update_many()
+            .col_expr(boards::Column::GameId, Expr::value(game.0))
+            .filter(boards::Column::TournamentId.eq(tournament))
+            .filter(boards::Column::Round.eq(round))
+            .filter(boards::Column::Board.eq(board))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// The board played as `game`, if any.
+    pub async fn board_of_game(&self, game: GameId) -> Result<Option<BoardRow>, StoreError> {
+        Ok(boards::Entity::find()
+            .filter(boards::Column::GameId.eq(game.0))
+            .one(&self.db)
+            .await?)
+    }
+
+    /// Sets a board's result. Without `correction`, only a board with no result yet changes
+    /// (a result arriving twice is stored once); returns whether it changed.
+    pub async fn set_board_result(
+        &self,
+        tournament: i64,
+        round: i32,
+        board: i32,
+        result: &str,
+        correction: bool,
+    ) -> Result<bool, StoreError> {
+        let mut update = boards::Entity::update_many()
+            .col_expr(boards::Column::Result, Expr::value(result))
+            .filter(boards::Column::TournamentId.eq(tournament))
+            .filter(boards::Column::Round.eq(round))
+            .filter(boards::Column::Board.eq(board));
+        if correction {
+            update = update.col_expr(boards::Column::Corrected, Expr::value(true));
+        } else {
+            update = update.filter(boards::Column::Result.is_null());
+        }
+        Ok(update.exec(&self.db).await?.rows_affected == 1)
+    }
+
+    /// Marks a tournament finished (once its last round is complete).
+    pub async fn finish_tournament(&self, tournament: i64) -> Result<bool, StoreError> {
+        let done = tournaments::Entity::update_many()
+            .col_expr(tournaments::Column::Status, Expr::value("finished"))
+            .filter(tournaments::Column::Id.eq(tournament))
+            .filter(tournaments::Column::Status.eq("running"))
+            .exec(&self.db)
+            .await?;
+        Ok(done.rows_affected == 1)
+    }
+
+    /// Where the scheduler is in the results outbox (0 at first).
+    pub async fn scheduler_cursor(&self) -> Result<i64, StoreError> {
+        Ok(scheduler_cursor::Entity::find_by_id(1)
+            .one(&self.db)
+            .await?
+            .map_or(0, |row| row.sequence))
+    }
+
+    /// Moves the scheduler's cursor forward (never back).
+    pub async fn set_scheduler_cursor(&self, sequence: i64) -> Result<(), StoreError> {
+        let row = scheduler_cursor::ActiveModel {
+            id: Set(1),
+            sequence: Set(sequence),
+        };
+        scheduler_cursor::Entity::insert(row)
+            .on_conflict(
+                OnConflict::column(scheduler_cursor::Column::Id)
+                    .update_column(scheduler_cursor::Column::Sequence)
+                    .to_owned(),
+            )
+            .exec_without_returning(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Matchmaking
+
+    /// Puts a player in the queue, or updates what they wait for (keeping their waiting time when
+    /// nothing changed).
+    pub async fn join_queue(&self, row: &QueueRow) -> Result<(), StoreError> {
+        let existing = queue_entries::Entity::find_by_id(row.player_id)
+            .one(&self.db)
+            .await?;
+        let row = row.clone();
+        if let Some(old) = existing {
+            if (
+                &old.kind,
+                &old.ruleset,
+                old.initial_ms,
+                old.increment_ms,
+                old.rated,
+            ) == (
+                &row.kind,
+                &row.ruleset,
+                row.initial_ms,
+                row.increment_ms,
+                row.rated,
+            ) {
+                return Ok(());
+            }
+            queue_entries::Entity::delete_by_id(old.player_id)
+                .exec(&self.db)
+                .await?;
+        }
+        let active: queue_entries::ActiveModel = row.into();
+        queue_entries::Entity::insert(active)
+            .exec_without_returning(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Takes a player out of the queue; false if they were not waiting.
+    pub async fn leave_queue(&self, player: PlayerId) -> Result<bool, StoreError> {
+        Ok(queue_entries::Entity::delete_by_id(player.0)
+            .exec(&self.db)
+            .await?
+            .rows_affected
+            == 1)
+    }
+
+    /// Everyone waiting, longest first.
+    pub async fn queue(&self) -> Result<Vec<QueueRow>, StoreError> {
+        Ok(queue_entries::Entity::find()
+            .order_by_asc(queue_entries::Column::JoinedAtMs)
+            .all(&self.db)
+            .await?)
+    }
+
+    /// Takes both players out of the queue and records their match, in one transaction; `None`
+    /// when either has left (or was matched by another replica) meanwhile.
+    pub async fn make_match(&self, row: &MatchRow) -> Result<Option<i64>, StoreError> {
+        let txn = self.db.begin().await?;
+        let done = queue_entries::Entity::delete_many()
+            .filter(queue_entries::Column::PlayerId.is_in([row.white_id, row.black_id]))
+            .exec(&txn)
+            .await?;
+        if done.rows_affected != 2 {
+            txn.rollback().await?;
+            return Ok(None);
+        }
+        let mut active: matches::ActiveModel = row.clone().into();
+        active.id = sea_orm::ActiveValue::NotSet;
+        let id = matches::Entity::insert(active)
+            .exec(&txn)
+            .await?
+            .last_insert_id;
+        txn.commit().await?;
+        Ok(Some(id))
+    }
+
+    /// Matches whose game is not created yet.
+    pub async fn matches_without_game(&self) -> Result<Vec<MatchRow>, StoreError> {
+        Ok(matches::Entity::find()
+            .filter(matches::Column::GameId.is_null())
+            .all(&self.db)
+            .await?)
+    }
+
+    /// Links a match to its game.
+    pub async fn set_match_game(&self, id: i64, game: GameId) -> Result<(), StoreError> {
+        matches::Entity::update_many()
+            .col_expr(matches::Column::GameId, Expr::value(game.0))
+            .filter(matches::Column::Id.eq(id))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// A player's most recent match, if any.
+    pub async fn last_match(&self, player: PlayerId) -> Result<Option<MatchRow>, StoreError> {
+        Ok(matches::Entity::find()
+            .filter(
+                matches::Column::WhiteId
+                    .eq(player.0)
+                    .or(matches::Column::BlackId.eq(player.0)),
+            )
+            .order_by_desc(matches::Column::Id)
+            .one(&self.db)
+            .await?)
+    }
+
+    /// How many times a player had White and Black in matches.
+    pub async fn match_colours(&self, player: PlayerId) -> Result<(u64, u64), StoreError> {
+        use sea_orm::PaginatorTrait;
+        let white = matches::Entity::find()
+            .filter(matches::Column::WhiteId.eq(player.0))
+            .count(&self.db)
+            .await?;
+        let black = matches::Entity::find()
+            .filter(matches::Column::BlackId.eq(player.0))
+            .count(&self.db)
+            .await?;
+        Ok((white, black))
+    }
+}

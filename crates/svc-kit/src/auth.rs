@@ -57,8 +57,7 @@ pub fn hash_token(token: &str) -> String {
 /// A new random token: `hb_` and 32 random bytes in hex.
 pub fn new_token() -> AuthResult<String> {
     let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)
-        .map_err(|error| AuthError::NoRandomness(error.to_string()))?;
+    getrandom::fill(&mut bytes).map_err(|error| AuthError::NoRandomness(error.to_string()))?;
     Ok(format!("hb_{}", hex::encode(bytes)))
 }
 

@@ -1,0 +1,322 @@
+//! A stored tournament seen by the pairing crate: rows in, a `hanniball_pairing::Tournament` (the
+//! TRF model, players by start rank) out; and a paired round back into board rows. No IO here.
+
+use std::collections::HashMap;
+
+use hanniball_pairing::roundrobin::{self, Cycles};
+use hanniball_pairing::tiebreak::TieBreak;
+use hanniball_pairing::{
+    Colour, DutchOptions, GameResult, Player, PlayerId as Rank, RoundEntry, Tournament,
+};
+use hanniball_store::scheduler::{BoardRow, ByeRow, EntrantRow, TournamentRow};
+
+use crate::error::ServiceError;
+
+/// Board kinds as stored.
+pub const GAME: &str = "game";
+pub const PAIRING_BYE: &str = "pab";
+pub const HALF_BYE: &str = "half-bye";
+pub const ZERO_BYE: &str = "zero-bye";
+pub const ABSENT: &str = "absent";
+
+/// Systems as stored.
+pub const SWISS: &str = "swiss-dutch";
+pub const ROUND_ROBIN: &str = "round-robin";
+pub const DOUBLE_ROUND_ROBIN: &str = "double-round-robin";
+
+/// Results as stored (White's side first).
+pub const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"];
+
+/// A tournament's rows, loaded together.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub tournament: TournamentRow,
+    /// With player names, by start rank (unranked last, by registration).
+    pub entrants: Vec<(EntrantRow, String)>,
+    pub byes: Vec<ByeRow>,
+    pub boards: Vec<BoardRow>,
+}
+
+impl Loaded {
+    /// The total number of rounds (round robins: from the field).
+    pub fn total_rounds(&self) -> u32 {
+        let n = self.entrants.len() as u32;
+        let n = n + n % 2;
+        match self.tournament.system.as_str() {
+            ROUND_ROBIN => n.saturating_sub(1),
+            DOUBLE_ROUND_ROBIN => 2 * n.saturating_sub(1),
+            _ => self.tournament.rounds as u32,
+        }
+    }
+
+    /// The tie-breaks in order.
+    pub fn tiebreaks(&self) -> Vec<TieBreak> {
+        self.tournament
+            .tiebreaks
+            .split(',')
+            .filter_map(|name| name.trim().parse().ok())
+            .collect()
+    }
+
+    /// Whether every game of round `round` has a result.
+    pub fn round_complete(&self, round: i32) -> bool {
+        self.boards
+            .iter()
+            .filter(|b| b.round == round && b.kind == GAME)
+            .all(|b| b.result.is_some())
+    }
+
+    /// Start rank → player id.
+    fn by_rank(&self) -> HashMap<i64, u32> {
+        self.entrants
+            .iter()
+            .filter_map(|(e, _)| e.start_rank.map(|r| (e.player_id, r as u32)))
+            .collect()
+    }
+
+    /// The TRF model of the rounds with results (complete boards only). Players without a start
+    /// rank (before the start) are left out.
+    pub fn model(&self) -> Tournament {
+        let ranks = self.by_rank();
+        let mut t = Tournament::new(self.total_rounds());
+        t.pab_points = self.tournament.bye_points as u32;
+        t.initial_colour = if self.tournament.initial_colour == "black1" {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        t.info.name = Some(self.tournament.name.clone());
+        let mut ranked: Vec<&(EntrantRow, String)> = self
+            .entrants
+            .iter()
+            .filter(|(e, _)| e.start_rank.is_some())
+            .collect();
+        ranked.sort_by_key(|(e, _)| e.start_rank);
+        for (entrant, name) in ranked {
+            let mut player = Player::new(
+                Rank(entrant.start_rank.unwrap_or_default() as u32),
+                name.clone(),
+                entrant.rating.max(0) as u32,
+            );
+            player.withdrawn_from = entrant.withdrawn_from.map(|r| r as u32);
+            t.players.push(player);
+        }
+        let rank = |id: i64| Rank(ranks.get(&id).copied().unwrap_or(0));
+        for board in &self.boards {
+            let round = board.round as u32;
+            let white = rank(board.white_id);
+            match (board.kind.as_str(), board.black_id, board.result.as_deref()) {
+                (GAME, Some(black), Some(result)) => {
+                    let black = rank(black);
+                    match result {
+                        "1-0" => t.record_game(round, white, black, GameResult::Win),
+                        "0-1" => t.record_game(round, white, black, GameResult::Loss),
+                        "1/2-1/2" => t.record_game(round, white, black, GameResult::Draw),
+                        forfeit => {
+                            let (white_won, black_won) = match forfeit {
+                                "+/-" => (true, false),
+                                "-/+" => (false, true),
+                                _ => (false, false),
+                            };
+                            t.set_entry(
+                                white,
+                                round,
+                                RoundEntry::Forfeit {
+                                    opponent: black,
+                                    colour: Some(Colour::White),
+                                    won: white_won,
+                                },
+                            );
+                            t.set_entry(
+                                black,
+                                round,
+                                RoundEntry::Forfeit {
+                                    opponent: white,
+                                    colour: Some(Colour::Black),
+                                    won: black_won,
+                                },
+                            );
+                        }
+                    }
+                }
+                (PAIRING_BYE, _, _) => t.set_entry(white, round, RoundEntry::PairingBye),
+                (HALF_BYE, _, _) => t.set_entry(white, round, RoundEntry::HalfPointBye),
+                (ZERO_BYE, _, _) => t.set_entry(white, round, RoundEntry::ZeroPointBye),
+                _ => {}
+            }
+        }
+        t
+    }
+
+    /// The boards of round `round`: the players who do not play it (requested byes, late
+    /// entries, withdrawals), then the pairing of everyone else by the tournament's system.
+    /// `ranks` are the start ranks to fix first (round 1), in rank order.
+    pub fn pair(&self, round: u32) -> Result<Vec<BoardRow>, ServiceError> {
+        let mut t = self.model();
+        let tid = self.tournament.id;
+        let ranks = self.by_rank();
+        let id_of: HashMap<u32, i64> = ranks.iter().map(|(id, r)| (*r, *id)).collect();
+        let mut sitting_out: Vec<BoardRow> = Vec::new();
+        let mut out = |player: i64, kind: &str| {
+            sitting_out.push(BoardRow {
+                tournament_id: tid,
+                round: round as i32,
+                board: 0,
+                kind: kind.to_owned(),
+                white_id: player,
+                black_id: None,
+                game_id: None,
+                result: None,
+                corrected: false,
+            });
+        };
+        for (entrant, _) in &self.entrants {
+            let Some(rank) = ranks.get(&entrant.player_id).copied() else {
+                continue;
+            };
+            let rank = Rank(rank);
+            if entrant.joined_round as u32 > round {
+                t.set_entry(rank, round, RoundEntry::NotPaired);
+                out(entrant.player_id, ABSENT);
+            } else if entrant.withdrawn_from.is_some_and(|w| w as u32 <= round) {
+                out(entrant.player_id, ABSENT);
+            } else if let Some(bye) = self
+                .byes
+                .iter()
+                .find(|b| b.player_id == entrant.player_id && b.round as u32 == round)
+            {
+                let (entry, kind) = if bye.points > 0 {
+                    (RoundEntry::HalfPointBye, HALF_BYE)
+                } else {
+                    (RoundEntry::ZeroPointBye, ZERO_BYE)
+                };
+                t.set_entry(rank, round, entry);
+                out(entrant.player_id, kind);
+            }
+        }
+        let mut games: Vec<(i64, i64)> = Vec::new();
+        let mut pab: Option<i64> = None;
+        let player = |rank: Rank| -> Result<i64, ServiceError> {
+            id_of.get(&rank.0).copied().ok_or_else(|| {
+                ServiceError::Internal(format!("pairing named unknown rank {}", rank.0))
+            })
+        };
+        match self.tournament.system.as_str() {
+            SWISS => {
+                let pairing =
+                    hanniball_pairing::pair_next_round(&t, &DutchOptions::for_tournament(&t))
+                        .map_err(|e| ServiceError::CannotPair(e.to_string()))?;
+                for (w, b) in pairing.boards {
+                    games.push((player(w)?, player(b)?));
+                }
+                if let Some(b) = pairing.bye {
+                    pab = Some(player(b)?);
+                }
+            }
+            system => {
+                let cycles = if system == DOUBLE_ROUND_ROBIN {
+                    Cycles::Double
+                } else {
+                    Cycles::Single
+                };
+                let table = roundrobin::berger(t.players.len(), cycles)
+                    .map_err(|e| ServiceError::CannotPair(e.to_string()))?;
+                let boards = table.get(round as usize - 1).ok_or_else(|| {
+                    ServiceError::CannotPair(format!("the round robin has no round {round}"))
+                })?;
+                let absent: Vec<i64> = sitting_out.iter().map(|b| b.white_id).collect();
+                for board in boards {
+                    match *board {
+                        roundrobin::Board::Game { white, black } => {
+                            games.push((player(Rank(white.0))?, player(Rank(black.0))?));
+                        }
+                        roundrobin::Board::Bye { player: p } => {
+                            pab = Some(player(Rank(p.0))?);
+                        }
+                    }
+                }
+                // In a round robin nobody sits out: the absent player's game is a forfeit.
+                sitting_out.clear();
+                let mut rows = Vec::new();
+                for (i, (w, b)) in games.iter().enumerate() {
+                    let result = match (absent.contains(w), absent.contains(b)) {
+                        (true, true) => Some("-/-"),
+                        (true, false) => Some("-/+"),
+                        (false, true) => Some("+/-"),
+                        (false, false) => None,
+                    };
+                    rows.push(game_row(tid, round, i as i32 + 1, *w, *b, result));
+                }
+                if let Some(p) = pab {
+                    rows.push(bye_row(tid, round, rows.len() as i32 + 1, p, ZERO_BYE));
+                }
+                return Ok(rows);
+            }
+        }
+        let mut rows: Vec<BoardRow> = games
+            .iter()
+            .enumerate()
+            .map(|(i, (w, b))| game_row(tid, round, i as i32 + 1, *w, *b, None))
+            .collect();
+        if let Some(p) = pab {
+            rows.push(bye_row(tid, round, rows.len() as i32 + 1, p, PAIRING_BYE));
+        }
+        for mut row in sitting_out {
+            row.board = rows.len() as i32 + 1;
+            rows.push(row);
+        }
+        Ok(rows)
+    }
+}
+
+fn game_row(
+    tournament: i64,
+    round: u32,
+    board: i32,
+    white: i64,
+    black: i64,
+    result: Option<&str>,
+) -> BoardRow {
+    BoardRow {
+        tournament_id: tournament,
+        round: round as i32,
+        board,
+        kind: GAME.to_owned(),
+        white_id: white,
+        black_id: Some(black),
+        game_id: None,
+        result: result.map(str::to_owned),
+        corrected: false,
+    }
+}
+
+fn bye_row(tournament: i64, round: u32, board: i32, player: i64, kind: &str) -> BoardRow {
+    BoardRow {
+        tournament_id: tournament,
+        round: round as i32,
+        board,
+        kind: kind.to_owned(),
+        white_id: player,
+        black_id: None,
+        game_id: None,
+        result: None,
+        corrected: false,
+    }
+}
+
+/// Start ranks: by rating (highest first), then name, then player id (C.04.2: rating, then
+/// alphabetical). Returns (player id, rank) in rank order.
+pub fn seed(entrants: &[(EntrantRow, String)]) -> Vec<(i64, i32)> {
+    let mut order: Vec<&(EntrantRow, String)> = entrants.iter().collect();
+    order.sort_by(|(a, an), (b, bn)| {
+        b.rating
+            .cmp(&a.rating)
+            .then_with(|| an.cmp(bn))
+            .then(a.player_id.cmp(&b.player_id))
+    });
+    order
+        .iter()
+        .enumerate()
+        .map(|(i, (e, _))| (e.player_id, i as i32 + 1))
+        .collect()
+}

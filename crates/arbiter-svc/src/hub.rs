@@ -152,6 +152,9 @@ impl Hub {
         };
         let view = GameView::of(&game, true);
         tracing::info!(game_id = %game.id, white = %game.setup.white, black = %game.setup.black, "game created");
+        // Players may call about the game as soon as they hear of it: until its actor is in the
+        // map, hold the loading lock so that nobody loads a second actor from the database.
+        let _loading = self.loading.lock().await;
         let started = convert::game(&view);
         for side in [hanniball_rules::Side::White, hanniball_rules::Side::Black] {
             self.tell_player(game.player(side), game.id, || {

@@ -8,6 +8,12 @@
 
 const NONE: usize = usize::MAX;
 
+/// A saved state of a [`Matcher`].
+pub(crate) struct Snapshot {
+    active: Vec<bool>,
+    mate: Vec<usize>,
+}
+
 /// A matching over an implicit graph, with active and inactive vertices.
 pub(crate) struct Matcher<F: Fn(usize, usize) -> bool> {
     adj: F,
@@ -44,6 +50,23 @@ impl<F: Fn(usize, usize) -> bool> Matcher<F> {
 
     pub(crate) fn mate(&self, v: usize) -> Option<usize> {
         (self.mate[v] != NONE).then_some(self.mate[v])
+    }
+
+    pub(crate) fn is_active(&self, v: usize) -> bool {
+        self.active[v]
+    }
+
+    /// The current state (active vertices and the matching), to come back to with `restore`.
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            active: self.active.clone(),
+            mate: self.mate.clone(),
+        }
+    }
+
+    pub(crate) fn restore(&mut self, s: Snapshot) {
+        self.active = s.active;
+        self.mate = s.mate;
     }
 
     /// Switches a vertex off (unmatching its mate, which is returned) or on.

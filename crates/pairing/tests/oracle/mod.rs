@@ -241,7 +241,7 @@ pub struct BracketTrace {
     /// Masks of the scoregroups below, in order.
     pub lower: Vec<u32>,
     /// Chosen pairs as (higher ranked, lower ranked) indexes.
-    pub pairs: Vec<(usize, usize)>,
+    pub pairs: Vec<Pair>,
     pub downfloaters: u32,
     pub vector: Vector,
     /// Leaves of the literal candidate walk visited before the chosen candidate.
@@ -264,6 +264,21 @@ pub struct Oracle {
     pub bye: Option<PlayerId>,
 }
 
+/// A pair of players as indexes into the Art. 1.2 order, higher ranked first.
+type Pair = (usize, usize);
+
+/// A resident exchange: positions moved from S1 and positions moved from S2.
+type Exchange = (Vec<usize>, Vec<usize>);
+
+/// [C5], [C6] and [C7] of a downfloater set.
+type Head = (u32, u32, Vec<u32>);
+
+/// Called with each transposition: the walk, the pairs formed and the S2 players left over.
+type TranspositionLeaf<'l, W> = dyn FnMut(&mut W, &[Pair], Vec<usize>) -> bool + 'l;
+
+/// Called with each candidate of a homogeneous bracket or remainder.
+type CandidateLeaf<'l, W> = dyn FnMut(&mut W, &[Pair]) -> bool + 'l;
+
 /// Indexes of the set bits of a mask, ascending.
 fn bits(mask: u32) -> impl Iterator<Item = usize> {
     (0..32).filter(move |i| mask & (1 << i) != 0)
@@ -275,7 +290,13 @@ fn bit(i: usize) -> u32 {
 
 /// All `k`-subsets of `items` in lexicographic order (ascending sets).
 fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
-    fn go(items: &[usize], k: usize, start: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    fn go(
+        items: &[usize],
+        k: usize,
+        start: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
         if cur.len() == k {
             out.push(cur.clone());
             return;
@@ -294,7 +315,7 @@ fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
 /// Resident exchanges of 4.3 for a (sub)bracket of `n` players whose S1 holds the first `n1`:
 /// pairs (moved from S1, moved from S2) as 0-based positions, in the order of 4.3.2, the empty
 /// exchange first.
-fn exchanges(n: usize, n1: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+fn exchanges(n: usize, n1: usize) -> Vec<Exchange> {
     let s1: Vec<usize> = (0..n1).collect();
     let s2: Vec<usize> = (n1..n).collect();
     let mut all = Vec::new();
@@ -330,14 +351,22 @@ fn exchanges(n: usize, n1: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
 
 /// Where a candidate walk stands: the outcomes to look for and the pairs they use.
 struct Walk<'a> {
-    good: &'a HashSet<Vec<(usize, usize)>>,
-    useful: &'a HashSet<(usize, usize)>,
+    oracle: &'a Oracle,
+    /// The bracket and its MDPs (index masks).
+    bracket: u32,
+    mdps: u32,
+    /// Downfloater sets that reach the best [C5]–[C9].
+    sets: &'a HashSet<u32>,
+    /// The best [C10]–[C21] (other fields at their default).
+    best_tail: &'a Vector,
+    /// Pairs used by at least one best outcome.
+    useful: &'a [[bool; 32]; 32],
     visited: usize,
-    exchange_cache: HashMap<(usize, usize), Vec<(Vec<usize>, Vec<usize>)>>,
+    exchange_cache: HashMap<(usize, usize), Vec<Exchange>>,
 }
 
 impl Walk<'_> {
-    fn exchanges(&mut self, n: usize, n1: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+    fn exchanges(&mut self, n: usize, n1: usize) -> Vec<Exchange> {
         self.exchange_cache
             .entry((n, n1))
             .or_insert_with(|| exchanges(n, n1))
@@ -351,9 +380,9 @@ impl Walk<'_> {
         &mut self,
         s1: &[usize],
         s2: &[usize],
-        pairs: &mut Vec<(usize, usize)>,
+        pairs: &mut Vec<Pair>,
         used: &mut Vec<bool>,
-        leaf: &mut dyn FnMut(&mut Self, &[(usize, usize)], Vec<usize>) -> bool,
+        leaf: &mut TranspositionLeaf<'_, Self>,
     ) -> bool {
         let i = pairs.len();
         if i == s1.len() {
@@ -370,7 +399,7 @@ impl Walk<'_> {
                 continue;
             }
             let pair = (s1[i].min(s2[j]), s1[i].max(s2[j]));
-            if !self.useful.contains(&pair) {
+            if !self.useful[pair.0][pair.1] {
                 continue;
             }
             used[j] = true;
@@ -392,7 +421,7 @@ impl Walk<'_> {
         &mut self,
         players: &[usize],
         n1: usize,
-        leaf: &mut dyn FnMut(&mut Self, &[(usize, usize)]) -> bool,
+        leaf: &mut CandidateLeaf<'_, Self>,
     ) -> bool {
         for (a, b) in self.exchanges(players.len(), n1) {
             let mut s1: Vec<usize> = (0..n1)
@@ -413,7 +442,7 @@ impl Walk<'_> {
                 &s2,
                 &mut Vec::new(),
                 &mut used,
-                &mut |w: &mut Self, pairs: &[(usize, usize)], _rest: Vec<usize>| leaf(w, pairs),
+                &mut |w: &mut Self, pairs: &[Pair], _rest: Vec<usize>| leaf(w, pairs),
             );
             if found {
                 return true;
@@ -422,12 +451,17 @@ impl Walk<'_> {
         false
     }
 
-    /// The candidate key: pairs sorted.
-    fn is_good(&mut self, pairs: &[(usize, usize)]) -> bool {
+    /// Whether a candidate reaches the best vector of the bracket.
+    fn is_good(&mut self, pairs: &[Pair]) -> bool {
         self.visited += 1;
-        let mut key = pairs.to_vec();
-        key.sort_unstable();
-        self.good.contains(&key)
+        let paired: u32 = pairs.iter().fold(0, |a, &(x, y)| a | bit(x) | bit(y));
+        let d = self.bracket & !paired;
+        if !self.sets.contains(&d) {
+            return false;
+        }
+        let mut v = Vector::default();
+        self.oracle.tail(&mut v, pairs, d, self.mdps);
+        v == *self.best_tail
     }
 }
 
@@ -565,7 +599,7 @@ impl Oracle {
         let x = s.trailing_zeros() as usize;
         let rest = s & !bit(x);
         let mut best: Option<u32> = None;
-        if s.count_ones() % 2 == 1
+        if !s.count_ones().is_multiple_of(2)
             && self.players[x].pab_eligible
             && self.complete(rest).is_some()
         {
@@ -588,7 +622,7 @@ impl Oracle {
         if s == 0 {
             return true;
         }
-        if s.count_ones() % 2 == 1 {
+        if !s.count_ones().is_multiple_of(2) {
             return false;
         }
         if let Some(v) = memo.get(&s) {
@@ -605,10 +639,10 @@ impl Oracle {
         v
     }
 
-    /// Every split of `s` into allowed pairs (see `matchable`).
-    fn matchings(&self, s: u32, mdps: u32, cur: &mut Vec<(usize, usize)>, out: &mut Vec<Vec<(usize, usize)>>) {
+    /// Calls `f` with every split of `s` into allowed pairs (see `matchable`).
+    fn matchings(&self, s: u32, mdps: u32, cur: &mut Vec<Pair>, f: &mut dyn FnMut(&[Pair])) {
         if s == 0 {
-            out.push(cur.clone());
+            f(cur);
             return;
         }
         let x = s.trailing_zeros() as usize;
@@ -616,7 +650,7 @@ impl Oracle {
         for y in bits(rest) {
             if self.compat[x][y] && !(mdps & bit(x) != 0 && mdps & bit(y) != 0) {
                 cur.push((x, y));
-                self.matchings(rest & !bit(y), mdps, cur, out);
+                self.matchings(rest & !bit(y), mdps, cur, f);
                 cur.pop();
             }
         }
@@ -629,12 +663,18 @@ impl Oracle {
     }
 
     /// [C5]–[C7] of a downfloater set `d` leaving `lower` unpaired below, or None if [C4] fails.
-    fn head(&self, d: u32, lower: u32) -> Option<(u32, u32, Vec<u32>)> {
+    fn head(&self, d: u32, lower: u32) -> Option<Head> {
         let c5 = self.complete(d | lower)?;
         Some((c5, d.count_ones(), self.scores_desc(d)))
     }
 
     /// [C8] for downfloaters `d`: the best the following bracket can do on [C5]–[C7].
+    ///
+    /// Reading: "every criterion from [C1] to [C7] is complied with" in the following bracket
+    /// can only mean "optimised" there, since [C6]/[C7] are minimisations (as the Annotated
+    /// Rules, p. 25–26, and bbpPairings read it): the following bracket is these downfloaters as
+    /// MDPs plus the next scoregroup, paired best on ([C5], [C6], [C7]); candidates compare on
+    /// the resulting (downfloater count, downfloater scores). Only one bracket is looked at.
     fn c8(&self, d: u32, lower: &[u32]) -> (u32, Vec<u32>) {
         let Some((&next, below)) = lower.split_first() else {
             return (0, Vec::new());
@@ -642,7 +682,7 @@ impl Oracle {
         let below: u32 = below.iter().fold(0, |a, m| a | m);
         let bracket = d | next;
         let mut memo = HashMap::new();
-        let mut best: Option<(u32, u32, Vec<u32>)> = None;
+        let mut best: Option<Head> = None;
         let mut sub = bracket;
         loop {
             if self.matchable(bracket & !sub, d, &mut memo)
@@ -660,9 +700,15 @@ impl Oracle {
         (c6, c7)
     }
 
-    /// [C9] for downfloaters `d` (see the module comment for the reading).
+    /// [C9] for downfloaters `d`.
+    ///
+    /// Reading of the note "apply to brackets that downfloat exactly one player, who will end up
+    /// receiving the PAB": the candidate downfloats exactly one player, the round has a PAB, and
+    /// no other player not yet paired could take the PAB at the lowest score [C5] allows in a
+    /// complete pairing; then the value is that player's unplayed rounds (any round without a
+    /// played game: byes, forfeits, absences, rounds before a late entry). Otherwise 0.
     fn c9(&self, d: u32, lower: u32, c5: u32) -> u32 {
-        if d.count_ones() != 1 || (d | lower).count_ones() % 2 == 0 {
+        if d.count_ones() != 1 || (d | lower).count_ones().is_multiple_of(2) {
             return 0;
         }
         let x = d.trailing_zeros() as usize;
@@ -680,13 +726,13 @@ impl Oracle {
     }
 
     /// [C10]–[C21] of a whole candidate (`pairs` as (higher, lower) indexes).
-    fn tail(&self, v: &mut Vector, pairs: &[(usize, usize)], d: u32, mdps: u32) {
+    fn tail(&self, v: &mut Vector, pairs: &[Pair], d: u32, mdps: u32) {
         let p = &self.players;
         let is_mdp = |i: usize| mdps & bit(i) != 0;
-        let mut opponent: HashMap<usize, usize> = HashMap::new();
+        let mut opponent = [usize::MAX; 32];
         for &(a, b) in pairs {
-            opponent.insert(a, b);
-            opponent.insert(b, a);
+            opponent[a] = b;
+            opponent[b] = a;
             let (ca, _) = allocate(&p[a], &p[b], self.initial);
             for (x, c) in [(a, ca), (b, ca.opposite())] {
                 let info = &p[x];
@@ -703,6 +749,9 @@ impl Oracle {
                 }
                 if pref.is_some_and(|pc| pc != c) {
                     v.c12 += 1;
+                    // [C13] "strong colour preference" as defined in 1.7.2 (colour difference
+                    // ±1); an absolute preference that is not granted only happens between
+                    // topscorers and is [C10]/[C11]'s business.
                     if strength == Strength::Strong {
                         v.c13 += 1;
                     }
@@ -726,9 +775,15 @@ impl Oracle {
             }
         }
         for m in bits(mdps) {
-            let diff = opponent
-                .get(&m)
-                .map_or(LIMBO, |&o| p[m].score - p[o].score);
+            let o = opponent[m];
+            // Reading ([C18], [C20]): the text does not define the score difference of an MDP
+            // who floats again; as the Annotated Rules (p. 31) suggest, it is larger than that
+            // of any MDP who is paired.
+            let diff = if o == usize::MAX {
+                LIMBO
+            } else {
+                p[m].score - p[o].score
+            };
             if p[m].float_back(1) == Float::Down {
                 v.c18.push(diff);
             }
@@ -742,7 +797,7 @@ impl Oracle {
     }
 
     /// The full vector of an outcome of a bracket, or None if [C4] fails.
-    fn vector(&self, pairs: &[(usize, usize)], d: u32, mdps: u32, lower: &[u32]) -> Option<Vector> {
+    fn vector(&self, pairs: &[Pair], d: u32, mdps: u32, lower: &[u32]) -> Option<Vector> {
         let below: u32 = lower.iter().fold(0, |a, m| a | m);
         let (c5, c6, c7) = self.head(d, below)?;
         let mut v = Vector {
@@ -764,7 +819,7 @@ impl Oracle {
         let mut memo = HashMap::new();
 
         // Step 1a: downfloater sets, best on [C5]–[C7] ([C4] as a filter).
-        let mut heads: Vec<(u32, (u32, u32, Vec<u32>))> = Vec::new();
+        let mut heads: Vec<(u32, Head)> = Vec::new();
         let mut sub = bracket;
         loop {
             if self.matchable(bracket & !sub, mdps, &mut memo)
@@ -795,39 +850,37 @@ impl Oracle {
             .expect("non-empty");
         sets.retain(|(_, c8, c9)| (c8.clone(), *c9) == best_mid);
 
-        // Step 1c: every pairing of the rest of the bracket for those sets, on [C10]–[C21].
+        // Step 1c: every pairing of the rest of the bracket for those sets, on [C10]–[C21]. The
+        // fields of [C5]–[C9] are equal for all of them, so they are left at their default while
+        // comparing and filled in afterwards.
         let mut best: Option<Vector> = None;
-        let mut good: HashSet<Vec<(usize, usize)>> = HashSet::new();
-        for (d, c8, c9) in &sets {
-            let mut all = Vec::new();
-            self.matchings(bracket & !d, mdps, &mut Vec::new(), &mut all);
-            for pairs in all {
-                let mut v = Vector {
-                    c5: best_head.0,
-                    c6: best_head.1,
-                    c7: best_head.2.clone(),
-                    c8: c8.clone(),
-                    c9: *c9,
-                    ..Vector::default()
-                };
-                self.tail(&mut v, &pairs, *d, mdps);
-                let mut key = pairs;
-                key.sort_unstable();
-                match &best {
-                    Some(b) if v > *b => {}
-                    Some(b) if v == *b => {
-                        good.insert(key);
-                    }
-                    _ => {
-                        best = Some(v);
-                        good.clear();
-                        good.insert(key);
+        let mut useful = [[false; 32]; 32];
+        for (d, _, _) in &sets {
+            self.matchings(bracket & !d, mdps, &mut Vec::new(), &mut |pairs| {
+                let mut v = Vector::default();
+                self.tail(&mut v, pairs, *d, mdps);
+                let order = best.as_ref().map_or(std::cmp::Ordering::Less, |b| v.cmp(b));
+                if order == std::cmp::Ordering::Less {
+                    best = Some(v);
+                    useful = [[false; 32]; 32];
+                }
+                if order != std::cmp::Ordering::Greater {
+                    for &(x, y) in pairs {
+                        useful[x][y] = true;
                     }
                 }
-            }
+            });
         }
-        let vector = best.expect("some outcome");
-        let useful: HashSet<(usize, usize)> = good.iter().flatten().copied().collect();
+        let best_tail = best.expect("some outcome");
+        let vector = Vector {
+            c5: best_head.0,
+            c6: best_head.1,
+            c7: best_head.2.clone(),
+            c8: best_mid.0.clone(),
+            c9: best_mid.1,
+            ..best_tail.clone()
+        };
+        let best_sets: HashSet<u32> = sets.iter().map(|(d, _, _)| *d).collect();
 
         // Step 2: the literal walk (Art. 3.6, 3.7, 4) to the first best candidate.
         let down = vector.c6 as usize;
@@ -839,12 +892,16 @@ impl Oracle {
         let floating_mdps = vector.c7.iter().filter(|&&s| s > score).count();
         let m1 = mdp_list.len() - floating_mdps;
         let mut walk = Walk {
-            good: &good,
+            oracle: self,
+            bracket,
+            mdps,
+            sets: &best_sets,
+            best_tail: &best_tail,
             useful: &useful,
             visited: 0,
             exchange_cache: HashMap::new(),
         };
-        let mut chosen: Vec<(usize, usize)> = Vec::new();
+        let mut chosen: Vec<Pair> = Vec::new();
         if mdp_list.is_empty() {
             // 3.2.1 homogeneous: S1 is the first MaxPairs players.
             walk.homogeneous(&res_list, n_pairs, &mut |w, pairs| {
@@ -866,9 +923,9 @@ impl Oracle {
                     &res_list,
                     &mut Vec::new(),
                     &mut used,
-                    &mut |w: &mut Walk<'_>, mdp_pairs: &[(usize, usize)], remainder: Vec<usize>| {
+                    &mut |w: &mut Walk<'_>, mdp_pairs: &[Pair], remainder: Vec<usize>| {
                         w.homogeneous(&remainder, n_pairs - m1, &mut |w2, rem_pairs| {
-                            let all: Vec<(usize, usize)> =
+                            let all: Vec<Pair> =
                                 mdp_pairs.iter().chain(rem_pairs).copied().collect();
                             if w2.is_good(&all) {
                                 chosen = all;
@@ -904,8 +961,8 @@ impl Oracle {
 
     /// Colours (5.2) and board order (C.04.2 3.6: score of the higher ranked player, sum of
     /// scores, TPN of the higher ranked player; the PAB is not a board).
-    fn allocate_and_order(&mut self, pairs: &[(usize, usize)]) {
-        let mut boards: Vec<(usize, usize)> = pairs.to_vec();
+    fn allocate_and_order(&mut self, pairs: &[Pair]) {
+        let mut boards: Vec<Pair> = pairs.to_vec();
         boards.sort_by_key(|&(a, b)| {
             let (pa, pb) = (&self.players[a], &self.players[b]);
             (
@@ -934,7 +991,7 @@ impl Oracle {
 
     /// A readable account of the oracle's brackets.
     pub fn describe(&self) -> String {
-        let mut out = String::new();
+        let mut out = format!("  oracle brackets of round {}:\n", self.round);
         for (k, b) in self.brackets.iter().enumerate() {
             let pairs: Vec<(u32, u32)> = b
                 .pairs
@@ -980,7 +1037,7 @@ impl Oracle {
         }
         for (k, br) in self.brackets.iter().enumerate() {
             let bracket = br.mdps | br.residents;
-            let mut pairs: Vec<(usize, usize)> = bits(bracket)
+            let mut pairs: Vec<Pair> = bits(bracket)
                 .filter_map(|x| {
                     partner
                         .get(&x)
@@ -1020,11 +1077,7 @@ impl Oracle {
                 );
             }
             if let Some(&(x, y)) = pairs.iter().find(|&&(x, y)| !self.compat[x][y]) {
-                return format!(
-                    "{head}: {}-{} breaks [C1]/[C3]",
-                    self.name(x),
-                    self.name(y)
-                );
+                return format!("{head}: {}-{} breaks [C1]/[C3]", self.name(x), self.name(y));
             }
             return match self.vector(&pairs, d, br.mdps, &br.lower) {
                 None => format!("{head}: the other outcome breaks [C4] (completion)"),

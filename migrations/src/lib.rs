@@ -6,6 +6,7 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m20261121_000001_arbiter;
+mod m20261121_000002_rating;
 mod m20261121_000003_scheduler;
 
 /// All migrations, oldest first.
@@ -16,6 +17,7 @@ impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
         vec![
             Box::new(m20261121_000001_arbiter::Migration),
+            Box::new(m20261121_000002_rating::Migration),
             Box::new(m20261121_000003_scheduler::Migration),
         ]
     }

@@ -26,10 +26,10 @@ pub struct Connection {
         default_value = "http://127.0.0.1:50051",
         global = true
     )]
-    server: String,
+    pub(crate) server: String,
     /// Bearer token (default: the admin token `hanniball serve` generated in ./hanniball-data).
     #[arg(long, env = "HANNIBALL_TOKEN", global = true, hide_env_values = true)]
-    token: Option<String>,
+    pub(crate) token: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -102,7 +102,9 @@ struct Clients {
     accounts: AccountsClient<InterceptedService<Channel, Bearer>>,
 }
 
-async fn connect(connection: &Connection) -> Result<Clients> {
+/// A connected channel to the server and the interceptor sending the chosen token: `--token`, or
+/// the admin token `hanniball serve` generated (other command groups use it too).
+pub(crate) async fn channel(connection: &Connection) -> Result<(Channel, Bearer)> {
     let token = match &connection.token {
         Some(token) => token.clone(),
         None => {
@@ -124,14 +126,18 @@ async fn connect(connection: &Connection) -> Result<Clients> {
         .connect()
         .await
         .with_context(|| format!("cannot reach {}", connection.server))?;
-    let bearer = Bearer::new(&token);
+    Ok((channel, Bearer::new(&token)))
+}
+
+async fn connect(connection: &Connection) -> Result<Clients> {
+    let (channel, bearer) = channel(connection).await?;
     Ok(Clients {
         arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
         accounts: AccountsClient::with_interceptor(channel, bearer),
     })
 }
 
-fn rpc(status: Status) -> anyhow::Error {
+pub(crate) fn rpc(status: Status) -> anyhow::Error {
     anyhow::anyhow!("{:?}: {}", status.code(), status.message())
 }
 
@@ -150,7 +156,7 @@ async fn player_id(clients: &mut Clients, name: &str) -> Result<i64> {
     Ok(player.id)
 }
 
-fn parse_time(text: &str) -> Result<pb::TimeControl> {
+pub(crate) fn parse_time(text: &str) -> Result<pb::TimeControl> {
     let (initial, increment) = text.split_once('+').unwrap_or((text, "0"));
     let seconds = |s: &str| -> Result<i64> {
         let value: f64 = s

@@ -4,7 +4,11 @@
 //! Exit codes: 0 success; 1 refused (an illegal turn, a failed call); 2 malformed input (bad
 //! arguments, notation that does not parse).
 
+mod bot;
 mod client;
+mod demo;
+mod ratings;
+mod ratings_demo;
 mod rules;
 mod serve;
 mod settings;
@@ -44,9 +48,35 @@ enum Command {
     /// Ask the rules engine: legal steps, offences, play a turn, show a position.
     #[command(subcommand)]
     Rules(rules::RulesCommand),
+    /// Apply the database migrations and exit (deployments run this once before the services).
+    Migrate(serve::MigrateArgs),
+    /// Try the whole system: services, reference bots, a Swiss tournament, ratings.
+    Demo(demo::DemoArgs),
+    /// Run a reference bot against a server.
+    Bot {
+        #[command(flatten)]
+        connection: client::Connection,
+        #[command(subcommand)]
+        command: BotCommand,
+    },
     /// Swiss pairing on TRF files: pair the next round, check rounds, standings.
     #[command(subcommand)]
     Swiss(swiss::SwissCommand),
+    /// Ratings: the leaderboard, a player's rating and history; adjustments and rebuilds (admin).
+    Ratings {
+        #[command(flatten)]
+        connection: client::Connection,
+        #[command(flatten)]
+        args: ratings::RatingsArgs,
+        #[command(subcommand)]
+        command: ratings::RatingsCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum BotCommand {
+    /// Play every game given to the bot (tournaments) and, with --queue, games from the queue.
+    Run(bot::BotArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +107,17 @@ fn main() -> ExitCode {
                 connection,
                 command,
             } => client::game(connection, command).await,
+            Command::Demo(args) => demo::run(args).await,
+            Command::Migrate(args) => serve::migrate(args).await,
+            Command::Bot {
+                connection,
+                command: BotCommand::Run(args),
+            } => bot::run(connection, args).await,
+            Command::Ratings {
+                connection,
+                args,
+                command,
+            } => ratings::run(connection, args, command).await,
             Command::Rules(_) | Command::Swiss(_) => unreachable!("handled above"),
         }
     });

@@ -32,6 +32,33 @@ pub struct ServeArgs {
     only: Option<Service>,
 }
 
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// A TOML configuration file (default: ./hanniball.toml if it exists).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Database URL (overrides database.url).
+    #[arg(long)]
+    database: Option<String>,
+}
+
+/// `hanniball migrate`: brings the database schema up to date, then exits.
+pub async fn migrate(args: MigrateArgs) -> Result<()> {
+    let mut settings = Settings::load(args.config.as_deref())?;
+    if let Some(url) = args.database {
+        settings.database.url = url;
+    }
+    init_logging(&settings);
+    std::fs::create_dir_all(&settings.data_dir)
+        .with_context(|| format!("creating {}", settings.data_dir.display()))?;
+    let url = settings.database_url();
+    Store::connect(&url)
+        .await
+        .with_context(|| format!("migrating the database ({})", redact(&url)))?;
+    println!("database up to date: {}", redact(&url));
+    Ok(())
+}
+
 /// The services of the backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Service {
@@ -119,8 +146,37 @@ pub async fn run(args: ServeArgs) -> Result<()> {
         .await
         .with_context(|| format!("listening on {}", settings.server.listen))?;
     let shutdown = CancellationToken::new();
+    let (running, names) = launch(
+        &settings,
+        store,
+        listener,
+        &token,
+        args.only,
+        shutdown.clone(),
+    )
+    .await?;
+    // A line for people and scripts: where to connect.
+    println!("hanniball serving on http://{}", running.addr);
+    tracing::info!(addr = %running.addr, database = %redact(&url), services = ?names, "serving");
+    stop_signal().await;
+    tracing::info!("stopping");
+    shutdown.cancel();
+    running.wait().await.context("server error")?;
+    Ok(())
+}
+
+/// Starts the services `only` names (all when `None`) on `listener`; services of this process
+/// call each other over gRPC like any client, at its own address unless `services.*_url` say
+/// otherwise.
+pub async fn launch(
+    settings: &Settings,
+    store: Store,
+    listener: tokio::net::TcpListener,
+    token: &str,
+    only: Option<Service>,
+    shutdown: CancellationToken,
+) -> Result<(hanniball_svc_kit::Served, Vec<&'static str>)> {
     let addr = listener.local_addr().context("no local address")?;
-    // Services of this process call each other over gRPC like any client: at this address.
     let here = format!("http://{addr}");
     let or_here = |url: &str| {
         if url.is_empty() {
@@ -129,12 +185,12 @@ pub async fn run(args: ServeArgs) -> Result<()> {
             url.to_owned()
         }
     };
-    let runs = |service: Service| args.only.is_none_or(|only| only == service);
+    let runs = |service: Service| only.is_none_or(|only| only == service);
     let mut routes = RoutesBuilder::default();
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: Vec<&'static str> = Vec::new();
     if runs(Service::Arbiter) {
         let options = Options {
-            admin_token: token.clone(),
+            admin_token: token.to_owned(),
             clock: Clock::System,
         };
         let arbiter = Arbiter::build(store.clone(), options, shutdown.clone())
@@ -143,8 +199,18 @@ pub async fn run(args: ServeArgs) -> Result<()> {
         arbiter.add_to(&mut routes);
         names.extend(Arbiter::SERVICE_NAMES);
     }
+    if runs(Service::Rating) {
+        let mut options = hanniball_rating_svc::RatingOptions::new(token);
+        options.arbiter_url = Some(or_here(&settings.services.arbiter_url));
+        crate::settings::apply_rating(settings, &mut options)?;
+        let rating = hanniball_rating_svc::Rating::build(store.clone(), options, shutdown.clone())
+            .await
+            .map_err(|error| anyhow::anyhow!("{error}"))?;
+        rating.add_to(&mut routes);
+        names.extend(hanniball_rating_svc::Rating::SERVICE_NAMES);
+    }
     if runs(Service::Scheduler) {
-        let mut options = SchedulerOptions::new(&token, &or_here(&settings.services.arbiter_url));
+        let mut options = SchedulerOptions::new(token, &or_here(&settings.services.arbiter_url));
         options.rating_url = Some(or_here(&settings.services.rating_url));
         options.queue = QueueConfig {
             base_window: settings.matchmaking.base_window,
@@ -157,17 +223,10 @@ pub async fn run(args: ServeArgs) -> Result<()> {
         scheduler.add_to(&mut routes);
         names.extend(Scheduler::SERVICE_NAMES);
     }
-    let running = hanniball_svc_kit::serve(listener, routes, &names, shutdown.clone())
+    let served = hanniball_svc_kit::serve(listener, routes, &names, shutdown)
         .await
         .context("serving")?;
-    // A line for people and scripts: where to connect.
-    println!("hanniball serving on http://{}", running.addr);
-    tracing::info!(addr = %running.addr, database = %redact(&url), services = ?names, "serving");
-    stop_signal().await;
-    tracing::info!("stopping");
-    shutdown.cancel();
-    running.wait().await.context("server error")?;
-    Ok(())
+    Ok((served, names))
 }
 
 /// A database URL without its password.

@@ -17,6 +17,9 @@ pub struct Settings {
     pub log: Log,
     pub services: Services,
     pub matchmaking: Matchmaking,
+    /// The rating service (`[rating]`); every key has a default.
+    #[serde(default)]
+    pub rating: RatingSettings,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -124,5 +127,220 @@ impl Settings {
     #[must_use]
     pub fn admin_token_file(&self) -> PathBuf {
         self.data_dir.join("admin-token")
+    }
+}
+
+/// `[rating]`: the rating service's ladders and systems. Environment variables override single
+/// keys: `HANNIBALL__RATING__SYSTEM=glicko2`, `HANNIBALL__RATING__ELO__INITIAL=1200`.
+///
+/// ```toml
+/// [rating]
+/// system = "elo"                 # every ladder's system unless named below: elo or glicko2
+/// split_by_time_control = false  # true: ladders per category (hanniball/blitz, ...)
+/// consume_results = true         # rate the arbiter's finished games (services.arbiter_url)
+/// [rating.ladders]
+/// paper-football = "glicko2"     # by game kind or by ladder name
+/// [rating.elo]
+/// initial = 1500
+/// [rating.glicko2]
+/// tau = 0.5
+/// ```
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
+pub struct RatingSettings {
+    /// `elo` (default) or `glicko2`.
+    pub system: String,
+    /// One ladder per game kind and time-control category instead of one per game kind.
+    pub split_by_time_control: bool,
+    /// Take finished games from the arbiter; false: only the `RecordResult` call records games.
+    pub consume_results: bool,
+    /// Systems by ladder name or game kind: `elo` or `glicko2`.
+    pub ladders: std::collections::BTreeMap<String, String>,
+    /// Parameters of Elo ladders (defaults: FIDE 2024, initial 1500).
+    pub elo: EloSettings,
+    /// Parameters of Glicko-2 ladders (defaults: Glickman's, one idle period per day).
+    pub glicko2: Glicko2Settings,
+}
+
+impl Default for RatingSettings {
+    fn default() -> Self {
+        RatingSettings {
+            system: "elo".to_owned(),
+            split_by_time_control: false,
+            consume_results: true,
+            ladders: std::collections::BTreeMap::new(),
+            elo: EloSettings::default(),
+            glicko2: Glicko2Settings::default(),
+        }
+    }
+}
+
+/// `[rating.elo]`: the fields of `hanniball_rating::EloConfig`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
+pub struct EloSettings {
+    pub initial: i32,
+    pub provisional_games: u32,
+    pub new_player_games: u32,
+    pub k_new: u32,
+    pub k_standard: u32,
+    pub k_master: u32,
+    pub master_threshold: i32,
+    pub period_k_cap: u32,
+    pub difference_cap: i32,
+    /// The 1 October 2025 amendment (no 400-point cap from this rating on); 0: off.
+    pub uncapped_from: i32,
+}
+
+impl Default for EloSettings {
+    fn default() -> Self {
+        let c = hanniball_rating::EloConfig::default();
+        EloSettings {
+            initial: c.initial,
+            provisional_games: c.provisional_games,
+            new_player_games: c.new_player_games,
+            k_new: c.k_new,
+            k_standard: c.k_standard,
+            k_master: c.k_master,
+            master_threshold: c.master_threshold,
+            period_k_cap: c.period_k_cap,
+            difference_cap: c.difference_cap,
+            uncapped_from: c.uncapped_from.unwrap_or(0),
+        }
+    }
+}
+
+/// `[rating.glicko2]`: the fields of `hanniball_rating::Glicko2Config`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(default)]
+pub struct Glicko2Settings {
+    pub initial_rating: f64,
+    pub initial_deviation: f64,
+    pub initial_volatility: f64,
+    pub tau: f64,
+    pub min_deviation: f64,
+    pub max_deviation: f64,
+    pub min_volatility: f64,
+    pub max_volatility: f64,
+    pub period_seconds: i64,
+    pub provisional_deviation: f64,
+}
+
+impl Default for Glicko2Settings {
+    fn default() -> Self {
+        let c = hanniball_rating::Glicko2Config::default();
+        Glicko2Settings {
+            initial_rating: c.initial_rating,
+            initial_deviation: c.initial_deviation,
+            initial_volatility: c.initial_volatility,
+            tau: c.tau,
+            min_deviation: c.min_deviation,
+            max_deviation: c.max_deviation,
+            min_volatility: c.min_volatility,
+            max_volatility: c.max_volatility,
+            period_seconds: c.period_seconds,
+            provisional_deviation: c.provisional_deviation,
+        }
+    }
+}
+
+impl RatingSettings {
+    /// The system called `name` with this section's parameters.
+    fn system(&self, name: &str) -> Result<hanniball_rating::System> {
+        let e = &self.elo;
+        let g = &self.glicko2;
+        match name {
+            "elo" => Ok(hanniball_rating::System::Elo(hanniball_rating::EloConfig {
+                initial: e.initial,
+                provisional_games: e.provisional_games,
+                new_player_games: e.new_player_games,
+                k_new: e.k_new,
+                k_standard: e.k_standard,
+                k_master: e.k_master,
+                master_threshold: e.master_threshold,
+                period_k_cap: e.period_k_cap,
+                difference_cap: e.difference_cap,
+                uncapped_from: (e.uncapped_from > 0).then_some(e.uncapped_from),
+            })),
+            "glicko2" => Ok(hanniball_rating::System::Glicko2(
+                hanniball_rating::Glicko2Config {
+                    initial_rating: g.initial_rating,
+                    initial_deviation: g.initial_deviation,
+                    initial_volatility: g.initial_volatility,
+                    tau: g.tau,
+                    min_deviation: g.min_deviation,
+                    max_deviation: g.max_deviation,
+                    min_volatility: g.min_volatility,
+                    max_volatility: g.max_volatility,
+                    period_seconds: g.period_seconds,
+                    provisional_deviation: g.provisional_deviation,
+                },
+            )),
+            other => anyhow::bail!("rating system must be elo or glicko2, not {other:?}"),
+        }
+    }
+}
+
+/// Puts the `[rating]` settings into the rating service's options (the service checks the
+/// systems' parameters and the ladder names when it starts).
+pub fn apply_rating(
+    settings: &Settings,
+    options: &mut hanniball_rating_svc::RatingOptions,
+) -> Result<()> {
+    let rating = &settings.rating;
+    options.default_system = rating.system(&rating.system).context("rating.system")?;
+    options.ladders = rating
+        .ladders
+        .iter()
+        .map(|(ladder, system)| {
+            Ok((
+                ladder.clone(),
+                rating
+                    .system(system)
+                    .with_context(|| format!("rating.ladders.{ladder}"))?,
+            ))
+        })
+        .collect::<Result<_>>()?;
+    options.split_by_time_control = rating.split_by_time_control;
+    if !rating.consume_results {
+        options.arbiter_url = None;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod rating_tests {
+    use super::*;
+
+    #[test]
+    fn rating_defaults_and_overrides() {
+        let settings = Settings::load(Some(Path::new("/dev/null/none.toml")));
+        assert!(settings.is_err(), "a named file must exist");
+        let dir = std::env::temp_dir().join(format!("hb-settings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("rating.toml");
+        std::fs::write(
+            &file,
+            "[rating]\nsplit_by_time_control = true\n[rating.ladders]\npaper-football = \"glicko2\"\n\
+             [rating.elo]\ninitial = 1200\n",
+        )
+        .expect("write");
+        let settings = Settings::load(Some(&file)).expect("settings");
+        let mut options = hanniball_rating_svc::RatingOptions::new("t");
+        options.arbiter_url = Some("http://x".to_owned());
+        apply_rating(&settings, &mut options).expect("apply");
+        assert!(options.split_by_time_control);
+        assert_eq!(options.arbiter_url.as_deref(), Some("http://x"));
+        assert!(
+            matches!(&options.default_system, hanniball_rating::System::Elo(c) if c.initial == 1200)
+        );
+        assert!(matches!(
+            options.ladders.get("paper-football"),
+            Some(hanniball_rating::System::Glicko2(_))
+        ));
+        let defaults = Settings::load(None).expect("defaults");
+        assert_eq!(defaults.rating.system, "elo");
+        assert!(defaults.rating.consume_results);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -10,6 +10,7 @@ use hanniball_arbiter::{GameId, PlayerId};
 use hanniball_pairing::matchmaking::{self, QueueConfig, Waiting};
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use hanniball_proto::rating::v1 as rpb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_store::Store;
 use hanniball_store::scheduler::{MatchRow, QueueRow};
@@ -76,9 +77,25 @@ impl Core {
     /// Ratings of `players` on the ladder of `kind` from the rating service (its initial rating
     /// for players without games); `None` when there is no rating service or it does not answer.
     pub async fn ratings(&self, kind: &str, players: &[i64]) -> Option<BTreeMap<i64, i32>> {
-        let _client = self.ratings.clone()?;
-        let _ = (kind, players);
-        None // RATINGS-WIRE: GetRatings once the rating proto has it
+        let mut client = self.ratings.clone()?;
+        let request = rpb::GetRatingsRequest {
+            ladder: kind.to_owned(),
+            player_ids: players.to_vec(),
+        };
+        match client.get_ratings(request).await {
+            Ok(response) => Some(
+                response
+                    .into_inner()
+                    .ratings
+                    .into_iter()
+                    .map(|r| (r.player_id, r.rating.round() as i32))
+                    .collect(),
+            ),
+            Err(status) => {
+                tracing::warn!(code = ?status.code(), message = status.message(), "ratings unavailable");
+                None
+            }
+        }
     }
 
     /// Seeds the players and pairs round 1.

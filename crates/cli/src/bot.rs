@@ -1,0 +1,414 @@
+//! `hanniball bot run`: a reference bot (random, greedy or search) playing over gRPC like any
+//! bot. It follows its games through the arbiter's player stream, resumes every active game
+//! after a reconnect (from the game's current turn), optionally waits in the matchmaking queue,
+//! and thinks within what its clock allows so that it never loses on time by its own slowness.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use clap::Args;
+use hanniball_bots::{BotKind, Deadline, Think};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::arbiter::v1 as pb;
+use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use hanniball_proto::scheduler::v1 as spb;
+use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
+use hanniball_rules::{GameKind, GameOptions};
+use hanniball_svc_kit::Bearer;
+use tokio_stream::StreamExt;
+use tokio_util::sync::CancellationToken;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
+
+#[derive(Debug, Clone, Args)]
+pub struct BotArgs {
+    /// Strategy: random, greedy or search.
+    #[arg(long, default_value = "search")]
+    pub strategy: BotKind,
+    /// Wait in the matchmaking queue for games (otherwise play the games given, e.g. tournaments).
+    #[arg(long)]
+    pub queue: bool,
+    /// Queue: the game (hanniball or paper-football).
+    #[arg(long, default_value = "hanniball")]
+    pub kind: String,
+    /// Queue: Fischer time control in seconds, `initial+increment`; none: untimed.
+    #[arg(long)]
+    pub time: Option<String>,
+    /// Queue: rated games.
+    #[arg(long)]
+    pub rated: bool,
+    /// Stop after this many finished games (0: never).
+    #[arg(long, default_value_t = 0)]
+    pub games: u32,
+    /// Longest think per turn in milliseconds (the clock may allow less).
+    #[arg(long, default_value_t = 1_000)]
+    pub think_ms: u64,
+}
+
+/// A deadline on the wall clock (the bots crate reads no clock itself).
+struct WallDeadline(Instant);
+
+impl Deadline for WallDeadline {
+    fn expired(&mut self) -> bool {
+        Instant::now() >= self.0
+    }
+}
+
+/// How long to think: a slice of the remaining time plus most of the increment, never more than
+/// `cap`, and always leaving a safety margin for the network.
+fn budget(state: &pb::GameState, me: pb::Side, increment_ms: i64, cap: Duration) -> Duration {
+    let Some(clocks) = &state.clocks else {
+        return cap;
+    };
+    if clocks.running() == pb::Side::Unspecified {
+        return cap;
+    }
+    let remaining = if me == pb::Side::White {
+        clocks.white_ms
+    } else {
+        clocks.black_ms
+    };
+    let slice = remaining / 30 + increment_ms * 3 / 4;
+    let safe = (remaining - 500).max(0) / 2;
+    Duration::from_millis(slice.min(safe).max(5) as u64).min(cap)
+}
+
+/// One bot connected to a server.
+#[derive(Clone)]
+pub struct Bot {
+    pub args: BotArgs,
+    pub server: String,
+    pub token: String,
+    /// Finished games seen (to stop after `--games`).
+    finished: Arc<Mutex<HashSet<i64>>>,
+    /// Games with a task playing them.
+    playing: Arc<Mutex<HashSet<i64>>>,
+}
+
+impl Bot {
+    #[must_use]
+    pub fn new(args: BotArgs, server: &str, token: &str) -> Bot {
+        Bot {
+            args,
+            server: server.to_owned(),
+            token: token.to_owned(),
+            finished: Arc::default(),
+            playing: Arc::default(),
+        }
+    }
+
+    fn channel(&self) -> Result<Channel> {
+        hanniball_svc_kit::connect(&self.server).context("bad server URL")
+    }
+
+    fn arbiter(&self) -> Result<Arbiter> {
+        Ok(ArbiterClient::with_interceptor(
+            self.channel()?,
+            Bearer::new(&self.token),
+        ))
+    }
+
+    fn done(&self) -> bool {
+        self.args.games > 0
+            && self.finished.lock().expect("finished lock").len() >= self.args.games as usize
+    }
+
+    /// Plays until `--games` games are finished or `stop` is cancelled; reconnects after any
+    /// failure of the connection.
+    pub async fn run(&self, stop: CancellationToken) -> Result<()> {
+        let mut accounts =
+            AccountsClient::with_interceptor(self.channel()?, Bearer::new(&self.token));
+        let me = loop {
+            match accounts.who_am_i(apb::WhoAmIRequest {}).await {
+                Ok(answer) => {
+                    break answer
+                        .into_inner()
+                        .player
+                        .context("this token is the admin's: a bot needs a player token")?;
+                }
+                Err(status) if status.code() == tonic::Code::Unauthenticated => {
+                    anyhow::bail!("the server refused the token: {}", status.message());
+                }
+                Err(status) => {
+                    tracing::warn!(message = status.message(), "server not reachable; retrying");
+                    if !pause(Duration::from_secs(1), &stop).await {
+                        return Ok(());
+                    }
+                }
+            }
+        };
+        tracing::info!(player = me.id, name = %me.name, strategy = %self.args.strategy, "bot ready");
+        let mut backoff = Duration::from_millis(200);
+        while !stop.is_cancelled() && !self.done() {
+            match self.session(me.id, &stop).await {
+                Ok(()) => backoff = Duration::from_millis(200),
+                Err(error) => {
+                    tracing::warn!(%error, "connection lost; reconnecting");
+                    if !pause(backoff, &stop).await {
+                        break;
+                    }
+                    backoff = (backoff * 2).min(Duration::from_secs(5));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One connection: resume active games, join the queue, then follow the player stream.
+    async fn session(&self, me: i64, stop: &CancellationToken) -> Result<()> {
+        let mut arbiter = self.arbiter()?;
+        let mut events = arbiter
+            .watch_player(pb::WatchPlayerRequest {})
+            .await
+            .map_err(crate::client::rpc)?
+            .into_inner();
+        // Games that started while we were away: resume each from its current turn.
+        let active = arbiter
+            .list_games(pb::ListGamesRequest {
+                player_id: me,
+                status: pb::GameStatus::Active.into(),
+                before_id: 0,
+                limit: 500,
+            })
+            .await
+            .map_err(crate::client::rpc)?
+            .into_inner()
+            .games;
+        for game in active {
+            self.spawn_game(game.id, me, stop);
+        }
+        self.join_queue().await?;
+        loop {
+            let event = tokio::select! {
+                () = stop.cancelled() => return Ok(()),
+                event = events.next() => event,
+            };
+            let Some(event) = event else {
+                anyhow::bail!("the server closed the player stream");
+            };
+            let event = event.map_err(crate::client::rpc)?;
+            match event.event {
+                Some(pb::player_event::Event::GameStarted(game)) => {
+                    self.spawn_game(game.id, me, stop);
+                }
+                Some(pb::player_event::Event::YourTurn(_)) => {
+                    self.spawn_game(event.game_id, me, stop);
+                }
+                Some(pb::player_event::Event::GameOver(_)) => {
+                    self.finished
+                        .lock()
+                        .expect("finished lock")
+                        .insert(event.game_id);
+                    if self.done() {
+                        return Ok(());
+                    }
+                    self.join_queue().await?;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    async fn join_queue(&self) -> Result<()> {
+        if !self.args.queue || self.done() {
+            return Ok(());
+        }
+        let mut scheduler =
+            SchedulerClient::with_interceptor(self.channel()?, Bearer::new(&self.token));
+        let time_control = self
+            .args
+            .time
+            .as_deref()
+            .map(crate::client::parse_time)
+            .transpose()?;
+        scheduler
+            .join_queue(spb::JoinQueueRequest {
+                kind: self.args.kind.clone(),
+                ruleset: String::new(),
+                time_control,
+                rated: self.args.rated,
+            })
+            .await
+            .map_err(crate::client::rpc)?;
+        Ok(())
+    }
+
+    /// Starts a task playing `game` unless one already does.
+    fn spawn_game(&self, game: i64, me: i64, stop: &CancellationToken) {
+        if !self.playing.lock().expect("playing lock").insert(game) {
+            return;
+        }
+        let bot = self.clone();
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            let result = bot.play(game, me, &stop).await;
+            bot.playing.lock().expect("playing lock").remove(&game);
+            match result {
+                Ok(()) => {
+                    bot.finished.lock().expect("finished lock").insert(game);
+                }
+                Err(error) => tracing::warn!(game, %error, "stopped following a game"),
+            }
+        });
+    }
+
+    /// Plays one game to its end: watch it (snapshot first), move whenever it is our turn.
+    async fn play(&self, game_id: i64, me: i64, stop: &CancellationToken) -> Result<()> {
+        let mut arbiter = self.arbiter()?;
+        let mut attempts = 0;
+        loop {
+            let mut stream = match arbiter
+                .watch_game(pb::WatchGameRequest {
+                    game_id,
+                    from_turn: 0,
+                })
+                .await
+            {
+                Ok(stream) => stream.into_inner(),
+                Err(status) => {
+                    attempts += 1;
+                    if attempts > 20 {
+                        return Err(crate::client::rpc(status));
+                    }
+                    if !pause(Duration::from_millis(250), stop).await {
+                        return Ok(());
+                    }
+                    continue;
+                }
+            };
+            let mut game: Option<pb::Game> = None;
+            loop {
+                let event = tokio::select! {
+                    () = stop.cancelled() => return Ok(()),
+                    event = stream.next() => event,
+                };
+                let Some(Ok(event)) = event else {
+                    break; // Dropped: watch again from a new snapshot.
+                };
+                let state = match event.event {
+                    Some(pb::game_event::Event::Snapshot(snapshot)) => {
+                        let state = snapshot.state.clone();
+                        game = Some(snapshot);
+                        state
+                    }
+                    Some(pb::game_event::Event::TurnPlayed(played)) => played.state,
+                    Some(pb::game_event::Event::GameOver(_)) => return Ok(()),
+                    _ => None,
+                };
+                let (Some(game), Some(state)) = (&game, state) else {
+                    continue;
+                };
+                if state.status() != pb::GameStatus::Active {
+                    return Ok(());
+                }
+                let mine = if game.white_player_id == me {
+                    pb::Side::White
+                } else {
+                    pb::Side::Black
+                };
+                if state.side_to_move() == mine {
+                    self.move_once(&mut arbiter, game, &state, mine).await?;
+                }
+            }
+            attempts += 1;
+            if attempts > 50 || !pause(Duration::from_millis(100), stop).await {
+                return Ok(());
+            }
+        }
+    }
+
+    async fn move_once(
+        &self,
+        arbiter: &mut Arbiter,
+        game: &pb::Game,
+        state: &pb::GameState,
+        mine: pb::Side,
+    ) -> Result<()> {
+        let kind: GameKind = game
+            .kind
+            .parse()
+            .map_err(|_| anyhow::anyhow!("unknown game kind {:?} from the server", game.kind))?;
+        let options = GameOptions {
+            ruleset: (!game.ruleset.is_empty()).then(|| game.ruleset.clone()),
+            max_turns: (game.max_turns > 0).then_some(game.max_turns),
+        };
+        let position = state.position.clone();
+        let increment = game.time_control.map_or(0, |tc| tc.increment_ms);
+        let think = budget(
+            state,
+            mine,
+            increment,
+            Duration::from_millis(self.args.think_ms),
+        );
+        let strategy = self.args.strategy;
+        let seed = (game.id as u64) << 16 | u64::from(state.next_turn_number);
+        let turn = tokio::task::spawn_blocking(move || -> Result<String> {
+            let loaded = kind
+                .load(&position, &options)
+                .map_err(|e| anyhow::anyhow!("cannot read the position: {e}"))?;
+            let mut deadline = WallDeadline(Instant::now() + think);
+            hanniball_bots::choose_turn(
+                strategy,
+                loaded.as_ref(),
+                Think {
+                    deadline: &mut deadline,
+                    max_nodes: None,
+                    seed,
+                },
+            )
+            .map_err(|e| anyhow::anyhow!("{e}"))
+        })
+        .await
+        .context("the thinking task failed")??;
+        match arbiter
+            .submit_turn(pb::SubmitTurnRequest {
+                game_id: game.id,
+                turn_number: state.next_turn_number,
+                turn: turn.clone(),
+            })
+            .await
+        {
+            Ok(_) => Ok(()),
+            // Stale (we already moved, or the game ended meanwhile): the stream tells what's next.
+            Err(status)
+                if matches!(
+                    status.code(),
+                    tonic::Code::FailedPrecondition | tonic::Code::Aborted
+                ) =>
+            {
+                tracing::debug!(game = game.id, message = status.message(), "turn not taken");
+                Ok(())
+            }
+            Err(status) => Err(crate::client::rpc(status))
+                .with_context(|| format!("submitting {turn:?} in game {}", game.id)),
+        }
+    }
+}
+
+async fn pause(delay: Duration, stop: &CancellationToken) -> bool {
+    tokio::select! {
+        () = stop.cancelled() => false,
+        () = tokio::time::sleep(delay) => true,
+    }
+}
+
+/// `hanniball bot run`.
+pub async fn run(connection: crate::client::Connection, args: BotArgs) -> Result<()> {
+    let token = connection
+        .token
+        .clone()
+        .context("a bot needs its player token: --token or HANNIBALL_TOKEN")?;
+    let bot = Bot::new(args, &connection.server, &token);
+    let stop = CancellationToken::new();
+    let on_signal = stop.clone();
+    tokio::spawn(async move {
+        let _ = tokio::signal::ctrl_c().await;
+        on_signal.cancel();
+    });
+    bot.run(stop).await
+}

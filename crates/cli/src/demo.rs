@@ -1,0 +1,250 @@
+//! `hanniball demo`: the whole system on the embedded default, with nothing set up. It starts the
+//! services on a fresh SQLite file, registers a field of reference bots, runs a rated Swiss
+//! tournament among them over gRPC with live progress, and ends with the standings (tie-breaks
+//! included) and the rating changes.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use hanniball_bots::BotKind;
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::scheduler::v1 as spb;
+use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
+use hanniball_store::Store;
+use hanniball_svc_kit::Bearer;
+use tokio_util::sync::CancellationToken;
+
+use crate::bot::{Bot, BotArgs};
+use crate::client::rpc;
+use crate::settings::Settings;
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Bots of each strategy (random, greedy, search).
+    #[arg(long, default_value_t = 3)]
+    per_strategy: u32,
+    /// Swiss rounds.
+    #[arg(long, default_value_t = 5)]
+    rounds: u32,
+    /// Fischer time control of the games in seconds, `initial+increment`.
+    #[arg(long, default_value = "20+0.2")]
+    time: String,
+    /// Longest think per turn in milliseconds.
+    #[arg(long, default_value_t = 150)]
+    think_ms: u64,
+    /// Where the demo's database goes (default: a new temporary directory).
+    #[arg(long)]
+    data_dir: Option<std::path::PathBuf>,
+}
+
+pub async fn run(args: DemoArgs) -> Result<()> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let mut settings = Settings::load(None)?;
+    let dir = match args.data_dir {
+        Some(dir) => dir,
+        None => std::env::temp_dir().join(format!("hanniball-demo-{}", std::process::id())),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    settings.data_dir.clone_from(&dir);
+    settings.database.url = String::new();
+    let url = settings.database_url();
+    let token = hanniball_svc_kit::auth::new_token().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let store = Store::connect(&url).await.context("opening the database")?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .context("listening")?;
+    let shutdown = CancellationToken::new();
+    let (served, _) =
+        crate::serve::launch(&settings, store, listener, &token, None, shutdown.clone()).await?;
+    let server = format!("http://{}", served.addr);
+    println!("HanniBall demo: services on {server}, database {}", url);
+
+    let channel = hanniball_svc_kit::connect(&server)?;
+    let admin = Bearer::new(&token);
+    let mut accounts = AccountsClient::with_interceptor(channel.clone(), admin.clone());
+    let mut scheduler = SchedulerClient::with_interceptor(channel.clone(), admin.clone());
+
+    // The field: bots of every strategy, each a real gRPC client with its own token.
+    let stop = CancellationToken::new();
+    let mut names: BTreeMap<i64, String> = BTreeMap::new();
+    let mut bots = Vec::new();
+    for strategy in [BotKind::Search, BotKind::Greedy, BotKind::Random] {
+        for i in 1..=args.per_strategy {
+            let name = format!("{strategy}-{i}");
+            let answer = accounts
+                .register_player(apb::RegisterPlayerRequest {
+                    name: name.clone(),
+                    kind: apb::PlayerKind::Bot.into(),
+                    issue_token: true,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            let id = answer.player.context("no player")?.id;
+            let bot_token = answer.token.context("no token")?.token;
+            names.insert(id, name);
+            let bot = Bot::new(
+                BotArgs {
+                    strategy,
+                    queue: false,
+                    kind: "hanniball".to_owned(),
+                    time: None,
+                    rated: false,
+                    games: 0,
+                    think_ms: args.think_ms,
+                },
+                &server,
+                &bot_token,
+            );
+            let stop = stop.clone();
+            bots.push(tokio::spawn(async move { bot.run(stop).await }));
+        }
+    }
+    println!(
+        "registered {} bots: {}",
+        names.len(),
+        names.values().cloned().collect::<Vec<_>>().join(", ")
+    );
+
+    let time_control = crate::client::parse_time(&args.time)?;
+    let created = scheduler
+        .create_tournament(spb::CreateTournamentRequest {
+            settings: Some(spb::TournamentSettings {
+                name: "HanniBall demo Swiss".to_owned(),
+                kind: "hanniball".to_owned(),
+                rounds: args.rounds,
+                time_control: Some(time_control),
+                rated: true,
+                ..Default::default()
+            }),
+        })
+        .await
+        .map_err(rpc)?
+        .into_inner()
+        .tournament
+        .context("no tournament")?;
+    let tid = created.id;
+    for id in names.keys() {
+        scheduler
+            .add_player(spb::AddPlayerRequest {
+                tournament_id: tid,
+                player_id: *id,
+                rating: 0,
+            })
+            .await
+            .map_err(rpc)?;
+    }
+    let before = crate::ratings_demo::snapshot(&channel, &admin, names.keys().copied()).await;
+    scheduler
+        .start_tournament(spb::StartTournamentRequest { tournament_id: tid })
+        .await
+        .map_err(rpc)?;
+    println!(
+        "tournament {tid}: {} rounds, FIDE Dutch pairing, time control {}\n",
+        args.rounds, args.time
+    );
+
+    // Live progress: every round's pairings, then each result as it comes in.
+    let name = |id: i64| names.get(&id).cloned().unwrap_or_else(|| id.to_string());
+    let mut shown_round = 0;
+    let mut shown_results = std::collections::BTreeSet::new();
+    let started = std::time::Instant::now();
+    let finished = loop {
+        let t = scheduler
+            .get_tournament(spb::GetTournamentRequest { tournament_id: tid })
+            .await
+            .map_err(rpc)?
+            .into_inner()
+            .tournament
+            .context("no tournament")?;
+        if t.current_round > shown_round {
+            shown_round = t.current_round;
+            println!("round {shown_round}");
+            for b in t.boards.iter().filter(|b| b.round == shown_round) {
+                match b.kind() {
+                    spb::BoardKind::Game => println!(
+                        "  board {:>2}  {:<10} - {:<10}",
+                        b.number,
+                        name(b.white_player_id),
+                        name(b.black_player_id)
+                    ),
+                    kind => println!(
+                        "  {:<10} {}",
+                        name(b.white_player_id),
+                        match kind {
+                            spb::BoardKind::PairingBye => "bye",
+                            spb::BoardKind::HalfPointBye => "half-point bye",
+                            spb::BoardKind::ZeroPointBye => "zero-point bye",
+                            _ => "not paired",
+                        }
+                    ),
+                }
+            }
+        }
+        for b in &t.boards {
+            if !b.result.is_empty() && shown_results.insert((b.round, b.number)) {
+                println!(
+                    "  result  round {} board {:>2}  {:<10} {:>7}  {}",
+                    b.round,
+                    b.number,
+                    name(b.white_player_id),
+                    b.result,
+                    name(b.black_player_id)
+                );
+            }
+        }
+        if t.status() == spb::TournamentStatus::Finished {
+            break t;
+        }
+        if started.elapsed() > Duration::from_secs(1_800) {
+            anyhow::bail!("the demo tournament did not finish within 30 minutes");
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+
+    let standings = scheduler
+        .get_standings(spb::GetStandingsRequest { tournament_id: tid })
+        .await
+        .map_err(rpc)?
+        .into_inner();
+    println!("\nfinal standings after {} rounds", standings.rounds);
+    let mut rows = vec![{
+        let mut header = vec!["rank".to_owned(), "player".to_owned(), "points".to_owned()];
+        header.extend(standings.tiebreak_names.iter().cloned());
+        header
+    }];
+    for s in &standings.standings {
+        let mut row = vec![s.rank.to_string(), s.name.clone(), s.points.clone()];
+        row.extend(s.tiebreaks.iter().cloned());
+        rows.push(row);
+    }
+    print!("{}", crate::table::render(&rows));
+
+    // Ratings follow the results through the arbiter's outbox: wait until all are counted.
+    let games = finished
+        .boards
+        .iter()
+        .filter(|b| b.kind() == spb::BoardKind::Game)
+        .count() as u32;
+    let after =
+        crate::ratings_demo::settled(&channel, &admin, names.keys().copied(), &before, games).await;
+    println!("\nrating changes (ladder hanniball)");
+    print!("{}", crate::ratings_demo::table(&names, &before, &after));
+
+    stop.cancel();
+    for bot in bots {
+        let _ = bot.await;
+    }
+    shutdown.cancel();
+    served.wait().await.context("server error")?;
+    println!("\ndemo database kept in {}", dir.display());
+    Ok(())
+}

@@ -14,6 +14,7 @@ mod serve;
 mod settings;
 mod swiss;
 mod table;
+mod tournament;
 
 use std::process::ExitCode;
 
@@ -29,7 +30,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run the backend (arbiter with accounts) on the configured database; SQLite by default.
+    /// Run the backend (arbiter, rating, scheduler; or one with --only) on the configured database;
+    /// SQLite by default.
     Serve(serve::ServeArgs),
     /// Players and tokens (admin).
     Player {
@@ -62,6 +64,13 @@ enum Command {
     /// Swiss pairing on TRF files: pair the next round, check rounds, standings.
     #[command(subcommand)]
     Swiss(swiss::SwissCommand),
+    /// Tournaments: create, add players, start, pairings, standings, TRF export.
+    Tournament {
+        #[command(flatten)]
+        connection: client::Connection,
+        #[command(subcommand)]
+        command: tournament::TournamentCommand,
+    },
     /// Ratings: the leaderboard, a player's rating and history; adjustments and rebuilds (admin).
     Ratings {
         #[command(flatten)]
@@ -113,6 +122,10 @@ fn main() -> ExitCode {
                 connection,
                 command: BotCommand::Run(args),
             } => bot::run(connection, args).await,
+            Command::Tournament {
+                connection,
+                command,
+            } => tournament::run(connection, command).await,
             Command::Ratings {
                 connection,
                 args,

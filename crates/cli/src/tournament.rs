@@ -1,0 +1,438 @@
+//! `hanniball tournament ...`: the organiser's commands (create, add players, start, pair, correct
+//! a result) and everyone's views (pairings, standings, the TRF export), as terminal tables.
+
+use anyhow::{Context, Result};
+use clap::Subcommand;
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::scheduler::v1 as spb;
+use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
+
+use crate::client::{Connection, channel, parse_time, rpc};
+
+#[derive(Debug, Subcommand)]
+pub enum TournamentCommand {
+    /// Create a tournament (admin); prints its id.
+    Create {
+        /// The tournament's name.
+        name: String,
+        /// swiss, round-robin or double-round-robin.
+        #[arg(long, default_value = "swiss")]
+        system: String,
+        /// Swiss: the number of rounds.
+        #[arg(long, default_value_t = 5)]
+        rounds: u32,
+        /// hanniball or paper-football.
+        #[arg(long, default_value = "hanniball")]
+        game: String,
+        /// Fischer time control in seconds, `initial+increment`; none: untimed.
+        #[arg(long)]
+        time: Option<String>,
+        #[arg(long)]
+        rated: bool,
+        /// Tie-breaks in order (FIDE acronyms), e.g. BH-C1,BH,SB.
+        #[arg(long, value_delimiter = ',')]
+        tiebreaks: Vec<String>,
+        /// Points of the pairing-allocated bye in half-points (2: a win).
+        #[arg(long, default_value_t = 2)]
+        bye_points: u32,
+        /// Withdraw a player who does not start a game.
+        #[arg(long)]
+        forfeit_withdraws: bool,
+        /// Pair rounds only on `tournament pair` (default: as soon as a round is over).
+        #[arg(long)]
+        manual: bool,
+    },
+    /// Register players by name or id (admin).
+    Add {
+        id: i64,
+        players: Vec<String>,
+        /// Seeding rating (default: the player's rating from the rating service).
+        #[arg(long, default_value_t = 0)]
+        rating: i32,
+    },
+    /// Withdraw a player from the next round on.
+    Withdraw { id: i64, player: String },
+    /// Request a half-point (or, with --zero, zero-point) bye in a future round.
+    Bye {
+        id: i64,
+        player: String,
+        round: u32,
+        #[arg(long)]
+        zero: bool,
+    },
+    /// Seed the players and pair round 1 (admin).
+    Start { id: i64 },
+    /// Pair the next round now (admin; when pairing is manual).
+    Pair { id: i64 },
+    /// Correct a board's result (admin): 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-.
+    Result {
+        id: i64,
+        round: u32,
+        board: u32,
+        result: String,
+    },
+    /// Show a tournament: its players and every round's pairings and results.
+    Show { id: i64 },
+    /// Standings with tie-breaks.
+    Standings { id: i64 },
+    /// The tournament as a FIDE TRF file (stdout).
+    Export { id: i64 },
+    /// List tournaments.
+    List,
+}
+
+type Scheduler = SchedulerClient<
+    tonic::service::interceptor::InterceptedService<
+        tonic::transport::Channel,
+        hanniball_svc_kit::Bearer,
+    >,
+>;
+
+async fn player_id(
+    accounts: &mut AccountsClient<
+        tonic::service::interceptor::InterceptedService<
+            tonic::transport::Channel,
+            hanniball_svc_kit::Bearer,
+        >,
+    >,
+    name: &str,
+) -> Result<i64> {
+    if let Ok(id) = name.parse::<i64>() {
+        return Ok(id);
+    }
+    let player = accounts
+        .get_player(apb::GetPlayerRequest {
+            player: Some(apb::get_player_request::Player::Name(name.to_owned())),
+        })
+        .await
+        .map_err(rpc)?
+        .into_inner()
+        .player
+        .context("no player in the answer")?;
+    Ok(player.id)
+}
+
+fn system(name: &str) -> Result<spb::PairingSystem> {
+    Ok(match name {
+        "swiss" | "dutch" => spb::PairingSystem::SwissDutch,
+        "round-robin" | "rr" => spb::PairingSystem::RoundRobin,
+        "double-round-robin" | "drr" => spb::PairingSystem::DoubleRoundRobin,
+        other => {
+            anyhow::bail!("unknown system {other:?}: swiss, round-robin or double-round-robin")
+        }
+    })
+}
+
+async fn get(scheduler: &mut Scheduler, id: i64) -> Result<spb::Tournament> {
+    scheduler
+        .get_tournament(spb::GetTournamentRequest { tournament_id: id })
+        .await
+        .map_err(rpc)?
+        .into_inner()
+        .tournament
+        .context("no tournament in the answer")
+}
+
+fn kind_name(kind: spb::BoardKind) -> &'static str {
+    match kind {
+        spb::BoardKind::PairingBye => "bye",
+        spb::BoardKind::HalfPointBye => "half-point bye",
+        spb::BoardKind::ZeroPointBye => "zero-point bye",
+        spb::BoardKind::Absent => "not paired",
+        spb::BoardKind::Game | spb::BoardKind::Unspecified => "",
+    }
+}
+
+fn show(t: &spb::Tournament) -> String {
+    let settings = t.settings.clone().unwrap_or_default();
+    let status = match t.status() {
+        spb::TournamentStatus::Registration => "registration",
+        spb::TournamentStatus::Running => "running",
+        spb::TournamentStatus::Finished => "finished",
+        spb::TournamentStatus::Unspecified => "?",
+    };
+    let mut out = format!(
+        "tournament {} · {} · {} · {} rounds · round {} · {}\n",
+        t.id, settings.name, settings.kind, t.rounds, t.current_round, status
+    );
+    let name = |id: i64| {
+        t.entrants
+            .iter()
+            .find(|e| e.player_id == id)
+            .map_or_else(|| id.to_string(), |e| e.name.clone())
+    };
+    let mut rows = vec![vec![
+        "no".to_owned(),
+        "player".to_owned(),
+        "rating".to_owned(),
+        "points".to_owned(),
+        "note".to_owned(),
+    ]];
+    for e in &t.entrants {
+        rows.push(vec![
+            if e.start_rank > 0 {
+                e.start_rank.to_string()
+            } else {
+                "-".to_owned()
+            },
+            e.name.clone(),
+            e.rating.to_string(),
+            format!("{}", f64::from(e.score_halves) / 2.0),
+            if e.withdrawn_from > 0 {
+                format!("withdrawn from round {}", e.withdrawn_from)
+            } else if e.joined_round > 1 {
+                format!("late entry, round {}", e.joined_round)
+            } else {
+                String::new()
+            },
+        ]);
+    }
+    out.push_str(&crate::table::render(&rows));
+    for round in 1..=t.current_round {
+        out.push_str(&format!("\nround {round}\n"));
+        let mut rows = vec![vec![
+            "board".to_owned(),
+            "white".to_owned(),
+            "result".to_owned(),
+            "black".to_owned(),
+            "game".to_owned(),
+        ]];
+        for b in t.boards.iter().filter(|b| b.round == round) {
+            if b.kind() == spb::BoardKind::Game {
+                rows.push(vec![
+                    b.number.to_string(),
+                    name(b.white_player_id),
+                    if b.result.is_empty() {
+                        "-".to_owned()
+                    } else {
+                        b.result.clone()
+                    },
+                    name(b.black_player_id),
+                    if b.game_id > 0 {
+                        b.game_id.to_string()
+                    } else {
+                        "-".to_owned()
+                    },
+                ]);
+            } else {
+                rows.push(vec![
+                    b.number.to_string(),
+                    name(b.white_player_id),
+                    kind_name(b.kind()).to_owned(),
+                    String::new(),
+                    String::new(),
+                ]);
+            }
+        }
+        out.push_str(&crate::table::render(&rows));
+    }
+    out
+}
+
+pub async fn run(connection: Connection, command: TournamentCommand) -> Result<()> {
+    let (channel, bearer) = channel(&connection).await?;
+    let mut scheduler: Scheduler =
+        SchedulerClient::with_interceptor(channel.clone(), bearer.clone());
+    let mut accounts = AccountsClient::with_interceptor(channel, bearer);
+    match command {
+        TournamentCommand::Create {
+            name,
+            system: sys,
+            rounds,
+            game,
+            time,
+            rated,
+            tiebreaks,
+            bye_points,
+            forfeit_withdraws,
+            manual,
+        } => {
+            let t = scheduler
+                .create_tournament(spb::CreateTournamentRequest {
+                    settings: Some(spb::TournamentSettings {
+                        name,
+                        kind: game,
+                        system: system(&sys)?.into(),
+                        rounds,
+                        time_control: time.as_deref().map(parse_time).transpose()?,
+                        rated,
+                        tiebreaks,
+                        bye_points,
+                        bye_points_set: true,
+                        forfeit_withdraws,
+                        manual_pairing: manual,
+                        ..Default::default()
+                    }),
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .tournament
+                .context("no tournament in the answer")?;
+            println!("tournament {} created", t.id);
+        }
+        TournamentCommand::Add {
+            id,
+            players,
+            rating,
+        } => {
+            for player in players {
+                let player_id = player_id(&mut accounts, &player).await?;
+                let entrant = scheduler
+                    .add_player(spb::AddPlayerRequest {
+                        tournament_id: id,
+                        player_id,
+                        rating,
+                    })
+                    .await
+                    .map_err(rpc)?
+                    .into_inner()
+                    .entrant
+                    .context("no entrant in the answer")?;
+                println!(
+                    "{} ({}) added, rating {}",
+                    entrant.name, entrant.player_id, entrant.rating
+                );
+            }
+        }
+        TournamentCommand::Withdraw { id, player } => {
+            let player_id = player_id(&mut accounts, &player).await?;
+            let answer = scheduler
+                .withdraw_player(spb::WithdrawPlayerRequest {
+                    tournament_id: id,
+                    player_id,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            println!("{player} withdrawn from round {} on", answer.from_round);
+        }
+        TournamentCommand::Bye {
+            id,
+            player,
+            round,
+            zero,
+        } => {
+            let player_id = player_id(&mut accounts, &player).await?;
+            scheduler
+                .request_bye(spb::RequestByeRequest {
+                    tournament_id: id,
+                    player_id,
+                    round,
+                    half_point: !zero,
+                })
+                .await
+                .map_err(rpc)?;
+            println!("bye recorded for {player} in round {round}");
+        }
+        TournamentCommand::Start { id } => {
+            let t = scheduler
+                .start_tournament(spb::StartTournamentRequest { tournament_id: id })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .tournament
+                .context("no tournament in the answer")?;
+            print!("{}", show(&t));
+        }
+        TournamentCommand::Pair { id } => {
+            let t = scheduler
+                .pair_next_round(spb::PairNextRoundRequest { tournament_id: id })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .tournament
+                .context("no tournament in the answer")?;
+            print!("{}", show(&t));
+        }
+        TournamentCommand::Result {
+            id,
+            round,
+            board,
+            result,
+        } => {
+            scheduler
+                .set_result(spb::SetResultRequest {
+                    tournament_id: id,
+                    round,
+                    board,
+                    result: result.clone(),
+                })
+                .await
+                .map_err(rpc)?;
+            println!("round {round} board {board}: {result}");
+        }
+        TournamentCommand::Show { id } => print!("{}", show(&get(&mut scheduler, id).await?)),
+        TournamentCommand::Standings { id } => {
+            let s = scheduler
+                .get_standings(spb::GetStandingsRequest { tournament_id: id })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            println!("standings after {} rounds", s.rounds);
+            let mut rows = vec![{
+                let mut header = vec![
+                    "rank".to_owned(),
+                    "no".to_owned(),
+                    "player".to_owned(),
+                    "rating".to_owned(),
+                    "points".to_owned(),
+                ];
+                header.extend(s.tiebreak_names.iter().cloned());
+                header
+            }];
+            for st in &s.standings {
+                let mut row = vec![
+                    st.rank.to_string(),
+                    st.start_rank.to_string(),
+                    st.name.clone(),
+                    st.rating.to_string(),
+                    st.points.clone(),
+                ];
+                row.extend(st.tiebreaks.iter().cloned());
+                rows.push(row);
+            }
+            print!("{}", crate::table::render(&rows));
+        }
+        TournamentCommand::Export { id } => {
+            let trf = scheduler
+                .export_trf(spb::ExportTrfRequest { tournament_id: id })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .trf;
+            print!("{trf}");
+        }
+        TournamentCommand::List => {
+            let list = scheduler
+                .list_tournaments(spb::ListTournamentsRequest {
+                    status: spb::TournamentStatus::Unspecified.into(),
+                    limit: 100,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .tournaments;
+            let mut rows = vec![vec![
+                "id".to_owned(),
+                "name".to_owned(),
+                "game".to_owned(),
+                "round".to_owned(),
+                "players".to_owned(),
+            ]];
+            for t in list {
+                let s = t.settings.unwrap_or_default();
+                rows.push(vec![
+                    t.id.to_string(),
+                    s.name,
+                    s.kind,
+                    format!("{}/{}", t.current_round, t.rounds),
+                    t.entrants.len().to_string(),
+                ]);
+            }
+            print!("{}", crate::table::render(&rows));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,319 @@
+//! The whole system through the binary: the demo (a Swiss tournament among reference bots), a bot
+//! that resumes its game after the server is killed and restarted, and the three services as
+//! separate processes playing a tournament to the end (on PostgreSQL when configured).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const ADMIN: &str = "system-test-admin-token";
+
+fn temp_dir(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!("hb-{name}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn hanniball(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args(args)
+        .env("HANNIBALL_TOKEN", ADMIN)
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = hanniball(args);
+    assert!(
+        out.status.success(),
+        "hanniball {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// A free port on 127.0.0.1 (bound and released).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
+}
+
+/// A server process that is killed when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `hanniball serve` with `envs` on `port`; waits for its "serving" line.
+fn serve(dir: &Path, port: u16, extra: &[&str], envs: &[(&str, String)]) -> Server {
+    let listen = format!("127.0.0.1:{port}");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hanniball"));
+    command
+        .args(["serve", "--listen", &listen])
+        .args(extra)
+        .env("HANNIBALL__DATA_DIR", dir)
+        .env("HANNIBALL__AUTH__ADMIN_TOKEN", ADMIN)
+        .env("HANNIBALL__MATCHMAKING__TICK_MS", "100")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    for (key, value) in envs {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().expect("the binary starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("a first line");
+    assert!(
+        line.starts_with("hanniball serving on"),
+        "unexpected {line:?}"
+    );
+    Server(child)
+}
+
+/// Registers a bot; returns its token.
+fn register(server: &str, name: &str) -> String {
+    register_with_id(server, name).1
+}
+
+/// Registers a bot; returns its id and token.
+fn register_with_id(server: &str, name: &str) -> (String, String) {
+    let out = ok(&["player", "register", name, "--bot", "--server", server]);
+    let id = out
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_else(|| panic!("no id in {out:?}"))
+        .to_owned();
+    let token = out
+        .split_whitespace()
+        .find(|w| w.starts_with("hb_"))
+        .unwrap_or_else(|| panic!("no token in {out:?}"))
+        .to_owned();
+    (id, token)
+}
+
+fn bot(server: &str, token: &str, strategy: &str, games: u32) -> Server {
+    let child = Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args([
+            "bot",
+            "run",
+            "--server",
+            server,
+            "--token",
+            token,
+            "--strategy",
+            strategy,
+            "--think-ms",
+            "20",
+            "--games",
+            &games.to_string(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the bot starts");
+    Server(child)
+}
+
+/// Polls `check` every 100 ms for at most `seconds`.
+fn wait_for(seconds: u64, what: &str, mut check: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(seconds) {
+        if check() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("timed out waiting for {what}");
+}
+
+#[test]
+fn the_demo_runs_a_swiss_tournament_among_bots_and_rates_it() {
+    let dir = temp_dir("demo");
+    let out = ok(&[
+        "demo",
+        "--per-strategy",
+        "1",
+        "--rounds",
+        "2",
+        "--time",
+        "10+0.1",
+        "--think-ms",
+        "20",
+        "--data-dir",
+        dir.to_str().expect("utf-8"),
+    ]);
+    assert!(out.contains("final standings after 2 rounds"), "{out}");
+    let standings: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("rank"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(standings.len(), 3, "{out}");
+    // Three players, two rounds: one game per round and a bye worth a win.
+    let points: f64 = standings
+        .iter()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(2)
+                .expect("points")
+                .parse::<f64>()
+                .expect("number")
+        })
+        .sum();
+    assert!((points - 4.0).abs() < 1e-9, "{out}");
+    let changes: Vec<i64> = out
+        .lines()
+        .skip_while(|l| !(l.starts_with("player") && l.contains("before")))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .nth(3)
+                .expect("change")
+                .parse::<i64>()
+                .expect("number")
+        })
+        .collect();
+    assert_eq!(changes.len(), 3, "{out}");
+    // Elo between players with the same K is zero-sum; and games were rated.
+    assert_eq!(changes.iter().sum::<i64>(), 0, "{out}");
+    assert!(changes.iter().any(|c| *c != 0), "{out}");
+}
+
+fn turns_played(server: &str, game: &str) -> u32 {
+    let out = hanniball(&["game", "show", game, "--server", server]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .filter_map(|l| l.trim().split_once(". "))
+        .filter_map(|(n, _)| n.parse::<u32>().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_bot_resumes_its_game_after_the_server_is_killed_and_restarted() {
+    let dir = temp_dir("resume");
+    let port = free_port();
+    let url = format!("http://127.0.0.1:{port}");
+    let server = serve(&dir, port, &[], &[]);
+    let a = register(&url, "resumer-a");
+    let b = register(&url, "resumer-b");
+    ok(&[
+        "game",
+        "create",
+        "--white",
+        "resumer-a",
+        "--black",
+        "resumer-b",
+        "--max-turns",
+        "120",
+        "--server",
+        &url,
+    ]);
+    let mut bots = vec![bot(&url, &a, "random", 1), bot(&url, &b, "random", 1)];
+    wait_for(60, "a few turns", || turns_played(&url, "1") >= 6);
+    drop(server); // kill -9 while the game is on
+    let before = turns_played(&url, "1");
+    assert_eq!(before, 0, "the server is down");
+    let _server = serve(&dir, port, &[], &[]);
+    // Both bots reconnect, resume from the current turn and play the game to its end.
+    wait_for(120, "the bots to finish their game", || {
+        bots.iter_mut()
+            .all(|b| b.0.try_wait().expect("wait").is_some())
+    });
+    for b in &mut bots {
+        assert!(b.0.wait().expect("exit").success());
+    }
+    let shown = ok(&["game", "show", "1", "--server", &url]);
+    assert!(shown.contains("game over"), "{shown}");
+}
+
+#[test]
+fn three_services_as_separate_processes_play_a_tournament() {
+    let dir = temp_dir("split");
+    let database = match std::env::var("HANNIBALL_TEST_POSTGRES_URL") {
+        Ok(base) if !base.is_empty() => tokio::runtime::Runtime::new()
+            .expect("runtime")
+            .block_on(hanniball_store::testing::postgres_url(&base))
+            .expect("a fresh PostgreSQL database"),
+        _ => format!("sqlite://{}?mode=rwc", dir.join("shared.sqlite").display()),
+    };
+    ok(&["migrate", "--database", &database]);
+    let (pa, pr, ps) = (free_port(), free_port(), free_port());
+    let (arbiter_url, rating_url, scheduler_url) = (
+        format!("http://127.0.0.1:{pa}"),
+        format!("http://127.0.0.1:{pr}"),
+        format!("http://127.0.0.1:{ps}"),
+    );
+    let envs = vec![
+        ("HANNIBALL__DATABASE__URL", database.clone()),
+        ("HANNIBALL__SERVICES__ARBITER_URL", arbiter_url.clone()),
+        ("HANNIBALL__SERVICES__RATING_URL", rating_url.clone()),
+    ];
+    let _arbiter = serve(&dir, pa, &["--only", "arbiter"], &envs);
+    let _rating = serve(&dir, pr, &["--only", "rating"], &envs);
+    let _scheduler = serve(&dir, ps, &["--only", "scheduler"], &envs);
+    let names = ["split-1", "split-2", "split-3", "split-4"];
+    let mut bots = Vec::new();
+    let mut ids = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let (id, token) = register_with_id(&arbiter_url, name);
+        ids.push(id);
+        let strategy = if i % 2 == 0 { "greedy" } else { "random" };
+        bots.push(bot(&arbiter_url, &token, strategy, 0));
+    }
+    let created = ok(&[
+        "tournament",
+        "create",
+        "Split",
+        "--rounds",
+        "3",
+        "--time",
+        "30+0.5",
+        "--rated",
+        "--server",
+        &scheduler_url,
+    ]);
+    let id = created
+        .split_whitespace()
+        .nth(1)
+        .expect("tournament id")
+        .to_owned();
+    // Players by id: names are resolved by the Accounts service, which the arbiter's process serves.
+    let mut add = vec!["tournament", "add", id.as_str()];
+    add.extend(ids.iter().map(String::as_str));
+    add.extend(["--server", &scheduler_url]);
+    ok(&add);
+    ok(&["tournament", "start", &id, "--server", &scheduler_url]);
+    wait_for(240, "the tournament to finish", || {
+        ok(&["tournament", "show", &id, "--server", &scheduler_url]).contains("finished")
+    });
+    let standings = ok(&["tournament", "standings", &id, "--server", &scheduler_url]);
+    assert!(
+        standings.contains("standings after 3 rounds"),
+        "{standings}"
+    );
+    let trf = ok(&["tournament", "export", &id, "--server", &scheduler_url]);
+    let parsed = hanniball_pairing::trf::parse(&trf).expect("the export is a TRF");
+    assert_eq!(parsed.rounds_paired(), 3);
+    assert!(hanniball_pairing::check(&parsed).is_empty(), "{trf}");
+    // The rating service (its own process) took the six rated games from the arbiter's outbox.
+    wait_for(30, "the ratings", || {
+        let top = ok(&["ratings", "top", "--json", "--server", &rating_url]);
+        names.iter().all(|n| top.contains(n))
+    });
+}

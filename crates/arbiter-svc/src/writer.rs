@@ -24,10 +24,10 @@ impl Writer {
         tokio::spawn(async move {
             let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
             while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-                let writes: Vec<Write> = batch.iter().map(|(write, _)| write.clone()).collect();
+                let (writes, replies): (Vec<Write>, Vec<_>) = batch.drain(..).unzip();
                 let results = store.commit(&writes).await;
                 tracing::trace!(batch = writes.len(), "group commit");
-                for ((_, reply), result) in batch.drain(..).zip(results) {
+                for (reply, result) in replies.into_iter().zip(results) {
                     let _ = reply.send(result);
                 }
             }

@@ -17,7 +17,7 @@ use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 use hanniball_rules::{GameKind, GameOptions};
-use hanniball_svc_kit::Bearer;
+use hanniball_svc_kit::{Bearer, pause};
 use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::service::interceptor::InterceptedService;
@@ -387,13 +387,6 @@ impl Bot {
             Err(status) => Err(crate::client::rpc(status))
                 .with_context(|| format!("submitting {turn:?} in game {}", game.id)),
         }
-    }
-}
-
-async fn pause(delay: Duration, stop: &CancellationToken) -> bool {
-    tokio::select! {
-        () = stop.cancelled() => false,
-        () = tokio::time::sleep(delay) => true,
     }
 }
 

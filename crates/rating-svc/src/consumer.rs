@@ -41,9 +41,8 @@ pub async fn run(
                 tracing::warn!(%reason, backoff_ms = backoff.as_millis() as u64, "results consumer: retrying");
             }
         }
-        tokio::select! {
-            () = shutdown.cancelled() => return,
-            () = tokio::time::sleep(backoff) => {}
+        if !hanniball_svc_kit::pause(backoff, &shutdown).await {
+            return;
         }
         backoff = (backoff * 2).min(max_backoff.max(MIN_BACKOFF));
     }

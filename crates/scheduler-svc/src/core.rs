@@ -4,7 +4,6 @@
 //! restart (or a second replica) simply does what is still missing.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use hanniball_arbiter::{GameId, PlayerId};
 use hanniball_pairing::matchmaking::{self, QueueConfig, Waiting};
@@ -396,12 +395,4 @@ pub fn time_control(
         initial_ms,
         increment_ms: increment_ms.unwrap_or(0),
     })
-}
-
-/// Waits `delay`, or less if `shutdown` comes first; false on shutdown.
-pub async fn pause(delay: Duration, shutdown: &tokio_util::sync::CancellationToken) -> bool {
-    tokio::select! {
-        () = shutdown.cancelled() => false,
-        () = tokio::time::sleep(delay) => true,
-    }
 }

@@ -27,7 +27,9 @@ use tokio_util::sync::CancellationToken;
 use tonic::server::NamedService;
 use tonic::service::RoutesBuilder;
 
-use crate::core::{Core, pause};
+use hanniball_svc_kit::pause;
+
+use crate::core::Core;
 use crate::error::ServiceError;
 use crate::service::SchedulerService;
 

@@ -13,3 +13,15 @@ pub mod server;
 pub use auth::{Auth, AuthError, Caller};
 pub use client::{Bearer, connect};
 pub use server::{Served, serve};
+
+/// Waits `delay`, or less if `shutdown` comes first; false on shutdown. The retry loops of every
+/// service (and of the bot client) back off with it.
+pub async fn pause(
+    delay: std::time::Duration,
+    shutdown: &tokio_util::sync::CancellationToken,
+) -> bool {
+    tokio::select! {
+        () = shutdown.cancelled() => false,
+        () = tokio::time::sleep(delay) => true,
+    }
+}

@@ -187,17 +187,9 @@ impl Core {
                 tag: format!("tournament:{}:{}:{}", t.id, board.round, board.board),
                 idempotency_key: format!("tournament-{}-r{}-b{}", t.id, board.round, board.board),
             };
-            let game = self
-                .arbiter
-                .clone()
-                .create_game(request)
-                .await
-                .map_err(|s| arbiter_error(&s))?
-                .into_inner()
-                .game
-                .ok_or_else(|| ServiceError::Internal("the arbiter sent no game".to_owned()))?;
+            let game = self.create_game(request).await?;
             self.store
-                .set_board_game(t.id, board.round, board.board, GameId(game.id))
+                .set_board_game(t.id, board.round, board.board, game)
                 .await?;
         }
         Ok(())
@@ -372,6 +364,13 @@ impl Core {
             tag: format!("match:{}", m.id),
             idempotency_key: format!("match-{}", m.id),
         };
+        let game = self.create_game(request).await?;
+        self.store.set_match_game(m.id, game).await?;
+        Ok(())
+    }
+
+    /// Creates a game in the arbiter (idempotent by the request's key); returns its id.
+    async fn create_game(&self, request: apb::CreateGameRequest) -> ServiceResult<GameId> {
         let game = self
             .arbiter
             .clone()
@@ -381,8 +380,7 @@ impl Core {
             .into_inner()
             .game
             .ok_or_else(|| ServiceError::Internal("the arbiter sent no game".to_owned()))?;
-        self.store.set_match_game(m.id, GameId(game.id)).await?;
-        Ok(())
+        Ok(GameId(game.id))
     }
 }
 

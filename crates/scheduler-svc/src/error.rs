@@ -49,12 +49,13 @@ impl From<StoreError> for ServiceError {
 impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Self {
         let code = match &error {
-            ServiceError::Auth(auth) => match auth {
-                AuthError::NoToken | AuthError::BadToken => Code::Unauthenticated,
-                AuthError::AdminOnly => Code::PermissionDenied,
-                AuthError::Store(StoreError::Unavailable(_)) => Code::Unavailable,
-                AuthError::NoRandomness(_) | AuthError::Store(_) => Code::Internal,
-            },
+            // The kit maps its own errors (and never lets a database message through).
+            ServiceError::Auth(_) => {
+                let ServiceError::Auth(auth) = error else {
+                    unreachable!("matched above")
+                };
+                return auth.into();
+            }
             ServiceError::NotYou(_) => Code::PermissionDenied,
             ServiceError::InvalidArgument(_) => Code::InvalidArgument,
             ServiceError::NotFound { .. } => Code::NotFound,

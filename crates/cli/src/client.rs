@@ -99,7 +99,7 @@ pub enum GameCommand {
 
 struct Clients {
     arbiter: ArbiterClient<InterceptedService<Channel, Bearer>>,
-    accounts: AccountsClient<InterceptedService<Channel, Bearer>>,
+    accounts: Accounts,
 }
 
 /// A connected channel to the server and the interceptor sending the chosen token: `--token`, or
@@ -141,12 +141,15 @@ pub(crate) fn rpc(status: Status) -> anyhow::Error {
     anyhow::anyhow!("{:?}: {}", status.code(), status.message())
 }
 
-async fn player_id(clients: &mut Clients, name: &str) -> Result<i64> {
+/// The Accounts client of a connection.
+pub(crate) type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
+
+/// A player's id from their name (the Accounts service resolves it).
+pub(crate) async fn player_by_name(accounts: &mut Accounts, name: &str) -> Result<i64> {
     let request = apb::GetPlayerRequest {
         player: Some(apb::get_player_request::Player::Name(name.to_owned())),
     };
-    let player = clients
-        .accounts
+    let player = accounts
         .get_player(request)
         .await
         .map_err(rpc)?
@@ -253,7 +256,7 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
             println!("token (shown once; id {}): {}", token.token_id, token.token);
         }
         PlayerCommand::Token { name } => {
-            let id = player_id(&mut clients, &name).await?;
+            let id = player_by_name(&mut clients.accounts, &name).await?;
             let token = clients
                 .accounts
                 .issue_token(apb::IssueTokenRequest { player_id: id })
@@ -330,8 +333,8 @@ pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
             let request = pb::CreateGameRequest {
                 kind: game,
                 ruleset,
-                white_player_id: player_id(&mut clients, &white).await?,
-                black_player_id: player_id(&mut clients, &black).await?,
+                white_player_id: player_by_name(&mut clients.accounts, &white).await?,
+                black_player_id: player_by_name(&mut clients.accounts, &black).await?,
                 time_control: time.as_deref().map(parse_time).transpose()?,
                 rated,
                 max_turns,
@@ -376,7 +379,7 @@ pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
         }
         GameCommand::List { player, status } => {
             let player_id = match player {
-                Some(name) => player_id(&mut clients, &name).await?,
+                Some(name) => player_by_name(&mut clients.accounts, &name).await?,
                 None => 0,
             };
             let status = match status.as_deref() {

@@ -3,12 +3,11 @@
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
-use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 
-use crate::client::{Connection, channel, parse_time, rpc};
+use crate::client::{Accounts, Connection, channel, parse_time, player_by_name, rpc};
 
 #[derive(Debug, Subcommand)]
 pub enum TournamentCommand {
@@ -89,28 +88,12 @@ type Scheduler = SchedulerClient<
     >,
 >;
 
-async fn player_id(
-    accounts: &mut AccountsClient<
-        tonic::service::interceptor::InterceptedService<
-            tonic::transport::Channel,
-            hanniball_svc_kit::Bearer,
-        >,
-    >,
-    name: &str,
-) -> Result<i64> {
-    if let Ok(id) = name.parse::<i64>() {
-        return Ok(id);
+/// A player given by id (all digits) or by name.
+async fn player_id(accounts: &mut Accounts, player: &str) -> Result<i64> {
+    match player.parse::<i64>() {
+        Ok(id) => Ok(id),
+        Err(_) => player_by_name(accounts, player).await,
     }
-    let player = accounts
-        .get_player(apb::GetPlayerRequest {
-            player: Some(apb::get_player_request::Player::Name(name.to_owned())),
-        })
-        .await
-        .map_err(rpc)?
-        .into_inner()
-        .player
-        .context("no player in the answer")?;
-    Ok(player.id)
 }
 
 fn system(name: &str) -> Result<spb::PairingSystem> {

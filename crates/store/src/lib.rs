@@ -411,15 +411,16 @@ impl Store {
         let mut ids: Vec<i64> = writes.iter().map(|w| w.game_id.0).collect();
         ids.sort_unstable();
         ids.dedup();
-        if writes.len() > 1 && ids.len() == writes.len() {
+        if ids.len() == writes.len() {
             update_games(&txn, writes).await?;
-            for write in writes {
-                insert_outbox(&txn, write).await?;
-            }
         } else {
+            // Two writes of one game: each must see the other's row, so one statement each.
             for write in writes {
-                apply_write(&txn, write).await?;
+                update_games(&txn, std::slice::from_ref(write)).await?;
             }
+        }
+        for write in writes {
+            insert_outbox(&txn, write).await?;
         }
         txn.commit().await?;
         Ok(())
@@ -488,56 +489,10 @@ impl FindAlsoGames for sea_orm::Select<results_outbox::Entity> {
     }
 }
 
-/// The game row and outbox part of a write (its turn is inserted with the batch's).
-async fn apply_write<C: ConnectionTrait>(db: &C, write: &Write) -> Result<(), StoreError> {
-    let update = games::Entity::update_many()
-        .col_expr(games::Column::Position, Expr::value(write.position.clone()))
-        .col_expr(
-            games::Column::TurnsPlayed,
-            Expr::value(write.turns_played as i32),
-        )
-        .col_expr(games::Column::WhiteMs, Expr::value(write.clocks.white_ms))
-        .col_expr(games::Column::BlackMs, Expr::value(write.clocks.black_ms))
-        .col_expr(games::Column::ClockSince, Expr::value(write.clocks.since.0))
-        .col_expr(
-            games::Column::DrawOfferBy,
-            Expr::value(write.draw_offer.map(|side| side_name(side).to_owned())),
-        )
-        .col_expr(games::Column::Status, Expr::value(write.status.name()))
-        .col_expr(
-            games::Column::Outcome,
-            Expr::value(
-                write
-                    .result
-                    .and_then(|r| r.outcome)
-                    .map(convert::outcome_name),
-            ),
-        )
-        .col_expr(
-            games::Column::Reason,
-            Expr::value(write.result.map(|r| r.reason.name().to_owned())),
-        )
-        .col_expr(
-            games::Column::FinishedAtMs,
-            Expr::value(write.finished_at.map(|t| t.0)),
-        )
-        .filter(games::Column::Id.eq(write.game_id.0))
-        .filter(games::Column::Status.eq(Status::Active.name()))
-        .filter(games::Column::TurnsPlayed.eq(write.expected_turns as i32))
-        .exec(db)
-        .await?;
-    if update.rows_affected != 1 {
-        return Err(StoreError::Conflict(format!(
-            "game {} was changed by another writer",
-            write.game_id
-        )));
-    }
-    insert_outbox(db, write).await
-}
-
 /// Every game row of a batch in one statement (`UPDATE … FROM (VALUES …)`, understood by SQLite
-/// and PostgreSQL alike), with the same guard as [`apply_write`] for each row: a statement per
-/// game costs a round trip each, which dominated the commit of a large batch.
+/// and PostgreSQL alike), each row guarded by the game's stored turn count and active status, so
+/// that of two writers one commits and the other gets `Conflict`. A statement per game cost a
+/// round trip each, which dominated the commit of a large batch.
 async fn update_games<C: ConnectionTrait>(db: &C, writes: &[Write]) -> Result<(), StoreError> {
     const COLUMNS: usize = 12;
     let backend = db.get_database_backend();

@@ -2,12 +2,17 @@
 //! empty RPC (`Ping`) on the same server as the baseline.
 //!
 //! `cargo bench -p hanniball-e2e --bench load -- [--games N] [--seconds S] [--rate R]
-//!  [--server URL --token ADMIN_TOKEN]`
+//!  [--only ping|turn] [--server URL --token ADMIN_TOKEN]`
 //!
 //! Without `--server` it starts the arbiter in-process (its own runtime) on a fresh SQLite file with
 //! durable commits (WAL, synchronous=FULL). Two phases, each for Ping and for SubmitTurn:
 //! - saturation: every game's client sends back to back; throughput is what the server sustains;
-//! - paced: the games together offer `R` calls per second; latency p50/p99 is measured at that load.
+//! - paced: the games together offer `R` calls per second; latency p50/p99 is measured at that load
+//!   (`--rate 0` skips it).
+
+// The allocator the `hanniball` binary uses: the server in this process should run as it does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -17,8 +22,8 @@ use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
-use hanniball_rules::hanniball::Position;
 use hanniball_rules::hanniball::playout::random_turn;
+use hanniball_rules::hanniball::{Position, Ruleset};
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
@@ -29,6 +34,7 @@ struct Args {
     seconds: f64,
     rate: f64,
     server: Option<(String, String)>,
+    only: Option<Call>,
 }
 
 fn args() -> Args {
@@ -37,6 +43,7 @@ fn args() -> Args {
         seconds: 8.0,
         rate: 2_000.0,
         server: None,
+        only: None,
     };
     let all: Vec<String> = std::env::args().collect();
     let value = |name: &str| {
@@ -52,6 +59,12 @@ fn args() -> Args {
     }
     if let Some(v) = value("--rate") {
         args.rate = v.parse().expect("--rate R");
+    }
+    match value("--only").as_deref() {
+        None => {}
+        Some("ping") => args.only = Some(Call::Ping),
+        Some("turn") => args.only = Some(Call::Turn),
+        Some(other) => panic!("--only ping|turn, not {other}"),
     }
     if let (Some(url), Some(token)) = (value("--server"), value("--token")) {
         args.server = Some((url, token));
@@ -118,15 +131,40 @@ async fn channels(url: &str, count: usize) -> Vec<Channel> {
     out
 }
 
-/// One game slot: who plays, and the position as the client last saw it.
+/// A random game played out locally before the run: its turns as text, and who plays each. The
+/// server replays it from the same start and validates every turn as it would any other; the load
+/// generator only sends text, so that its own rules work does not eat into the cores it shares
+/// with the server.
+struct Script {
+    turns: Vec<(String, usize)>,
+}
+
+impl Script {
+    fn random(seed: u64) -> Script {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut position = Position::initial(Ruleset::Standard);
+        let mut turns = Vec::new();
+        while let Some(turn) = random_turn(&position, &mut |n| rng.usize(..n)) {
+            let side = usize::from(position.side_to_move() == hanniball_rules::Side::Black);
+            position = position.play_turn(&turn).expect("a random turn is legal");
+            turns.push((turn.to_string(), side));
+        }
+        Script { turns }
+    }
+}
+
+/// How many different random games the slots share.
+const SCRIPTS: usize = 64;
+
+/// One game slot: who plays, which script it follows and how far the game has got.
 struct Slot {
     game: i64,
-    position: Position,
+    script: usize,
     next: u32,
     clients: [Client; 2],
 }
 
-async fn new_game(admin: &mut Client, white: i64, black: i64) -> (i64, Position) {
+async fn new_game(admin: &mut Client, white: i64, black: i64) -> i64 {
     let game = admin
         .create_game(pb::CreateGameRequest {
             white_player_id: white,
@@ -138,8 +176,13 @@ async fn new_game(admin: &mut Client, white: i64, black: i64) -> (i64, Position)
         .into_inner()
         .game
         .expect("game");
-    let position = Position::from_notation(&game.state.expect("state").position).expect("position");
-    (game.id, position)
+    let start = Position::from_notation(&game.state.expect("state").position).expect("position");
+    assert_eq!(
+        start,
+        Position::initial(Ruleset::Standard),
+        "the scripts start from the standard initial position"
+    );
+    game.id
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -151,6 +194,7 @@ enum Call {
 /// Runs one phase with every slot; returns the slots, the calls completed and latencies in µs.
 async fn phase(
     slots: Vec<Slot>,
+    scripts: &Arc<Vec<Script>>,
     admin: &Client,
     ids: &Arc<Vec<i64>>,
     call: Call,
@@ -162,6 +206,7 @@ async fn phase(
     for (index, mut slot) in slots.into_iter().enumerate() {
         let mut admin = admin.clone();
         let ids = Arc::clone(ids);
+        let scripts = Arc::clone(scripts);
         tasks.push(tokio::spawn(async move {
             let mut rng = fastrand::Rng::with_seed(index as u64);
             let mut latencies = Vec::new();
@@ -173,37 +218,40 @@ async fn phase(
                     tokio::time::sleep_until(next_at.into()).await;
                     next_at += interval;
                 }
-                let side =
-                    usize::from(slot.position.side_to_move() == hanniball_rules::Side::Black);
+                let script = &scripts[slot.script];
+                let (turn, side) = &script.turns[slot.next as usize - 1];
                 let start = Instant::now();
                 match call {
                     Call::Ping => {
-                        slot.clients[side]
+                        slot.clients[*side]
                             .ping(pb::PingRequest {})
                             .await
                             .expect("ping");
                     }
                     Call::Turn => {
-                        let turn = random_turn(&slot.position, &mut |n| rng.usize(..n))
-                            .expect("the game is on");
-                        let response = slot.clients[side]
+                        let response = slot.clients[*side]
                             .submit_turn(pb::SubmitTurnRequest {
                                 game_id: slot.game,
                                 turn_number: slot.next,
-                                turn: turn.to_string(),
+                                turn: turn.clone(),
                             })
                             .await
                             .expect("turn accepted")
                             .into_inner();
                         let state = response.state.expect("state");
+                        assert_eq!(state.next_turn_number, slot.next + 1, "the turn counted");
+                        let over = slot.next as usize == script.turns.len();
+                        assert_eq!(
+                            state.result.is_some(),
+                            over,
+                            "the game ends with its script"
+                        );
                         slot.next += 1;
-                        slot.position = Position::from_notation(&state.position).expect("position");
-                        if state.result.is_some() || slot.position.result().is_some() {
+                        if over {
                             let white = ids[index % ids.len()];
                             let black = ids[(index + 1) % ids.len()];
-                            let (game, position) = new_game(&mut admin, white, black).await;
-                            slot.game = game;
-                            slot.position = position;
+                            slot.game = new_game(&mut admin, white, black).await;
+                            slot.script = rng.usize(..scripts.len());
                             slot.next = 1;
                         }
                     }
@@ -273,14 +321,15 @@ fn main() {
             tokens.push(answer.token.expect("token").token);
         }
         let ids = Arc::new(ids);
+        let scripts = Arc::new((0..SCRIPTS as u64).map(Script::random).collect::<Vec<_>>());
         let mut parked = Vec::new();
         for i in 0..args.games {
             let (w, b) = (i % ids.len(), (i + 1) % ids.len());
-            let (game, position) = new_game(&mut admin, ids[w], ids[b]).await;
+            let game = new_game(&mut admin, ids[w], ids[b]).await;
             let channel = pool[i % pool.len()].clone();
             parked.push(Slot {
                 game,
-                position,
+                script: i % SCRIPTS,
                 next: 1,
                 clients: [
                     ArbiterClient::with_interceptor(channel.clone(), bearer(&tokens[w])),
@@ -289,23 +338,43 @@ fn main() {
             });
         }
         let mut slots = parked;
+        let mean_turns =
+            scripts.iter().map(|s| s.turns.len()).sum::<usize>() as f64 / scripts.len() as f64;
         println!(
-            "arbiter load: {} concurrent games, {:.0} s per phase, paced at {:.0} calls/s in all",
+            "arbiter load: {} concurrent games ({mean_turns:.0} turns per game on average, then a \
+             new game), {:.0} s per phase, paced at {:.0} calls/s in all",
             args.games, args.seconds, args.rate
         );
-        let interval = Duration::from_secs_f64(args.games as f64 / args.rate);
+        let interval = Duration::from_secs_f64(args.games as f64 / args.rate.max(1e-9));
         let mut rates = Vec::new();
         for (call, name) in [(Call::Ping, "Ping (empty RPC)"), (Call::Turn, "SubmitTurn")] {
-            let (back, n, lat) = phase(slots, &admin, &ids, call, args.seconds, None).await;
-            rates.push(report(&format!("{name}, saturation"), n, args.seconds, lat));
+            if args.only.is_some_and(|only| only != call) {
+                continue;
+            }
             let (back, n, lat) =
-                phase(back, &admin, &ids, call, args.seconds, Some(interval)).await;
-            report(&format!("{name}, paced"), n, args.seconds, lat);
+                phase(slots, &scripts, &admin, &ids, call, args.seconds, None).await;
+            rates.push(report(&format!("{name}, saturation"), n, args.seconds, lat));
             slots = back;
+            if args.rate > 0.0 {
+                let (back, n, lat) = phase(
+                    slots,
+                    &scripts,
+                    &admin,
+                    &ids,
+                    call,
+                    args.seconds,
+                    Some(interval),
+                )
+                .await;
+                report(&format!("{name}, paced"), n, args.seconds, lat);
+                slots = back;
+            }
         }
-        println!(
-            "submit-turn throughput / empty-RPC throughput: {:.2}",
-            rates[1] / rates[0]
-        );
+        if let [ping, turn] = rates[..] {
+            println!(
+                "submit-turn throughput / empty-RPC throughput: {:.2}",
+                turn / ping
+            );
+        }
     });
 }

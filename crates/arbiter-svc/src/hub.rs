@@ -1,19 +1,22 @@
-//! The game hub: one actor task per loaded game owns its [`Match`]; RPC handlers talk to it through
-//! a channel. The actor plans a change with the pure arbiter, has the writer commit it, and only
-//! then applies it and tells watchers: nothing is acknowledged or announced before it is stored.
-//! The actor also keeps the game's clock: when the side to move runs out of time it ends the game
-//! by itself, whether or not anyone calls.
+//! The game hub: every loaded game sits in a slot behind its own lock. An RPC handler takes the
+//! game's lock in its own task, plans the change with the pure arbiter, has the writer commit it,
+//! and only then applies it and tells watchers: nothing is acknowledged or announced before it is
+//! stored, and a game's changes happen one at a time. A small clock task per game sleeps until the
+//! side to move would run out of time and then ends the game by itself, whether or not anyone
+//! calls; it is woken only when a change moves that moment earlier.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use hanniball_arbiter::{
-    Actor, Event, GameId, Match, PlayerId, Setup, Status, Transition, TurnPlan, TurnRecord,
+    Actor, Event, GameId, Match, PlayerId, Setup, Status, Timestamp, Transition, TurnPlan,
+    TurnRecord,
 };
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_store::{Store, StoreError, Write};
-use tokio::sync::{Mutex, Notify, broadcast, mpsc, oneshot};
+use tokio::sync::{Mutex, Notify, broadcast};
 use tokio_util::sync::CancellationToken;
 
 use crate::clock::Clock;
@@ -22,10 +25,12 @@ use crate::error::{ServiceError, ServiceResult};
 use crate::view::{GameView, StateView};
 use crate::writer::Writer;
 
-/// How long a finished game's actor lingers for readers before it is unloaded.
+/// How long a finished game stays loaded for readers before it is unloaded.
 const FINISHED_IDLE: Duration = Duration::from_secs(30);
 /// Events a slow watcher may fall behind before its stream is ended (it can resume).
 const WATCH_BUFFER: usize = 256;
+/// The armed deadline of a game whose clock does not run.
+const NO_DEADLINE: i64 = i64::MAX;
 
 /// A platform action other than a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,36 +42,30 @@ pub enum Action {
     Abort,
 }
 
+/// A game event as watchers share it (one copy, however many watch).
+pub type SharedEvent = Arc<pb::GameEvent>;
+
 /// What a watcher gets when it starts: the first events, then a live subscription (none when the
 /// game is already over).
-pub type Watch = (
-    Vec<pb::GameEvent>,
-    Option<broadcast::Receiver<pb::GameEvent>>,
-);
+pub type Watch = (Vec<pb::GameEvent>, Option<broadcast::Receiver<SharedEvent>>);
 
-enum Command {
-    View {
-        with_turns: bool,
-        reply: oneshot::Sender<GameView>,
-    },
-    LegalSteps {
-        reply: oneshot::Sender<(Vec<String>, StateView)>,
-    },
-    Turn {
-        actor: Actor,
-        number: u32,
-        text: String,
-        reply: oneshot::Sender<ServiceResult<(TurnRecord, StateView)>>,
-    },
-    Action {
-        action: Action,
-        actor: Actor,
-        reply: oneshot::Sender<ServiceResult<StateView>>,
-    },
-    Watch {
-        from_turn: u32,
-        reply: oneshot::Sender<Watch>,
-    },
+/// One loaded game.
+#[derive(Debug)]
+struct Slot {
+    cell: Mutex<Cell>,
+    /// Wakes the game's clock task when a change moved its deadline earlier than `armed`.
+    rearm: Notify,
+    /// The deadline (ms since the epoch) the clock task sleeps until; [`NO_DEADLINE`] if none.
+    armed: AtomicI64,
+}
+
+/// What a game's lock guards.
+#[derive(Debug)]
+struct Cell {
+    game: Match,
+    /// Made when the first watcher comes: most games are never watched by anyone but their
+    /// players' event streams.
+    events: Option<broadcast::Sender<SharedEvent>>,
 }
 
 /// Every loaded game, the player event channels, and what they share.
@@ -76,7 +75,7 @@ pub struct Hub {
     writer: Writer,
     pub clock: Clock,
     pub shutdown: CancellationToken,
-    games: std::sync::Mutex<HashMap<GameId, mpsc::Sender<Command>>>,
+    games: std::sync::Mutex<HashMap<GameId, Arc<Slot>>>,
     /// Serialises loading games from the database (so a game is never loaded twice).
     loading: Mutex<()>,
     players: std::sync::Mutex<HashMap<PlayerId, broadcast::Sender<pb::PlayerEvent>>>,
@@ -104,7 +103,7 @@ impl Hub {
     pub async fn load_active(self: &Arc<Self>) -> ServiceResult<usize> {
         let ids = self.store.active_game_ids().await?;
         for id in &ids {
-            self.handle(*id).await?;
+            self.slot(*id).await?;
         }
         Ok(ids.len())
     }
@@ -152,8 +151,8 @@ impl Hub {
         };
         let view = GameView::of(&game, true);
         tracing::info!(game_id = %game.id, white = %game.setup.white, black = %game.setup.black, "game created");
-        // Players may call about the game as soon as they hear of it: until its actor is in the
-        // map, hold the loading lock so that nobody loads a second actor from the database.
+        // Players may call about the game as soon as they hear of it: until its slot is in the
+        // map, hold the loading lock so that nobody loads a second copy from the database.
         let _loading = self.loading.lock().await;
         let started = convert::game(&view);
         for side in [hanniball_rules::Side::White, hanniball_rules::Side::Black] {
@@ -162,15 +161,16 @@ impl Hub {
             });
         }
         self.announce_turn(&game, &view.state);
-        let tx = self.spawn(game);
-        self.games.lock().expect("games lock").insert(view.id, tx);
+        self.install(game);
         Ok(view)
     }
 
     /// A game's full view.
     pub async fn view(self: &Arc<Self>, id: GameId, with_turns: bool) -> ServiceResult<GameView> {
-        self.call(id, |reply| Command::View { with_turns, reply })
-            .await
+        let slot = self.slot(id).await?;
+        let mut cell = slot.cell.lock().await;
+        self.settle_time(&slot, &mut cell).await;
+        Ok(GameView::of(&cell.game, with_turns))
     }
 
     /// Legal steps for the side to move, and the state.
@@ -178,7 +178,16 @@ impl Hub {
         self: &Arc<Self>,
         id: GameId,
     ) -> ServiceResult<(Vec<String>, StateView)> {
-        self.call(id, |reply| Command::LegalSteps { reply }).await
+        let slot = self.slot(id).await?;
+        let mut cell = slot.cell.lock().await;
+        self.settle_time(&slot, &mut cell).await;
+        let game = &cell.game;
+        let steps = if game.status() == Status::Active {
+            game.game().legal_steps()
+        } else {
+            Vec::new()
+        };
+        Ok((steps, StateView::of(game)))
     }
 
     /// Plays a turn.
@@ -187,15 +196,20 @@ impl Hub {
         id: GameId,
         actor: Actor,
         number: u32,
-        text: String,
+        text: &str,
     ) -> ServiceResult<(TurnRecord, StateView)> {
-        self.call(id, |reply| Command::Turn {
-            actor,
-            number,
-            text: text.clone(),
-            reply,
-        })
-        .await?
+        let slot = self.slot(id).await?;
+        let mut cell = slot.cell.lock().await;
+        self.settle_time(&slot, &mut cell).await;
+        let now = self.clock.now();
+        match cell.game.plan_turn(actor, number, text, now)? {
+            TurnPlan::Replay(record) => Ok((record, StateView::of(&cell.game))),
+            TurnPlan::New(t) => {
+                let record = t.record.clone().expect("a turn transition has its record");
+                let after = self.commit(&slot, &mut cell, t).await?;
+                Ok((record, after))
+            }
+        }
     }
 
     /// Resign, draw offers and answers, abort.
@@ -205,18 +219,27 @@ impl Hub {
         actor: Actor,
         action: Action,
     ) -> ServiceResult<StateView> {
-        self.call(id, |reply| Command::Action {
-            action,
-            actor,
-            reply,
-        })
-        .await?
+        let slot = self.slot(id).await?;
+        let mut cell = slot.cell.lock().await;
+        self.settle_time(&slot, &mut cell).await;
+        let now = self.clock.now();
+        let game = &cell.game;
+        let t = match action {
+            Action::Resign => game.plan_resign(actor, now),
+            Action::OfferDraw => game.plan_offer_draw(actor, now),
+            Action::AcceptDraw => game.plan_accept_draw(actor, now),
+            Action::DeclineDraw => game.plan_decline_draw(actor, now),
+            Action::Abort => game.plan_abort(actor, now),
+        }?;
+        self.commit(&slot, &mut cell, t).await
     }
 
     /// Starts watching a game.
     pub async fn watch(self: &Arc<Self>, id: GameId, from_turn: u32) -> ServiceResult<Watch> {
-        self.call(id, |reply| Command::Watch { from_turn, reply })
-            .await
+        let slot = self.slot(id).await?;
+        let mut cell = slot.cell.lock().await;
+        self.settle_time(&slot, &mut cell).await;
+        Ok(start_watch(&mut cell, from_turn))
     }
 
     /// A player's event channel.
@@ -257,68 +280,24 @@ impl Hub {
         }
     }
 
-    /// Sends a command to a game's actor, loading the game first if needed. An actor that has
-    /// just unloaded itself is replaced once.
-    async fn call<T>(
-        self: &Arc<Self>,
-        id: GameId,
-        make: impl Fn(oneshot::Sender<T>) -> Command,
-    ) -> ServiceResult<T> {
-        for _ in 0..2 {
-            let tx = self.handle(id).await?;
-            let (reply, answer) = oneshot::channel();
-            if tx.send(make(reply)).await.is_err() {
-                self.forget(id, &tx).await;
-                continue;
-            }
-            match answer.await {
-                Ok(value) => return Ok(value),
-                Err(_) => {
-                    if self.shutdown.is_cancelled() {
-                        return Err(ServiceError::ShuttingDown);
-                    }
-                    self.forget(id, &tx).await;
-                }
-            }
-        }
-        Err(ServiceError::Internal(format!(
-            "game {id} actor keeps stopping"
-        )))
-    }
-
-    async fn forget(&self, id: GameId, tx: &mpsc::Sender<Command>) {
-        let mut games = self.games.lock().expect("games lock");
-        if games
-            .get(&id)
-            .is_some_and(|current| current.same_channel(tx))
-        {
-            games.remove(&id);
-        }
-    }
-
-    fn loaded(&self, id: GameId) -> Option<mpsc::Sender<Command>> {
-        let games = self.games.lock().expect("games lock");
-        games.get(&id).filter(|tx| !tx.is_closed()).cloned()
-    }
-
-    async fn handle(self: &Arc<Self>, id: GameId) -> ServiceResult<mpsc::Sender<Command>> {
+    /// The slot of a game, loading the game from the database first if needed.
+    async fn slot(self: &Arc<Self>, id: GameId) -> ServiceResult<Arc<Slot>> {
         if self.shutdown.is_cancelled() {
             return Err(ServiceError::ShuttingDown);
         }
-        if let Some(tx) = self.loaded(id) {
-            return Ok(tx);
+        if let Some(slot) = self.loaded(id) {
+            return Ok(slot);
         }
         let _loading = self.loading.lock().await;
-        if let Some(tx) = self.loaded(id) {
-            return Ok(tx);
+        if let Some(slot) = self.loaded(id) {
+            return Ok(slot);
         }
         let game = self.load(id).await?;
-        let tx = self.spawn(game);
-        self.games
-            .lock()
-            .expect("games lock")
-            .insert(id, tx.clone());
-        Ok(tx)
+        Ok(self.install(game))
+    }
+
+    fn loaded(&self, id: GameId) -> Option<Arc<Slot>> {
+        self.games.lock().expect("games lock").get(&id).cloned()
     }
 
     async fn load(&self, id: GameId) -> ServiceResult<Match> {
@@ -334,175 +313,167 @@ impl Hub {
             .map_err(|error| ServiceError::Internal(format!("game {id} does not restore: {error}")))
     }
 
-    fn spawn(self: &Arc<Self>, game: Match) -> mpsc::Sender<Command> {
-        let (tx, rx) = mpsc::channel(64);
-        let hub = Arc::clone(self);
-        let own = tx.clone();
-        tokio::spawn(async move {
-            let id = game.id;
-            run(Arc::clone(&hub), game, rx).await;
-            hub.forget(id, &own).await;
+    /// Puts a game in the map and starts its clock task. The caller holds the loading lock.
+    fn install(self: &Arc<Self>, game: Match) -> Arc<Slot> {
+        let id = game.id;
+        let slot = Arc::new(Slot {
+            armed: AtomicI64::new(armed(&game)),
+            cell: Mutex::new(Cell { game, events: None }),
+            rearm: Notify::new(),
         });
-        tx
+        self.games
+            .lock()
+            .expect("games lock")
+            .insert(id, Arc::clone(&slot));
+        tokio::spawn(Arc::clone(self).keep_time(id, Arc::clone(&slot)));
+        slot
     }
-}
 
-/// The actor: owns one match until shutdown (or, once finished, until idle).
-async fn run(hub: Arc<Hub>, mut game: Match, mut rx: mpsc::Receiver<Command>) {
-    let (events, _) = broadcast::channel::<pb::GameEvent>(WATCH_BUFFER);
-    loop {
-        let deadline = game.deadline();
-        let finished = game.status() != Status::Active;
-        tokio::select! {
-            () = hub.shutdown.cancelled() => break,
-            () = async {
-                match deadline {
-                    Some(deadline) => hub.clock.sleep_until(deadline).await,
-                    None => std::future::pending().await,
+    /// A game's clock task: ends the game when the side to move runs out of time; unloads it a
+    /// while after it is over; stops at shutdown.
+    async fn keep_time(self: Arc<Self>, id: GameId, slot: Arc<Slot>) {
+        loop {
+            let (deadline, finished) = {
+                let cell = slot.cell.lock().await;
+                let deadline = cell.game.deadline();
+                slot.armed
+                    .store(deadline.map_or(NO_DEADLINE, |d| d.0), Ordering::SeqCst);
+                (deadline, cell.game.status() != Status::Active)
+            };
+            if finished {
+                tokio::select! {
+                    () = self.shutdown.cancelled() => return,
+                    () = tokio::time::sleep(FINISHED_IDLE) => {}
                 }
-            } => {
-                if let Some(t) = game.plan_time_out(hub.clock.now()) {
-                    if let Err(error) = commit(&hub, &mut game, t, &events).await.map(drop) {
-                        tracing::warn!(game_id = %game.id, %error, "could not store a loss on time; retrying");
+                let mut games = self.games.lock().expect("games lock");
+                if games
+                    .get(&id)
+                    .is_some_and(|current| Arc::ptr_eq(current, &slot))
+                {
+                    games.remove(&id);
+                }
+                return;
+            }
+            tokio::select! {
+                () = self.shutdown.cancelled() => return,
+                () = slot.rearm.notified() => {}
+                () = sleep_until(&self.clock, deadline) => {
+                    let mut cell = slot.cell.lock().await;
+                    if !self.settle_time(&slot, &mut cell).await {
+                        // Not stored (the database is down?): try again shortly.
+                        drop(cell);
                         tokio::time::sleep(Duration::from_millis(200)).await;
-                    } else {
-                        tracing::info!(game_id = %game.id, "loss on time");
                     }
                 }
             }
-            () = tokio::time::sleep(FINISHED_IDLE), if finished => break,
-            command = rx.recv() => {
-                let Some(command) = command else { break };
-                // A flag that fell since the last event is settled before anything else.
-                if let Some(t) = game.plan_time_out(hub.clock.now()) {
-                    let _ = commit(&hub, &mut game, t, &events).await;
-                }
-                handle(&hub, &mut game, command, &events).await;
-            }
         }
     }
-}
 
-async fn handle(
-    hub: &Arc<Hub>,
-    game: &mut Match,
-    command: Command,
-    events: &broadcast::Sender<pb::GameEvent>,
-) {
-    let now = hub.clock.now();
-    match command {
-        Command::View { with_turns, reply } => {
-            let _ = reply.send(GameView::of(game, with_turns));
-        }
-        Command::LegalSteps { reply } => {
-            let steps = if game.status() == Status::Active {
-                game.game().legal_steps()
-            } else {
-                Vec::new()
-            };
-            let _ = reply.send((steps, StateView::of(game)));
-        }
-        Command::Turn {
-            actor,
-            number,
-            text,
-            reply,
-        } => {
-            let answer = match game.plan_turn(actor, number, &text, now) {
-                Err(error) => Err(error.into()),
-                Ok(TurnPlan::Replay(record)) => Ok((record, StateView::of(game))),
-                Ok(TurnPlan::New(t)) => {
-                    let record = t.record.clone().expect("a turn transition has its record");
-                    commit(hub, game, t, events)
-                        .await
-                        .map(|after| (record, after))
-                }
-            };
-            let _ = reply.send(answer);
-        }
-        Command::Action {
-            action,
-            actor,
-            reply,
-        } => {
-            let planned = match action {
-                Action::Resign => game.plan_resign(actor, now),
-                Action::OfferDraw => game.plan_offer_draw(actor, now),
-                Action::AcceptDraw => game.plan_accept_draw(actor, now),
-                Action::DeclineDraw => game.plan_decline_draw(actor, now),
-                Action::Abort => game.plan_abort(actor, now),
-            };
-            let answer = match planned {
-                Err(error) => Err(error.into()),
-                Ok(t) => commit(hub, game, t, events).await,
-            };
-            let _ = reply.send(answer);
-        }
-        Command::Watch { from_turn, reply } => {
-            let _ = reply.send(start_watch(game, from_turn, events));
+    /// Ends the game on time if the side to move's clock has run out. False if that could not be
+    /// stored.
+    async fn settle_time(&self, slot: &Slot, cell: &mut Cell) -> bool {
+        let Some(t) = cell.game.plan_time_out(self.clock.now()) else {
+            return true;
+        };
+        match self.commit(slot, cell, t).await {
+            Ok(_) => {
+                tracing::info!(game_id = %cell.game.id, "loss on time");
+                true
+            }
+            Err(error) => {
+                tracing::warn!(game_id = %cell.game.id, %error, "could not store a loss on time");
+                false
+            }
         }
     }
-}
 
-/// Stores a transition, then applies it and tells everyone. On a lost race the match is reloaded
-/// from the database, which knows better.
-async fn commit(
-    hub: &Arc<Hub>,
-    game: &mut Match,
-    t: Transition,
-    events: &broadcast::Sender<pb::GameEvent>,
-) -> ServiceResult<StateView> {
-    match hub.writer.write(Write::of(game, &t)).await {
-        Ok(()) => {}
-        Err(StoreError::Conflict(detail)) => {
-            tracing::warn!(game_id = %game.id, %detail, "lost a race; reloading the game");
-            if let Ok(fresh) = hub.load(game.id).await {
-                *game = fresh;
+    /// Stores a transition, then applies it and tells everyone. On a lost race the match is
+    /// reloaded from the database, which knows better.
+    async fn commit(
+        &self,
+        slot: &Slot,
+        cell: &mut Cell,
+        t: Transition,
+    ) -> ServiceResult<StateView> {
+        let game = &mut cell.game;
+        match self.writer.write(Write::of(game, &t)).await {
+            Ok(()) => {}
+            Err(StoreError::Conflict(detail)) => {
+                tracing::warn!(game_id = %game.id, %detail, "lost a race; reloading the game");
+                if let Ok(fresh) = self.load(game.id).await {
+                    *game = fresh;
+                    slot.rearm.notify_one();
+                }
+                return Err(ServiceError::LostRace);
             }
-            return Err(ServiceError::LostRace);
+            Err(error) => return Err(error.into()),
         }
-        Err(error) => return Err(error.into()),
-    }
-    let happened = t.events.clone();
-    game.apply(t);
-    let after = StateView::of(game);
-    for event in &happened {
-        if events.receiver_count() > 0 {
-            let _ = events.send(convert::game_event(event, &after));
+        let happened = t.events.clone();
+        game.apply(t);
+        // Wake the clock task if the game ended or must end sooner than it planned.
+        if armed(game) < slot.armed.load(Ordering::SeqCst) || game.status() != Status::Active {
+            slot.rearm.notify_one();
         }
-        match event {
-            Event::TurnPlayed(record) => {
-                tracing::info!(game_id = %game.id, turn = record.number, "turn accepted");
-                hub.announce_turn(game, &after);
+        let after = StateView::of(game);
+        if cell
+            .events
+            .as_ref()
+            .is_some_and(|tx| tx.receiver_count() == 0)
+        {
+            cell.events = None;
+        }
+        for event in &happened {
+            if let Some(tx) = &cell.events {
+                let _ = tx.send(Arc::new(convert::game_event(event, &after)));
             }
-            Event::DrawOffered(by) => {
-                hub.tell_player(game.player(by.opponent()), game.id, || {
-                    pb::player_event::Event::DrawOffered(pb::DrawOffered {
-                        by: convert::side(*by),
-                        state: Some(convert::state(&after)),
-                    })
-                });
-            }
-            Event::DrawDeclined(_) => {}
-            Event::GameOver(result) => {
-                tracing::info!(game_id = %game.id, result = %result.summary(), "game over");
-                let over = pb::GameOver {
-                    result: Some(convert::result(result)),
-                    state: Some(convert::state(&after)),
-                };
-                for side in [hanniball_rules::Side::White, hanniball_rules::Side::Black] {
-                    hub.tell_player(game.player(side), game.id, || {
-                        pb::player_event::Event::GameOver(over.clone())
+            match event {
+                Event::TurnPlayed(record) => {
+                    tracing::debug!(game_id = %game.id, turn = record.number, "turn accepted");
+                    self.announce_turn(game, &after);
+                }
+                Event::DrawOffered(by) => {
+                    self.tell_player(game.player(by.opponent()), game.id, || {
+                        pb::player_event::Event::DrawOffered(pb::DrawOffered {
+                            by: convert::side(*by),
+                            state: Some(convert::state(&after)),
+                        })
                     });
                 }
-                hub.results.notify_waiters();
+                Event::DrawDeclined(_) => {}
+                Event::GameOver(result) => {
+                    tracing::info!(game_id = %game.id, result = %result.summary(), "game over");
+                    let over = pb::GameOver {
+                        result: Some(convert::result(result)),
+                        state: Some(convert::state(&after)),
+                    };
+                    for side in [hanniball_rules::Side::White, hanniball_rules::Side::Black] {
+                        self.tell_player(game.player(side), game.id, || {
+                            pb::player_event::Event::GameOver(over.clone())
+                        });
+                    }
+                    self.results.notify_waiters();
+                }
             }
         }
+        Ok(after)
     }
-    Ok(after)
 }
 
-fn start_watch(game: &Match, from_turn: u32, events: &broadcast::Sender<pb::GameEvent>) -> Watch {
+/// The deadline a clock task would sleep until for this game.
+fn armed(game: &Match) -> i64 {
+    game.deadline().map_or(NO_DEADLINE, |d| d.0)
+}
+
+/// Waits until `deadline`, or forever when there is none.
+async fn sleep_until(clock: &Clock, deadline: Option<Timestamp>) {
+    match deadline {
+        Some(deadline) => clock.sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn start_watch(cell: &mut Cell, from_turn: u32) -> Watch {
+    let game = &cell.game;
     let current = StateView::of(game);
     let mut first = Vec::new();
     if from_turn == 0 {
@@ -530,7 +501,11 @@ fn start_watch(game: &Match, from_turn: u32, events: &broadcast::Sender<pb::Game
             first.push(convert::game_event(&Event::GameOver(result), &current));
         }
     }
-    let live = (game.status() == Status::Active).then(|| events.subscribe());
+    let live = (game.status() == Status::Active).then(|| {
+        cell.events
+            .get_or_insert_with(|| broadcast::channel(WATCH_BUFFER).0)
+            .subscribe()
+    });
     (first, live)
 }
 

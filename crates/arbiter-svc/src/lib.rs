@@ -1,6 +1,6 @@
-//! The arbiter service: accounts and games over gRPC. It owns every game (one actor task per
-//! loaded game), is the only authority on the rules, keeps the clocks, and acknowledges a turn only
-//! after the database has committed it (through a group-commit writer).
+//! The arbiter service: accounts and games over gRPC. It owns every game (each loaded game behind
+//! its own lock, with a clock task), is the only authority on the rules, keeps the clocks, and
+//! acknowledges a turn only after the database has committed it (through a group-commit writer).
 //!
 //! What this crate does NOT do: no rules (they are `hanniball-rules`, reached through the game
 //! seam), no game lifecycle logic (`hanniball-arbiter`), no SQL (`hanniball-store`), no process

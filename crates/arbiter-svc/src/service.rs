@@ -115,11 +115,13 @@ impl ArbiterService {
 }
 
 /// Forwards a broadcast subscription into a response stream until the subscription ends, the
-/// client goes away, `stop` says the event is the last, or the server shuts down.
-fn forward<T: Clone + Send + 'static>(
+/// client goes away, `stop` says the event is the last, or the server shuts down. `own` turns a
+/// broadcast item into the message sent.
+fn forward<T: Send + 'static, L: Clone + Send + 'static>(
     first: Vec<T>,
-    live: Option<broadcast::Receiver<T>>,
+    live: Option<broadcast::Receiver<L>>,
     shared: &Arc<Shared>,
+    own: fn(L) -> T,
     stop: fn(&T) -> bool,
 ) -> EventStream<T> {
     let (tx, rx) = mpsc::channel::<Result<T, Status>>(64);
@@ -137,6 +139,7 @@ fn forward<T: Clone + Send + 'static>(
                 () = tx.closed() => return,
                 received = live.recv() => match received {
                     Ok(event) => {
+                        let event = own(event);
                         let last = stop(&event);
                         if tx.send(Ok(event)).await.is_err() || last {
                             return;
@@ -243,7 +246,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         let (record, state) = self
             .shared
             .hub
-            .submit_turn(id, caller.actor(), r.turn_number, r.turn)
+            .submit_turn(id, caller.actor(), r.turn_number, &r.turn)
             .await
             .map_err(not_your_game(id))?;
         Ok(Response::new(pb::SubmitTurnResponse {
@@ -316,6 +319,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
             first,
             live,
             &self.shared,
+            Arc::unwrap_or_clone,
             is_game_over,
         )))
     }
@@ -366,6 +370,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
             first,
             Some(live),
             &self.shared,
+            std::convert::identity,
             |_| false,
         )))
     }

@@ -1,4 +1,4 @@
-//! Plain snapshots of a match, taken inside its actor and handed to the RPC layer.
+//! Plain snapshots of a match, taken under its lock and handed to the RPC layer.
 
 use hanniball_arbiter::{Clocks, FinalResult, GameId, Match, Setup, Status, Timestamp, TurnRecord};
 use hanniball_rules::Side;
@@ -40,7 +40,7 @@ impl StateView {
         StateView {
             game_id: m.id,
             status: m.status(),
-            position: game.position(),
+            position: m.position().to_owned(),
             side_to_move: game.side_to_move(),
             next_turn_number: m.next_turn_number(),
             clocks: *m.clocks(),

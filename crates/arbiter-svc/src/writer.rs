@@ -1,6 +1,6 @@
-//! Group commit: one task owns the database writes of every game. It takes all writes waiting at
-//! that moment, stores them in one transaction (one disk sync), and answers each game's actor.
-//! Under load many games share a sync; a lone write waits for nobody.
+//! Group commit: one task, on its own thread, owns the database writes of every game. It takes
+//! all writes waiting at that moment, stores them in one transaction (one disk sync), and answers
+//! each waiting handler. Under load many games share a sync; a lone write waits for nobody.
 
 use hanniball_store::{Store, StoreError, Write};
 use tokio::sync::{mpsc, oneshot};
@@ -21,7 +21,11 @@ impl Writer {
     #[must_use]
     pub fn start(store: Store) -> Writer {
         let (tx, mut rx) = mpsc::channel::<Request>(4 * MAX_BATCH);
-        tokio::spawn(async move {
+        // The writer runs on its own thread: a commit is a chain of round trips to the database,
+        // and a task waiting behind every busy RPC handler in the runtime's queues for each of
+        // them made the commit pipeline, not the cores, the limit under load.
+        let runtime = tokio::runtime::Handle::current();
+        let run = async move {
             let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
             while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
                 let (writes, replies): (Vec<Write>, Vec<_>) = batch.drain(..).unzip();
@@ -31,7 +35,11 @@ impl Writer {
                     let _ = reply.send(result);
                 }
             }
-        });
+        };
+        std::thread::Builder::new()
+            .name("hanniball-writer".to_owned())
+            .spawn(move || runtime.block_on(run))
+            .expect("a thread for the writer");
         Writer { tx }
     }
 

@@ -315,6 +315,8 @@ pub struct Match {
     pub id: GameId,
     pub setup: Setup,
     game: Box<dyn Game>,
+    /// The current position in RULES.md notation (kept with `game`: it is read on every change).
+    position: String,
     turns: Vec<TurnRecord>,
     clocks: Clocks,
     status: Status,
@@ -378,6 +380,7 @@ impl Match {
         let mut m = Match {
             id,
             setup,
+            position: game.position(),
             game,
             turns: Vec::new(),
             clocks,
@@ -422,6 +425,7 @@ impl Match {
         Ok(Match {
             id: stored.id,
             setup: stored.setup,
+            position: game.position(),
             game,
             turns: stored.turns,
             clocks,
@@ -437,6 +441,12 @@ impl Match {
     #[must_use]
     pub fn game(&self) -> &dyn Game {
         self.game.as_ref()
+    }
+
+    /// The current position in RULES.md notation.
+    #[must_use]
+    pub fn position(&self) -> &str {
+        &self.position
     }
 
     /// Every accepted turn.
@@ -717,6 +727,10 @@ impl Match {
     /// Applies a stored transition.
     pub fn apply(&mut self, t: Transition) {
         if let Some(game) = t.game {
+            self.position = match &t.record {
+                Some(record) => record.position_after.clone(),
+                None => game.position(),
+            };
             self.game = game;
         }
         if let Some(record) = t.record {

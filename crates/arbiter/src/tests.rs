@@ -233,6 +233,10 @@ fn restore_replays_turns_and_restarts_the_running_clock() {
     };
     let back = Match::restore(stored.clone(), Timestamp(100_000)).expect("restore");
     assert_eq!(back.game().position(), m.game().position());
+    // The cached notation follows the game through turns and a restore.
+    assert_eq!(m.position(), m.game().position());
+    assert_eq!(back.position(), m.game().position());
+    assert_ne!(m.position(), timed().position(), "the turns moved pieces");
     assert_eq!(back.turns(), m.turns());
     assert_eq!(back.clocks().white_ms, m.clocks().white_ms);
     // Downtime is not charged: White's clock runs again from the restart.

@@ -88,6 +88,11 @@ enum BotCommand {
     Run(bot::BotArgs),
 }
 
+/// mimalloc instead of the system allocator: the services allocate small buffers on every call
+/// from many threads, where it is markedly cheaper (see ARCHITECTURE.md, performance).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let command = match cli.command {

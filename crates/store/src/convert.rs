@@ -78,7 +78,7 @@ pub(crate) fn new_game(game: &Match, idempotency_key: Option<&str>) -> games::Ac
         status: Set(game.status().name().to_owned()),
         outcome: Set(None),
         reason: Set(None),
-        position: Set(game.game().position()),
+        position: Set(game.position().to_owned()),
         turns_played: Set(0),
         white_ms: Set(clocks.white_ms),
         black_ms: Set(clocks.black_ms),

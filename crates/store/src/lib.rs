@@ -120,10 +120,11 @@ impl Write {
             game_id: game.id,
             expected_turns,
             record: transition.record.clone(),
-            position: transition
-                .game
-                .as_ref()
-                .map_or_else(|| game.game().position(), |g| g.position()),
+            position: match (&transition.record, &transition.game) {
+                (Some(record), _) => record.position_after.clone(),
+                (None, Some(next)) => next.position(),
+                (None, None) => game.position().to_owned(),
+            },
             turns_played: expected_turns + u32::from(transition.record.is_some()),
             clocks: transition.clocks,
             draw_offer: transition.draw_offer,
@@ -159,6 +160,13 @@ impl Store {
                     // Checkpoints run beside the writes (`Store::checkpoint`), not inside a commit;
                     // this far larger automatic threshold is only a safety net.
                     .pragma("wal_autocheckpoint", "20000")
+                    // Statement journals (a multi-row statement inside a transaction keeps one
+                    // in case it must be undone alone) stay in memory instead of a temporary
+                    // file: they are never needed after a crash.
+                    .pragma("temp_store", "memory")
+                    // 32 MiB of page cache per connection (the default is 2 MiB): the turn
+                    // index's hot pages stay in memory under load.
+                    .pragma("cache_size", "-32768")
             });
         } else {
             options.max_connections(16);
@@ -405,14 +413,16 @@ impl Store {
             .iter()
             .filter_map(|write| write.record.as_ref().map(|r| (write.game_id, r)))
             .collect();
-        if !turns.is_empty() {
-            insert_turns(&txn, &turns).await?;
+        for chunk in statement_chunks(&turns) {
+            insert_turns(&txn, chunk).await?;
         }
         let mut ids: Vec<i64> = writes.iter().map(|w| w.game_id.0).collect();
         ids.sort_unstable();
         ids.dedup();
         if ids.len() == writes.len() {
-            update_games(&txn, writes).await?;
+            for chunk in statement_chunks(writes) {
+                update_games(&txn, chunk).await?;
+            }
         } else {
             // Two writes of one game: each must see the other's row, so one statement each.
             for write in writes {
@@ -561,6 +571,21 @@ fn placeholders(sql: &mut String, backend: DbBackend, rows: usize, columns: usiz
         }
         sql.push(')');
     }
+}
+
+/// Splits a batch into runs whose lengths are powers of two up to 256, longest first: the
+/// multi-row statements then come in nine shapes per table, which the driver's prepared-statement
+/// cache keeps, instead of one shape per batch size that SQLite would parse again each time.
+fn statement_chunks<T>(mut items: &[T]) -> impl Iterator<Item = &[T]> {
+    std::iter::from_fn(move || {
+        if items.is_empty() {
+            return None;
+        }
+        let size = 1 << items.len().min(256).ilog2();
+        let (chunk, rest) = items.split_at(size);
+        items = rest;
+        Some(chunk)
+    })
 }
 
 /// A batch's turns in one INSERT; the (game, number) key refuses a double.

@@ -82,10 +82,68 @@ impl Position {
         Ok(position)
     }
 
-    /// The position in RULES 1.11 notation.
+    /// The position in RULES 1.11 notation. Written byte by byte rather than through the
+    /// formatting machinery: the arbiter writes one for every accepted turn.
     #[must_use]
     pub fn to_notation(&self) -> String {
-        self.to_string()
+        let mut out = String::with_capacity(96);
+        for row in 0..RANKS {
+            let rank = RANKS - 1 - row;
+            if row > 0 {
+                out.push('/');
+            }
+            let (first, width) = rank_files(rank);
+            // A rank is at most nine squares wide: every run of empty squares is one digit.
+            let mut run = 0u8;
+            for file in first..first + width {
+                let square = Square::new(file, rank).expect("files within the rank's width exist");
+                match self.piece_at(square) {
+                    None => run += 1,
+                    Some(piece) => {
+                        if run > 0 {
+                            out.push(char::from(b'0' + run));
+                            run = 0;
+                        }
+                        out.push(piece.letter());
+                    }
+                }
+            }
+            if run > 0 {
+                out.push(char::from(b'0' + run));
+            }
+        }
+        out.push(' ');
+        out.push(char::from(b'a' + self.ball.file()));
+        push_number(&mut out, u32::from(self.ball.rank()) + 1);
+        out.push(' ');
+        out.push(match self.side {
+            Side::White => 'w',
+            Side::Black => 'b',
+        });
+        out.push(' ');
+        push_number(&mut out, self.fullmove);
+        out.push(' ');
+        push_number(&mut out, u32::from(self.steps_taken));
+        out.push(' ');
+        out.push_str(self.ruleset.name());
+        out
+    }
+}
+
+/// Appends a number in decimal.
+fn push_number(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut len = 0;
+    loop {
+        digits[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &digit in digits[..len].iter().rev() {
+        out.push(char::from(digit));
     }
 }
 
@@ -185,39 +243,7 @@ fn read_board(board: &str, position: &mut Position) -> Result<(), ParseError> {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in 0..RANKS {
-            let rank = RANKS - 1 - row;
-            if row > 0 {
-                f.write_str("/")?;
-            }
-            let (first, width) = rank_files(rank);
-            let mut run = 0;
-            for file in first..first + width {
-                let square = Square::new(file, rank).expect("files within the rank's width exist");
-                match self.piece_at(square) {
-                    None => run += 1,
-                    Some(piece) => {
-                        if run > 0 {
-                            write!(f, "{run}")?;
-                            run = 0;
-                        }
-                        write!(f, "{}", piece.letter())?;
-                    }
-                }
-            }
-            if run > 0 {
-                write!(f, "{run}")?;
-            }
-        }
-        let side = match self.side {
-            Side::White => 'w',
-            Side::Black => 'b',
-        };
-        write!(
-            f,
-            " {} {side} {} {} {}",
-            self.ball, self.fullmove, self.steps_taken, self.ruleset
-        )
+        f.write_str(&self.to_notation())
     }
 }
 

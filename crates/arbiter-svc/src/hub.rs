@@ -15,7 +15,7 @@ use hanniball_arbiter::{
     TurnRecord,
 };
 use hanniball_proto::arbiter::v1 as pb;
-use hanniball_store::{Store, StoreError, Write};
+use hanniball_store::{NewGame, Store, StoreError, Write};
 use tokio::sync::{Mutex, Notify, broadcast};
 use tokio_util::sync::CancellationToken;
 
@@ -135,7 +135,11 @@ impl Hub {
         let now = self.clock.now();
         let mut game = Match::new(GameId(0), setup, now)
             .map_err(|error| ServiceError::InvalidArgument(error.to_string()))?;
-        game.id = match self.store.insert_game(&game, idempotency_key).await {
+        game.id = match self
+            .writer
+            .create(NewGame::of(&game, idempotency_key))
+            .await
+        {
             Ok(id) => id,
             // Two creations raced with one key: the other one won; answer with its game.
             Err(StoreError::Conflict(_)) if idempotency_key.is_some() => {
@@ -393,7 +397,7 @@ impl Hub {
         &self,
         slot: &Slot,
         cell: &mut Cell,
-        t: Transition,
+        mut t: Transition,
     ) -> ServiceResult<StateView> {
         let game = &mut cell.game;
         match self.writer.write(Write::of(game, &t)).await {
@@ -408,7 +412,7 @@ impl Hub {
             }
             Err(error) => return Err(error.into()),
         }
-        let happened = t.events.clone();
+        let happened = std::mem::take(&mut t.events);
         game.apply(t);
         // Wake the clock task if the game ended or must end sooner than it planned.
         if armed(game) < slot.armed.load(Ordering::SeqCst) || game.status() != Status::Active {

@@ -2,13 +2,14 @@
 //! all writes waiting at that moment, stores them in one transaction (one disk sync), and answers
 //! each waiting handler. Under load many games share a sync; a lone write waits for nobody.
 
-use hanniball_store::{Store, StoreError, Write};
+use hanniball_arbiter::GameId;
+use hanniball_store::{Change, NewGame, Store, StoreError, Write};
 use tokio::sync::{mpsc, oneshot};
 
 /// Most writes per transaction.
 const MAX_BATCH: usize = 512;
 
-type Request = (Write, oneshot::Sender<Result<(), StoreError>>);
+type Request = (Change, oneshot::Sender<Result<Option<GameId>, StoreError>>);
 
 /// A handle to the writer task.
 #[derive(Clone, Debug)]
@@ -28,9 +29,9 @@ impl Writer {
         let run = async move {
             let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
             while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
-                let (writes, replies): (Vec<Write>, Vec<_>) = batch.drain(..).unzip();
-                let results = store.commit(&writes).await;
-                tracing::trace!(batch = writes.len(), "group commit");
+                let (changes, replies): (Vec<Change>, Vec<_>) = batch.drain(..).unzip();
+                let results = store.commit_changes(&changes).await;
+                tracing::trace!(batch = changes.len(), "group commit");
                 for (reply, result) in replies.into_iter().zip(results) {
                     let _ = reply.send(result);
                 }
@@ -43,11 +44,24 @@ impl Writer {
         Writer { tx }
     }
 
-    /// Stores one write; returns once it is committed (or refused).
+    /// Stores one game's change; returns once it is committed (or refused).
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+        self.commit(Change::Write(write)).await.map(drop)
+    }
+
+    /// Stores a new game; returns its id once it is committed. New games share the group commit
+    /// with turns: a game created on its own would hold the database's write lock and its own
+    /// disk sync while every game's turns waited.
+    pub async fn create(&self, game: NewGame) -> Result<GameId, StoreError> {
+        self.commit(Change::Create(game)).await?.ok_or_else(|| {
+            StoreError::Database("the writer returned no id for a new game".to_owned())
+        })
+    }
+
+    async fn commit(&self, change: Change) -> Result<Option<GameId>, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send((write, reply))
+            .send((change, reply))
             .await
             .map_err(|_| StoreError::Unavailable("the writer has stopped".to_owned()))?;
         answer

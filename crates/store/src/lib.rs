@@ -135,6 +135,25 @@ impl Write {
     }
 }
 
+/// A new game's row, ready to insert (its id comes from the database).
+#[derive(Clone, Debug)]
+pub struct NewGame(Box<games::ActiveModel>);
+
+impl NewGame {
+    /// The row for `game` (its id is ignored), with an optional idempotency key.
+    #[must_use]
+    pub fn of(game: &Match, idempotency_key: Option<&str>) -> NewGame {
+        NewGame(Box::new(convert::new_game(game, idempotency_key)))
+    }
+}
+
+/// What a group commit stores: new games and changes to stored ones.
+#[derive(Clone, Debug)]
+pub enum Change {
+    Create(NewGame),
+    Write(Write),
+}
+
 /// The database.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -315,8 +334,8 @@ impl Store {
         game: &Match,
         idempotency_key: Option<&str>,
     ) -> Result<GameId, StoreError> {
-        let model = convert::new_game(game, idempotency_key);
-        let inserted = games::Entity::insert(model)
+        let NewGame(model) = NewGame::of(game, idempotency_key);
+        let inserted = games::Entity::insert(*model)
             .exec_with_returning(&self.db)
             .await?;
         Ok(GameId(inserted.id))
@@ -385,29 +404,60 @@ impl Store {
     /// If the batch fails, each write is retried alone so that one conflicting write cannot sink
     /// the others. Results are in the order of `writes`.
     pub async fn commit(&self, writes: &[Write]) -> Vec<Result<(), StoreError>> {
-        if writes.len() > 1 {
-            match self.commit_all(writes).await {
-                Ok(()) => return writes.iter().map(|_| Ok(())).collect(),
+        let changes: Vec<Change> = writes.iter().cloned().map(Change::Write).collect();
+        self.commit_changes(&changes)
+            .await
+            .into_iter()
+            .map(|result| result.map(drop))
+            .collect()
+    }
+
+    /// [`Store::commit`] for new games and changes together: a created game's result carries its
+    /// id. New games are inserted first (no change in a batch refers to a game created in it).
+    pub async fn commit_changes(
+        &self,
+        changes: &[Change],
+    ) -> Vec<Result<Option<GameId>, StoreError>> {
+        if changes.len() > 1 {
+            match self.commit_all(changes).await {
+                Ok(ids) => return ids.into_iter().map(Ok).collect(),
                 Err(StoreError::Unavailable(reason)) => {
-                    return writes
+                    return changes
                         .iter()
                         .map(|_| Err(StoreError::Unavailable(reason.clone())))
                         .collect();
                 }
                 Err(error) => {
-                    tracing::debug!(%error, batch = writes.len(), "batch commit failed; committing one by one");
+                    tracing::debug!(%error, batch = changes.len(), "batch commit failed; committing one by one");
                 }
             }
         }
-        let mut results = Vec::with_capacity(writes.len());
-        for write in writes {
-            results.push(self.commit_all(std::slice::from_ref(write)).await);
+        let mut results = Vec::with_capacity(changes.len());
+        for change in changes {
+            let result = self.commit_all(std::slice::from_ref(change)).await;
+            results.push(result.map(|mut ids| ids.remove(0)));
         }
         results
     }
 
-    async fn commit_all(&self, writes: &[Write]) -> Result<(), StoreError> {
+    async fn commit_all(&self, changes: &[Change]) -> Result<Vec<Option<GameId>>, StoreError> {
         let txn = self.db.begin().await?;
+        let mut created = Vec::with_capacity(changes.len());
+        let mut writes = Vec::with_capacity(changes.len());
+        for change in changes {
+            match change {
+                Change::Create(new) => {
+                    let row = games::Entity::insert((*new.0).clone())
+                        .exec_with_returning(&txn)
+                        .await?;
+                    created.push(Some(GameId(row.id)));
+                }
+                Change::Write(write) => {
+                    writes.push(write);
+                    created.push(None);
+                }
+            }
+        }
         // All the batch's turns in one statement; the (game, number) key still refuses a double.
         let turns: Vec<(GameId, &hanniball_arbiter::TurnRecord)> = writes
             .iter()
@@ -420,20 +470,20 @@ impl Store {
         ids.sort_unstable();
         ids.dedup();
         if ids.len() == writes.len() {
-            for chunk in statement_chunks(writes) {
+            for chunk in statement_chunks(&writes) {
                 update_games(&txn, chunk).await?;
             }
         } else {
             // Two writes of one game: each must see the other's row, so one statement each.
-            for write in writes {
+            for write in &writes {
                 update_games(&txn, std::slice::from_ref(write)).await?;
             }
         }
-        for write in writes {
+        for write in &writes {
             insert_outbox(&txn, write).await?;
         }
         txn.commit().await?;
-        Ok(())
+        Ok(created)
     }
 
     /// Finished games after `sequence`, in finishing order.
@@ -503,7 +553,7 @@ impl FindAlsoGames for sea_orm::Select<results_outbox::Entity> {
 /// and PostgreSQL alike), each row guarded by the game's stored turn count and active status, so
 /// that of two writers one commits and the other gets `Conflict`. A statement per game cost a
 /// round trip each, which dominated the commit of a large batch.
-async fn update_games<C: ConnectionTrait>(db: &C, writes: &[Write]) -> Result<(), StoreError> {
+async fn update_games<C: ConnectionTrait>(db: &C, writes: &[&Write]) -> Result<(), StoreError> {
     const COLUMNS: usize = 12;
     let backend = db.get_database_backend();
     let mut sql = String::with_capacity(400 + writes.len() * COLUMNS * 5);
@@ -666,11 +716,41 @@ pub mod testing {
         )
     }
 
-    /// A URL for a new, empty SQLite database file in the temp directory.
+    /// A URL for a new, empty SQLite database file in this process's directory under the temp
+    /// directory (`hanniball-tests/<pid>`).
     #[must_use]
     pub fn sqlite_url() -> String {
-        let path = std::env::temp_dir().join(format!("{}.sqlite", unique_name()));
+        let path = process_dir().join(format!("{}.sqlite", unique_name()));
         format!("sqlite://{}?mode=rwc", path.display())
+    }
+
+    /// This process's directory for test databases. On first use it removes the directories of
+    /// test processes that have ended (on Linux, where `/proc` tells), so that runs do not pile up
+    /// database files.
+    fn process_dir() -> std::path::PathBuf {
+        static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+        DIR.get_or_init(|| {
+            let root = std::env::temp_dir().join("hanniball-tests");
+            if cfg!(target_os = "linux")
+                && let Ok(entries) = std::fs::read_dir(&root)
+            {
+                for entry in entries.flatten() {
+                    let pid = entry
+                        .file_name()
+                        .to_str()
+                        .and_then(|n| n.parse::<u32>().ok());
+                    if let Some(pid) = pid
+                        && !std::path::Path::new(&format!("/proc/{pid}")).exists()
+                    {
+                        let _ = std::fs::remove_dir_all(entry.path());
+                    }
+                }
+            }
+            let dir = root.join(std::process::id().to_string());
+            std::fs::create_dir_all(&dir).expect("a directory for test databases");
+            dir
+        })
+        .clone()
     }
 
     /// The PostgreSQL server to test against, if any.

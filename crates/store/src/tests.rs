@@ -228,3 +228,52 @@ async fn an_unreachable_database_is_unavailable() {
         .expect_err("nothing listens on port 1");
     assert!(matches!(error, StoreError::Unavailable(_)), "{error:?}");
 }
+
+#[tokio::test]
+async fn new_games_share_a_group_commit_with_turns() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let ann = store
+            .create_player("ann", "bot", Timestamp(1))
+            .await
+            .expect("ann");
+        let ben = store
+            .create_player("ben", "bot", Timestamp(1))
+            .await
+            .expect("ben");
+        let m = new_game(&store, ann.id, ben.id, Some("first")).await;
+        let TurnPlan::New(t) = m
+            .plan_turn(Actor::Player(ann.id), 1, "d4-c6", Timestamp(2_000))
+            .expect("legal")
+        else {
+            panic!("not a new turn")
+        };
+        let probe = Match::new(GameId(0), setup(ann.id, ben.id), Timestamp(2_000)).expect("setup");
+        let batch = [
+            Change::Create(NewGame::of(&probe, Some("second"))),
+            Change::Write(Write::of(&m, &t)),
+            // The key of a stored game: refused alone, the rest of the batch is stored.
+            Change::Create(NewGame::of(&probe, Some("first"))),
+            Change::Create(NewGame::of(&probe, None)),
+        ];
+        let results = store.commit_changes(&batch).await;
+        let created = results[0].clone().expect("created").expect("an id");
+        assert_eq!(results[1], Ok(None), "the turn is stored");
+        assert!(
+            matches!(results[2], Err(StoreError::Conflict(_))),
+            "{results:?}"
+        );
+        let other = results[3].clone().expect("created").expect("an id");
+        assert_ne!(created, other);
+        assert_ne!(created, m.id);
+        assert_eq!(
+            store.game_by_idempotency_key("second").await.expect("q"),
+            Some(created)
+        );
+        let stored = store.load_game(m.id).await.expect("q").expect("game");
+        assert_eq!(stored.turns.len(), 1);
+        let fresh = store.load_game(created).await.expect("q").expect("game");
+        assert!(fresh.turns.is_empty());
+        assert_eq!(store.active_game_ids().await.expect("q").len(), 3);
+    }
+}

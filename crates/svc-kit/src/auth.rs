@@ -33,6 +33,8 @@ type AuthResult<T> = Result<T, AuthError>;
 
 /// How long a token lookup is trusted.
 const CACHE_TTL: Duration = Duration::from_secs(10);
+/// Most tokens remembered at once.
+const CACHE_MAX: usize = 100_000;
 
 /// Who is calling.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +47,8 @@ pub enum Caller {
 #[derive(Debug)]
 pub struct Auth {
     admin_hash: String,
-    cache: Mutex<HashMap<String, (Option<PlayerId>, Instant)>>,
+    /// Recent lookups by token (refusals too, so that a bad token costs one query per TTL).
+    cache: Mutex<HashMap<String, (Option<Caller>, Instant)>>,
 }
 
 /// SHA-256 of a token, in hex: what the database keeps.
@@ -82,21 +85,32 @@ impl Auth {
             .or_else(|| value.strip_prefix("bearer "))
             .ok_or(AuthError::BadToken)?
             .trim();
-        let hash = hash_token(token);
-        if hash == self.admin_hash {
-            return Ok(Caller::Admin);
-        }
-        if let Some((player, at)) = self.cache.lock().expect("cache lock").get(&hash)
+        // The cache is keyed by the token itself, so that a cached call costs no hashing; the
+        // database still sees only hashes.
+        if let Some((caller, at)) = self.cache.lock().expect("cache lock").get(token)
             && at.elapsed() < CACHE_TTL
         {
-            return player.map(Caller::Player).ok_or(AuthError::BadToken);
+            return caller.ok_or(AuthError::BadToken);
         }
-        let player = store.player_by_token_hash(&hash).await?.map(|row| row.id);
-        self.cache
-            .lock()
-            .expect("cache lock")
-            .insert(hash, (player, Instant::now()));
-        player.map(Caller::Player).ok_or(AuthError::BadToken)
+        let hash = hash_token(token);
+        let caller = if hash == self.admin_hash {
+            Some(Caller::Admin)
+        } else {
+            store
+                .player_by_token_hash(&hash)
+                .await?
+                .map(|row| Caller::Player(row.id))
+        };
+        let mut cache = self.cache.lock().expect("cache lock");
+        // Bound the memory a stream of made-up tokens can take.
+        if cache.len() >= CACHE_MAX {
+            cache.retain(|_, (_, at)| at.elapsed() < CACHE_TTL);
+            if cache.len() >= CACHE_MAX {
+                cache.clear();
+            }
+        }
+        cache.insert(token.to_owned(), (caller, Instant::now()));
+        caller.ok_or(AuthError::BadToken)
     }
 
     /// Forgets cached lookups (after a revocation).

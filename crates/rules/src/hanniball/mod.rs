@@ -37,17 +37,22 @@ impl Position {
     }
 }
 
-/// HanniBall behind the seam: a [`Position`] and nothing else.
+/// HanniBall behind the seam: a [`Position`], and its result worked out once (whether the side to
+/// move has any legal turn takes a full step generation, and the seam is asked more than once).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HanniBallGame {
     position: Position,
+    result: Option<GameResult>,
 }
 
 impl HanniBallGame {
     /// The game at a position.
     #[must_use]
-    pub const fn new(position: Position) -> Self {
-        HanniBallGame { position }
+    pub fn new(position: Position) -> Self {
+        HanniBallGame {
+            result: position.result(),
+            position,
+        }
     }
 
     /// The position.
@@ -83,7 +88,7 @@ impl HanniBallGame {
     pub fn new_boxed(options: &GameOptions) -> Result<Box<dyn Game>, SetupError> {
         let (ruleset, max_turns) = Self::options(options)?;
         let position = Position::initial(ruleset.unwrap_or_default()).with_max_turns(max_turns);
-        Ok(Box::new(HanniBallGame { position }))
+        Ok(Box::new(HanniBallGame::new(position)))
     }
 
     /// A game at a position in notation (seam constructor). A ruleset option, if given, must match
@@ -101,9 +106,9 @@ impl HanniBallGame {
                 ),
             });
         }
-        Ok(Box::new(HanniBallGame {
-            position: position.with_max_turns(max_turns),
-        }))
+        Ok(Box::new(HanniBallGame::new(
+            position.with_max_turns(max_turns),
+        )))
     }
 }
 
@@ -134,18 +139,18 @@ impl Game for HanniBallGame {
 
     fn play_turn(&self, turn: &str) -> Result<Box<dyn Game>, TurnError> {
         match self.position.play_turn_text(turn) {
-            Ok(position) => Ok(Box::new(HanniBallGame { position })),
+            Ok(position) => Ok(Box::new(HanniBallGame::new(position))),
             Err(TurnTextError::Malformed(error)) => Err(TurnError::Malformed(error.to_string())),
             Err(TurnTextError::Illegal(error)) => Err(TurnError::Illegal(error.to_string())),
         }
     }
 
     fn result(&self) -> Option<GameResult> {
-        self.position.result()
+        self.result
     }
 
     fn notices(&self) -> Vec<String> {
-        if self.position.steps_taken() != 0 || self.position.result().is_some() {
+        if self.position.steps_taken() != 0 || self.result.is_some() {
             return Vec::new();
         }
         self.position

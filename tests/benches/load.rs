@@ -357,7 +357,6 @@ fn main() {
              new game), {:.0} s per phase, paced at {:.0} calls/s in all",
             args.games, args.seconds, args.rate
         );
-        let interval = Duration::from_secs_f64(args.games as f64 / args.rate.max(1e-9));
         let calls = [(Call::Ping, "Ping (empty RPC)"), (Call::Turn, "SubmitTurn")];
         let calls: Vec<_> = calls
             .into_iter()
@@ -382,6 +381,7 @@ fn main() {
         }
         if args.rate > 0.0 {
             println!("paced at {:.0} calls/s in all", args.rate);
+            let interval = Duration::from_secs_f64(args.games as f64 / args.rate);
             for &(call, name) in &calls {
                 let (back, n, lat) = phase(
                     slots,

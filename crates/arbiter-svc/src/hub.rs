@@ -321,7 +321,7 @@ impl Hub {
     fn install(self: &Arc<Self>, game: Match) -> Arc<Slot> {
         let id = game.id;
         let slot = Arc::new(Slot {
-            armed: AtomicI64::new(armed(&game)),
+            armed: AtomicI64::new(armed(game.deadline())),
             cell: Mutex::new(Cell { game, events: None }),
             rearm: Notify::new(),
         });
@@ -340,8 +340,7 @@ impl Hub {
             let (deadline, finished) = {
                 let cell = slot.cell.lock().await;
                 let deadline = cell.game.deadline();
-                slot.armed
-                    .store(deadline.map_or(NO_DEADLINE, |d| d.0), Ordering::SeqCst);
+                slot.armed.store(armed(deadline), Ordering::SeqCst);
                 (deadline, cell.game.status() != Status::Active)
             };
             if finished {
@@ -415,7 +414,9 @@ impl Hub {
         let happened = std::mem::take(&mut t.events);
         game.apply(t);
         // Wake the clock task if the game ended or must end sooner than it planned.
-        if armed(game) < slot.armed.load(Ordering::SeqCst) || game.status() != Status::Active {
+        if armed(game.deadline()) < slot.armed.load(Ordering::SeqCst)
+            || game.status() != Status::Active
+        {
             slot.rearm.notify_one();
         }
         let after = StateView::of(game);
@@ -463,9 +464,9 @@ impl Hub {
     }
 }
 
-/// The deadline a clock task would sleep until for this game.
-fn armed(game: &Match) -> i64 {
-    game.deadline().map_or(NO_DEADLINE, |d| d.0)
+/// A deadline as a clock task arms it.
+fn armed(deadline: Option<Timestamp>) -> i64 {
+    deadline.map_or(NO_DEADLINE, |d| d.0)
 }
 
 /// Waits until `deadline`, or forever when there is none.

@@ -3,7 +3,7 @@
 //! each waiting handler. Under load many games share a sync; a lone write waits for nobody.
 
 use hanniball_arbiter::GameId;
-use hanniball_store::{Change, NewGame, Store, StoreError, Write};
+use hanniball_store::{Change, NewGame, Store, StoreError, Write, created_id};
 use tokio::sync::{mpsc, oneshot};
 
 /// Most writes per transaction.
@@ -53,9 +53,7 @@ impl Writer {
     /// with turns: a game created on its own would hold the database's write lock and its own
     /// disk sync while every game's turns waited.
     pub async fn create(&self, game: NewGame) -> Result<GameId, StoreError> {
-        self.commit(Change::Create(game)).await?.ok_or_else(|| {
-            StoreError::Database("the writer returned no id for a new game".to_owned())
-        })
+        created_id(self.commit(Change::Create(game)).await)
     }
 
     async fn commit(&self, change: Change) -> Result<Option<GameId>, StoreError> {

@@ -271,6 +271,19 @@ pub struct Transition {
     pub events: Vec<Event>,
 }
 
+impl Transition {
+    /// The position it leaves in RULES.md notation, when it changes the position (a turn's record
+    /// already holds it).
+    #[must_use]
+    pub fn position_after(&self) -> Option<String> {
+        match (&self.record, &self.game) {
+            (Some(record), _) => Some(record.position_after.clone()),
+            (None, Some(game)) => Some(game.position()),
+            (None, None) => None,
+        }
+    }
+}
+
 /// Why an action was refused. The match is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ActionError {
@@ -726,11 +739,10 @@ impl Match {
 
     /// Applies a stored transition.
     pub fn apply(&mut self, t: Transition) {
+        if let Some(position) = t.position_after() {
+            self.position = position;
+        }
         if let Some(game) = t.game {
-            self.position = match &t.record {
-                Some(record) => record.position_after.clone(),
-                None => game.position(),
-            };
             self.game = game;
         }
         if let Some(record) = t.record {

@@ -120,11 +120,9 @@ impl Write {
             game_id: game.id,
             expected_turns,
             record: transition.record.clone(),
-            position: match (&transition.record, &transition.game) {
-                (Some(record), _) => record.position_after.clone(),
-                (None, Some(next)) => next.position(),
-                (None, None) => game.position().to_owned(),
-            },
+            position: transition
+                .position_after()
+                .unwrap_or_else(|| game.position().to_owned()),
             turns_played: expected_turns + u32::from(transition.record.is_some()),
             clocks: transition.clocks,
             draw_offer: transition.draw_offer,
@@ -152,6 +150,11 @@ impl NewGame {
 pub enum Change {
     Create(NewGame),
     Write(Write),
+}
+
+/// The id that [`Store::commit_changes`] gave a [`Change::Create`], from its result.
+pub fn created_id(result: Result<Option<GameId>, StoreError>) -> Result<GameId, StoreError> {
+    result?.ok_or_else(|| StoreError::Database("the commit gave no id for a new game".to_owned()))
 }
 
 /// The database.
@@ -334,11 +337,12 @@ impl Store {
         game: &Match,
         idempotency_key: Option<&str>,
     ) -> Result<GameId, StoreError> {
-        let NewGame(model) = NewGame::of(game, idempotency_key);
-        let inserted = games::Entity::insert(*model)
-            .exec_with_returning(&self.db)
-            .await?;
-        Ok(GameId(inserted.id))
+        let create = Change::Create(NewGame::of(game, idempotency_key));
+        created_id(
+            self.commit_changes(std::slice::from_ref(&create))
+                .await
+                .remove(0),
+        )
     }
 
     /// A game with its whole turn log, ready for [`Match::restore`].

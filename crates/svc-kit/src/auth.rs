@@ -49,6 +49,8 @@ pub struct Auth {
     admin_hash: String,
     /// Recent lookups by token (refusals too, so that a bad token costs one query per TTL).
     cache: Mutex<HashMap<String, (Option<Caller>, Instant)>>,
+    /// Most entries in `cache`.
+    cache_max: usize,
 }
 
 /// SHA-256 of a token, in hex: what the database keeps.
@@ -67,9 +69,14 @@ pub fn new_token() -> AuthResult<String> {
 impl Auth {
     #[must_use]
     pub fn new(admin_token: &str) -> Auth {
+        Auth::with_cache_max(admin_token, CACHE_MAX)
+    }
+
+    fn with_cache_max(admin_token: &str, cache_max: usize) -> Auth {
         Auth {
             admin_hash: hash_token(admin_token),
             cache: Mutex::new(HashMap::new()),
+            cache_max,
         }
     }
 
@@ -103,9 +110,9 @@ impl Auth {
         };
         let mut cache = self.cache.lock().expect("cache lock");
         // Bound the memory a stream of made-up tokens can take.
-        if cache.len() >= CACHE_MAX {
+        if cache.len() >= self.cache_max {
             cache.retain(|_, (_, at)| at.elapsed() < CACHE_TTL);
-            if cache.len() >= CACHE_MAX {
+            if cache.len() >= self.cache_max {
                 cache.clear();
             }
         }
@@ -159,5 +166,40 @@ impl From<AuthError> for tonic::Status {
                 tonic::Status::internal("internal error")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bearer(token: &str) -> MetadataMap {
+        let mut metadata = MetadataMap::new();
+        metadata.insert(
+            "authorization",
+            format!("Bearer {token}").parse().expect("ascii"),
+        );
+        metadata
+    }
+
+    #[tokio::test]
+    async fn the_token_cache_is_bounded_and_answers_as_the_database_did() {
+        let store = Store::connect(&hanniball_store::testing::sqlite_url())
+            .await
+            .expect("store");
+        let auth = Auth::with_cache_max("admin-secret", 3);
+        for i in 0..10 {
+            let refused = auth.caller(&bearer(&format!("made-up-{i}")), &store).await;
+            assert!(matches!(refused, Err(AuthError::BadToken)), "{refused:?}");
+            let len = auth.cache.lock().expect("cache lock").len();
+            assert!(len <= 3, "{len} cached tokens, at most 3 allowed");
+        }
+        // A cached admin token still answers Admin, and a cached refusal still refuses.
+        for _ in 0..2 {
+            let admin = auth.caller(&bearer("admin-secret"), &store).await;
+            assert_eq!(admin.ok(), Some(Caller::Admin));
+        }
+        let again = auth.caller(&bearer("made-up-9"), &store).await;
+        assert!(matches!(again, Err(AuthError::BadToken)), "{again:?}");
     }
 }

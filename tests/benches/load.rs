@@ -291,11 +291,31 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[index]) / 1000.0
 }
 
-fn report(label: &str, calls: usize, seconds: f64, mut latencies: Vec<u32>) -> f64 {
+/// CPU time this process has used so far, in seconds (Linux: `/proc/self/stat`, in ticks of
+/// 1/100 s); `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at the state, field 3.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
+fn report(
+    label: &str,
+    calls: usize,
+    seconds: f64,
+    cpu: Option<f64>,
+    mut latencies: Vec<u32>,
+) -> f64 {
     latencies.sort_unstable();
     let rate = calls as f64 / seconds;
+    let cpu = cpu.map_or(String::new(), |cpu| {
+        format!("   CPU {:>5.1} µs/call", cpu * 1e6 / calls.max(1) as f64)
+    });
     println!(
-        "{label:<28} {rate:>9.0} calls/s   p50 {:>7.2} ms   p99 {:>7.2} ms",
+        "{label:<28} {rate:>9.0} calls/s   p50 {:>7.2} ms   p99 {:>7.2} ms{cpu}",
         percentile(&latencies, 0.5),
         percentile(&latencies, 0.99)
     );
@@ -369,9 +389,17 @@ fn main() {
             println!("round {round} of {}", args.rounds);
             let mut rates = Vec::new();
             for &(call, name) in &calls {
+                let cpu = cpu_seconds();
                 let (back, n, lat) =
                     phase(slots, &scripts, &admin, &ids, call, args.seconds, None).await;
-                rates.push(report(&format!("{name}, saturation"), n, args.seconds, lat));
+                let cpu = cpu.zip(cpu_seconds()).map(|(a, b)| b - a);
+                rates.push(report(
+                    &format!("{name}, saturation"),
+                    n,
+                    args.seconds,
+                    cpu.filter(|_| args.server.is_none()),
+                    lat,
+                ));
                 slots = back;
             }
             if let [ping, turn] = rates[..] {
@@ -393,7 +421,7 @@ fn main() {
                     Some(interval),
                 )
                 .await;
-                report(&format!("{name}, paced"), n, args.seconds, lat);
+                report(&format!("{name}, paced"), n, args.seconds, None, lat);
                 slots = back;
             }
         }

@@ -6,8 +6,9 @@ use hanniball_arbiter::GameId;
 use hanniball_store::{Change, NewGame, Store, StoreError, Write, created_id};
 use tokio::sync::{mpsc, oneshot};
 
-/// Most writes per transaction.
-const MAX_BATCH: usize = 512;
+/// Most writes per transaction: room for a turn of every game at the 1,000 concurrent games the
+/// arbiter is sized for (larger batches cost less per turn).
+const MAX_BATCH: usize = 2048;
 
 type Request = (Change, oneshot::Sender<Result<Option<GameId>, StoreError>>);
 
@@ -22,10 +23,15 @@ impl Writer {
     #[must_use]
     pub fn start(store: Store) -> Writer {
         let (tx, mut rx) = mpsc::channel::<Request>(4 * MAX_BATCH);
-        // The writer runs on its own thread: a commit is a chain of round trips to the database,
-        // and a task waiting behind every busy RPC handler in the runtime's queues for each of
-        // them made the commit pipeline, not the cores, the limit under load.
-        let runtime = tokio::runtime::Handle::current();
+        // The writer runs on its own thread, in a single-threaded runtime of its own. A commit is
+        // a chain of round trips to the database driver, and the driver hands a connection back
+        // to its pool in a task it spawns: on the shared runtime each of those waited behind
+        // every busy RPC handler in the queues, so the commit pipeline rather than the cores was
+        // the limit under load. Here they run as soon as the writer waits.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime for the writer");
         let run = async move {
             let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
             while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {

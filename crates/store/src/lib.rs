@@ -161,41 +161,35 @@ pub fn created_id(result: Result<Option<GameId>, StoreError>) -> Result<GameId, 
 #[derive(Clone, Debug)]
 pub struct Store {
     db: DatabaseConnection,
+    /// Where group commits go. On SQLite a pool of its own with one connection: SQLite has one
+    /// writer at a time anyway, and a connection that did the previous commit still has the hot
+    /// pages of the turn index in its cache (one that another connection wrote since must drop its
+    /// whole cache). On PostgreSQL, the shared pool.
+    commits: DatabaseConnection,
 }
 
 impl Store {
     /// Connects (creating a SQLite file on first use), applies pending migrations, and returns the
     /// store. SQLite runs in WAL mode with `synchronous = FULL`: a commit is on disk when it returns.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
-        let mut options = ConnectOptions::new(url.to_owned());
-        options
-            .sqlx_logging(false)
-            .connect_timeout(Duration::from_secs(5))
-            .acquire_timeout(Duration::from_secs(5));
-        if url.starts_with("sqlite:") {
-            options.max_connections(4).map_sqlx_sqlite_opts(|o| {
-                o.create_if_missing(true)
-                    .journal_mode(SqliteJournalMode::Wal)
-                    .synchronous(SqliteSynchronous::Full)
-                    .busy_timeout(Duration::from_secs(5))
-                    .foreign_keys(true)
-                    // Checkpoints run beside the writes (`Store::checkpoint`), not inside a commit;
-                    // this far larger automatic threshold is only a safety net.
-                    .pragma("wal_autocheckpoint", "20000")
-                    // Statement journals (a multi-row statement inside a transaction keeps one
-                    // in case it must be undone alone) stay in memory instead of a temporary
-                    // file: they are never needed after a crash.
-                    .pragma("temp_store", "memory")
-                    // 32 MiB of page cache per connection (the default is 2 MiB): the turn
-                    // index's hot pages stay in memory under load.
-                    .pragma("cache_size", "-32768")
+        if !url.starts_with("sqlite:") {
+            let mut options = ConnectOptions::new(url.to_owned());
+            options
+                .sqlx_logging(false)
+                .connect_timeout(Duration::from_secs(5))
+                .acquire_timeout(Duration::from_secs(5))
+                .max_connections(16);
+            let db = Database::connect(options).await?;
+            Migrator::up(&db, None).await?;
+            return Ok(Store {
+                commits: db.clone(),
+                db,
             });
-        } else {
-            options.max_connections(16);
         }
-        let db = Database::connect(options).await?;
+        let db = Database::connect(sqlite_options(url, 4)).await?;
         Migrator::up(&db, None).await?;
-        Ok(Store { db })
+        let commits = Database::connect(sqlite_options(url, 1)).await?;
+        Ok(Store { db, commits })
     }
 
     /// The database backend in use.
@@ -445,7 +439,7 @@ impl Store {
     }
 
     async fn commit_all(&self, changes: &[Change]) -> Result<Vec<Option<GameId>>, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.commits.begin().await?;
         let mut created = Vec::with_capacity(changes.len());
         let mut writes = Vec::with_capacity(changes.len());
         for change in changes {
@@ -467,20 +461,19 @@ impl Store {
             .iter()
             .filter_map(|write| write.record.as_ref().map(|r| (write.game_id, r)))
             .collect();
-        for chunk in statement_chunks(&turns) {
-            insert_turns(&txn, chunk).await?;
-        }
+        insert_turns(&txn, &turns).await?;
         let mut ids: Vec<i64> = writes.iter().map(|w| w.game_id.0).collect();
         ids.sort_unstable();
         ids.dedup();
         if ids.len() == writes.len() {
-            for chunk in statement_chunks(&writes) {
-                update_games(&txn, chunk).await?;
-            }
+            let (live, ending): (Vec<&Write>, Vec<&Write>) =
+                writes.iter().partition(|w| w.status == Status::Active);
+            update_games(&txn, &live, GameColumns::Live).await?;
+            update_games(&txn, &ending, GameColumns::All).await?;
         } else {
             // Two writes of one game: each must see the other's row, so one statement each.
             for write in &writes {
-                update_games(&txn, std::slice::from_ref(write)).await?;
+                update_games(&txn, std::slice::from_ref(write), GameColumns::All).await?;
             }
         }
         for write in &writes {
@@ -521,6 +514,37 @@ impl Store {
     }
 }
 
+/// A pool of `connections` to a SQLite file.
+fn sqlite_options(url: &str, connections: u32) -> ConnectOptions {
+    let mut options = ConnectOptions::new(url.to_owned());
+    options
+        .sqlx_logging(false)
+        .connect_timeout(Duration::from_secs(5))
+        .acquire_timeout(Duration::from_secs(5))
+        .max_connections(connections)
+        // A local file does not drop connections: no test query (a round trip to the
+        // connection's thread) before each use.
+        .test_before_acquire(false)
+        .map_sqlx_sqlite_opts(|o| {
+            o.create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Full)
+                .busy_timeout(Duration::from_secs(5))
+                .foreign_keys(true)
+                // Checkpoints run beside the writes (`Store::checkpoint`), not inside a commit;
+                // this far larger automatic threshold is only a safety net.
+                .pragma("wal_autocheckpoint", "20000")
+                // Statement journals (a multi-row statement inside a transaction keeps one
+                // in case it must be undone alone) stay in memory instead of a temporary
+                // file: they are never needed after a crash.
+                .pragma("temp_store", "memory")
+                // 32 MiB of page cache per connection (the default is 2 MiB): the turn
+                // index's hot pages stay in memory under load.
+                .pragma("cache_size", "-32768")
+        });
+    options
+}
+
 /// Outbox rows joined with their games (sea-orm relations are not declared: a small manual join).
 trait FindAlsoGames {
     async fn find_also_related_games(
@@ -553,49 +577,114 @@ impl FindAlsoGames for sea_orm::Select<results_outbox::Entity> {
     }
 }
 
-/// Every game row of a batch in one statement (`UPDATE … FROM (VALUES …)`, understood by SQLite
-/// and PostgreSQL alike), each row guarded by the game's stored turn count and active status, so
-/// that of two writers one commits and the other gets `Conflict`. A statement per game cost a
-/// round trip each, which dominated the commit of a large batch.
-async fn update_games<C: ConnectionTrait>(db: &C, writes: &[&Write]) -> Result<(), StoreError> {
-    const COLUMNS: usize = 12;
-    let backend = db.get_database_backend();
-    let mut sql = String::with_capacity(400 + writes.len() * COLUMNS * 5);
-    sql.push_str(
-        "UPDATE games SET position = v.column3, turns_played = v.column4, white_ms = v.column5, \
-         black_ms = v.column6, clock_since = v.column7, draw_offer_by = v.column8, \
-         status = v.column9, outcome = v.column10, reason = v.column11, \
-         finished_at_ms = v.column12 FROM (VALUES ",
-    );
-    placeholders(&mut sql, backend, writes.len(), COLUMNS);
-    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(writes.len() * COLUMNS);
-    for write in writes {
-        values.extend([
-            sea_orm::Value::from(write.game_id.0),
-            sea_orm::Value::from(write.expected_turns as i32),
-            sea_orm::Value::from(write.position.clone()),
-            sea_orm::Value::from(write.turns_played as i32),
-            sea_orm::Value::from(write.clocks.white_ms),
-            sea_orm::Value::from(write.clocks.black_ms),
-            sea_orm::Value::from(write.clocks.since.0),
-            sea_orm::Value::from(write.draw_offer.map(|side| side_name(side).to_owned())),
-            sea_orm::Value::from(write.status.name().to_owned()),
-            sea_orm::Value::from(
-                write
-                    .result
-                    .and_then(|r| r.outcome)
-                    .map(convert::outcome_name),
-            ),
-            sea_orm::Value::from(write.result.map(|r| r.reason.name().to_owned())),
-            sea_orm::Value::from(write.finished_at.map(|t| t.0)),
-        ]);
+/// The fields of a game row's change as [`update_games`] sends them, with their SQL types: the
+/// key and guard, the live columns, then the columns that change when a game ends.
+const GAME_FIELDS: [(&str, &str); 12] = [
+    ("id", "bigint"),
+    ("expected", "integer"),
+    ("position", "text"),
+    ("turns_played", "integer"),
+    ("white_ms", "bigint"),
+    ("black_ms", "bigint"),
+    ("clock_since", "bigint"),
+    ("draw_offer_by", "text"),
+    ("status", "text"),
+    ("outcome", "text"),
+    ("reason", "text"),
+    ("finished_at_ms", "bigint"),
+];
+
+/// The live fields of [`GAME_FIELDS`] for one write.
+type LiveRow<'a> = (i64, u32, &'a str, u32, i64, i64, i64, Option<&'static str>);
+
+/// What a batch's `UPDATE games` sets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GameColumns {
+    /// The columns a turn or a draw offer changes (the game stays on). Status, result and end
+    /// time are left alone: assigning even an unchanged value would rewrite the row's entry in
+    /// the status index.
+    Live,
+    /// Every column that can change, for writes that end their game.
+    All,
+}
+
+/// Every game row of a batch in one statement, each row guarded by the game's stored turn count
+/// and active status, so that of two writers one commits and the other gets `Conflict`.
+///
+/// The batch travels as one JSON array parameter that the database unpacks (SQLite `json_each`,
+/// PostgreSQL `json_array_elements`): whatever its size, a batch is one statement of one shape,
+/// so one round trip to the driver's thread and one prepared statement. Under load those round
+/// trips, each waiting for a core, were most of a commit's time.
+async fn update_games<C: ConnectionTrait>(
+    db: &C,
+    writes: &[&Write],
+    columns: GameColumns,
+) -> Result<(), StoreError> {
+    if writes.is_empty() {
+        return Ok(());
     }
-    sql.push_str(
-        ") AS v WHERE games.id = v.column1 AND games.turns_played = v.column2 \
-         AND games.status = 'active'",
+    fn live<'a>(write: &&'a Write) -> LiveRow<'a> {
+        (
+            write.game_id.0,
+            write.expected_turns,
+            &write.position,
+            write.turns_played,
+            write.clocks.white_ms,
+            write.clocks.black_ms,
+            write.clocks.since.0,
+            write.draw_offer.map(side_name),
+        )
+    }
+    let (batch, fields) = match columns {
+        GameColumns::Live => (json_array(&writes.iter().map(live).collect::<Vec<_>>())?, 8),
+        GameColumns::All => {
+            let rows: Vec<_> = writes
+                .iter()
+                .map(|write| {
+                    let (id, expected, position, turns, white, black, since, offer) = live(write);
+                    (
+                        id,
+                        expected,
+                        position,
+                        turns,
+                        white,
+                        black,
+                        since,
+                        offer,
+                        write.status.name(),
+                        write
+                            .result
+                            .and_then(|r| r.outcome)
+                            .map(convert::outcome_name),
+                        write.result.map(|r| r.reason.name()),
+                        write.finished_at.map(|t| t.0),
+                    )
+                })
+                .collect();
+            (json_array(&rows)?, GAME_FIELDS.len())
+        }
+    };
+    let backend = db.get_database_backend();
+    let fields = &GAME_FIELDS[..fields];
+    let assignments: Vec<String> = fields[2..]
+        .iter()
+        .map(|(c, _)| format!("{c} = v.{c}"))
+        .collect();
+    // SQLite would otherwise start from the status index (every active game) and scan the
+    // batch for each; `+` keeps the status test off the index, so that the batch drives and
+    // each game is found by its key.
+    let status = match backend {
+        DbBackend::Sqlite => "+games.status",
+        _ => "games.status",
+    };
+    let sql = format!(
+        "UPDATE games SET {} FROM ({}) AS v WHERE games.id = v.id \
+         AND games.turns_played = v.expected AND {status} = 'active'",
+        assignments.join(", "),
+        json_rows(backend, fields),
     );
     let done = db
-        .execute_raw(Statement::from_sql_and_values(backend, sql, values))
+        .execute_raw(Statement::from_sql_and_values(backend, sql, [batch]))
         .await?;
     if done.rows_affected() != writes.len() as u64 {
         return Err(StoreError::Conflict(format!(
@@ -607,70 +696,90 @@ async fn update_games<C: ConnectionTrait>(db: &C, writes: &[&Write]) -> Result<(
     Ok(())
 }
 
-/// `(?, ?), (?, ?)` or `($1, $2), ($3, $4)`: the VALUES rows of a statement with `rows` rows.
-fn placeholders(sql: &mut String, backend: DbBackend, rows: usize, columns: usize) {
-    use std::fmt::Write as _;
-    for row in 0..rows {
-        sql.push_str(if row == 0 { "(" } else { ", (" });
-        for column in 0..columns {
-            if column > 0 {
-                sql.push_str(", ");
-            }
-            match backend {
-                DbBackend::Postgres => {
-                    let _ = write!(sql, "${}", row * columns + column + 1);
-                }
-                _ => sql.push('?'),
-            }
-        }
-        sql.push(')');
+/// `SELECT … FROM` the JSON array bound as the statement's only parameter: one row per element,
+/// one named, typed column per `(name, SQL type)`, in element order.
+fn json_rows(backend: DbBackend, fields: &[(&str, &str)]) -> String {
+    let columns: Vec<String> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, (name, ty))| match backend {
+            DbBackend::Postgres => format!("CAST(e ->> {i} AS {ty}) AS {name}"),
+            _ => format!("value ->> {i} AS {name}"),
+        })
+        .collect();
+    match backend {
+        DbBackend::Postgres => format!(
+            "SELECT {} FROM json_array_elements(CAST($1 AS json)) AS e",
+            columns.join(", ")
+        ),
+        _ => format!("SELECT {} FROM jsonb_each(?)", columns.join(", ")),
     }
 }
 
-/// Splits a batch into runs whose lengths are powers of two up to 256, longest first: the
-/// multi-row statements then come in nine shapes per table, which the driver's prepared-statement
-/// cache keeps, instead of one shape per batch size that SQLite would parse again each time.
-fn statement_chunks<T>(mut items: &[T]) -> impl Iterator<Item = &[T]> {
-    std::iter::from_fn(move || {
-        if items.is_empty() {
-            return None;
-        }
-        let size = 1 << items.len().min(256).ilog2();
-        let (chunk, rest) = items.split_at(size);
-        items = rest;
-        Some(chunk)
-    })
+/// The batch as the JSON text [`json_rows`] unpacks.
+fn json_array<T: serde::Serialize>(rows: &[T]) -> Result<sea_orm::Value, StoreError> {
+    serde_json::to_string(rows)
+        .map(sea_orm::Value::from)
+        .map_err(|error| StoreError::Database(format!("a batch does not encode: {error}")))
 }
 
-/// A batch's turns in one INSERT; the (game, number) key refuses a double.
+/// A batch's turns in one INSERT (one JSON parameter, as in [`update_games`]); the
+/// (game, number) key refuses a double.
 async fn insert_turns<C: ConnectionTrait>(
     db: &C,
     turns: &[(GameId, &hanniball_arbiter::TurnRecord)],
 ) -> Result<(), StoreError> {
-    const COLUMNS: usize = 9;
-    let backend = db.get_database_backend();
-    let mut sql = String::with_capacity(200 + turns.len() * COLUMNS * 5);
-    sql.push_str(
-        "INSERT INTO turns (game_id, number, side, text, position_after, white_ms, black_ms, \
-         played_at_ms, spent_ms) VALUES ",
-    );
-    placeholders(&mut sql, backend, turns.len(), COLUMNS);
-    let mut values: Vec<sea_orm::Value> = Vec::with_capacity(turns.len() * COLUMNS);
-    for (game, record) in turns {
-        values.extend([
-            sea_orm::Value::from(game.0),
-            sea_orm::Value::from(record.number as i32),
-            sea_orm::Value::from(side_name(record.side).to_owned()),
-            sea_orm::Value::from(record.text.clone()),
-            sea_orm::Value::from(record.position_after.clone()),
-            sea_orm::Value::from(record.white_ms),
-            sea_orm::Value::from(record.black_ms),
-            sea_orm::Value::from(record.played_at.0),
-            sea_orm::Value::from(record.spent_ms),
-        ]);
+    if turns.is_empty() {
+        return Ok(());
     }
-    db.execute_raw(Statement::from_sql_and_values(backend, sql, values))
+    let rows: Vec<_> = turns
+        .iter()
+        .map(|(game, record)| {
+            (
+                game.0,
+                record.number,
+                side_name(record.side),
+                &record.text,
+                &record.position_after,
+                record.white_ms,
+                record.black_ms,
+                record.played_at.0,
+                record.spent_ms,
+            )
+        })
+        .collect();
+    let fields = [
+        ("game_id", "bigint"),
+        ("number", "integer"),
+        ("side", "text"),
+        ("text", "text"),
+        ("position_after", "text"),
+        ("white_ms", "bigint"),
+        ("black_ms", "bigint"),
+        ("played_at_ms", "bigint"),
+        ("spent_ms", "bigint"),
+    ];
+    let backend = db.get_database_backend();
+    let names: Vec<&str> = fields.iter().map(|f| f.0).collect();
+    let sql = format!(
+        "INSERT INTO turns ({}) {}",
+        names.join(", "),
+        json_rows(backend, &fields)
+    );
+    let done = db
+        .execute_raw(Statement::from_sql_and_values(
+            backend,
+            sql,
+            [json_array(&rows)?],
+        ))
         .await?;
+    if done.rows_affected() != turns.len() as u64 {
+        return Err(StoreError::Database(format!(
+            "{} of {} turns were stored",
+            done.rows_affected(),
+            turns.len()
+        )));
+    }
     Ok(())
 }
 

@@ -277,3 +277,125 @@ async fn new_games_share_a_group_commit_with_turns() {
         assert_eq!(store.active_game_ids().await.expect("q").len(), 3);
     }
 }
+
+/// HanniBall's opening position.
+const OPENING: &str =
+    "1k1/2l3l2/1e1e1e1e1/1h3h1h1/9/9/9/9/9/1H3H1H1/9/1H1H1H3/1E1E1E1E1/2L3L2/1K1 e8 w 1 0 standard";
+
+/// A hand-made turn write (the store does not check rules): turn `number` of `game`, carrying
+/// `text` as the turn.
+fn raw_write(game: GameId, number: u32, text: &str) -> Write {
+    let at = Timestamp(i64::from(number) * 1_000);
+    Write {
+        game_id: game,
+        expected_turns: number - 1,
+        record: Some(hanniball_arbiter::TurnRecord {
+            number,
+            side: if number % 2 == 1 {
+                Side::White
+            } else {
+                Side::Black
+            },
+            text: text.to_owned(),
+            position_after: OPENING.to_owned(),
+            white_ms: 60_000 - i64::from(number),
+            black_ms: 50_000 + i64::from(number),
+            played_at: at,
+            spent_ms: i64::from(number) * 7,
+        }),
+        position: OPENING.to_owned(),
+        turns_played: number,
+        clocks: Clocks {
+            white_ms: 60_000 - i64::from(number),
+            black_ms: 50_000 + i64::from(number),
+            running: Some(Side::White),
+            since: at,
+        },
+        draw_offer: (number == 2).then_some(Side::Black),
+        status: Status::Active,
+        result: None,
+        finished_at: None,
+    }
+}
+
+/// A batch travels to the database as one JSON parameter: every field must come back exactly,
+/// whatever characters the text holds, in live and ending writes alike, and a stale write in a
+/// batch is refused alone.
+#[tokio::test]
+async fn batched_writes_come_back_exactly_on_every_database() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let white = store
+            .create_player("w", "bot", Timestamp(1))
+            .await
+            .expect("w");
+        let black = store
+            .create_player("b", "bot", Timestamp(1))
+            .await
+            .expect("b");
+        let mut ids = Vec::new();
+        for _ in 0..3 {
+            ids.push(new_game(&store, white.id, black.id, None).await.id);
+        }
+        let odd = [
+            "quote \" backslash \\ slash / tab \t newline \n",
+            "ünïcødé ⚽ and emoji 🦁",
+            "[1, \"not json\"] {} null",
+        ];
+        let first: Vec<Write> = ids
+            .iter()
+            .zip(odd)
+            .map(|(id, text)| raw_write(*id, 1, text))
+            .collect();
+        for result in store.commit(&first).await {
+            result.expect("first turns");
+        }
+        // Turn 2 of every game; the third game's write is stale (it claims turn 1 again) and the
+        // second game's ends it.
+        let mut second: Vec<Write> = ids.iter().map(|id| raw_write(*id, 2, odd[0])).collect();
+        second[1].status = Status::Finished;
+        second[1].result = Some(FinalResult {
+            outcome: Some(hanniball_rules::Outcome::Win(Side::White)),
+            reason: Reason::Resignation,
+        });
+        second[1].finished_at = Some(Timestamp(2_500));
+        second[1].clocks.running = None;
+        second[2] = raw_write(ids[2], 1, "late");
+        let results = store.commit(&second).await;
+        assert!(results[0].is_ok() && results[1].is_ok(), "{results:?}");
+        assert!(
+            matches!(results[2], Err(StoreError::Conflict(_))),
+            "{results:?}"
+        );
+
+        for (index, id) in ids.iter().enumerate() {
+            let stored = store.load_game(*id).await.expect("q").expect("game");
+            let expected: Vec<_> = first[index]
+                .record
+                .iter()
+                .chain(second[index].record.iter().filter(|_| index < 2))
+                .cloned()
+                .collect();
+            assert_eq!(stored.turns, expected, "game {index}");
+            let last = if index < 2 {
+                &second[index]
+            } else {
+                &first[index]
+            };
+            assert_eq!(stored.clocks, last.clocks, "game {index}");
+            assert_eq!(stored.draw_offer, last.draw_offer, "game {index}");
+            assert_eq!(stored.status, last.status, "game {index}");
+            assert_eq!(stored.result, last.result, "game {index}");
+            assert_eq!(stored.finished_at, last.finished_at, "game {index}");
+        }
+        let listed = store.list_games(None, None, None, 10).await.expect("list");
+        let third = listed.iter().find(|g| g.id == ids[2]).expect("listed");
+        assert_eq!(third.position, OPENING);
+        assert_eq!(third.turns_played, 1);
+        let finished = store.results_after(0, 10).await.expect("outbox");
+        assert_eq!(
+            finished.iter().map(|f| f.game.id).collect::<Vec<_>>(),
+            vec![ids[1]]
+        );
+    }
+}

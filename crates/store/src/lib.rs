@@ -186,9 +186,12 @@ impl Store {
                 db,
             });
         }
-        let db = Database::connect(sqlite_options(url, 4)).await?;
+        // Readers keep SQLite's default page cache: every commit by the other connection empties
+        // it anyway (and a large one costs more to empty). The commit connection is the only
+        // writer, so its cache stays valid: 32 MiB keeps the turn index's hot pages in memory.
+        let db = Database::connect(sqlite_options(url, 4, None)).await?;
         Migrator::up(&db, None).await?;
-        let commits = Database::connect(sqlite_options(url, 1)).await?;
+        let commits = Database::connect(sqlite_options(url, 1, Some(32 * 1024))).await?;
         Ok(Store { db, commits })
     }
 
@@ -514,8 +517,9 @@ impl Store {
     }
 }
 
-/// A pool of `connections` to a SQLite file.
-fn sqlite_options(url: &str, connections: u32) -> ConnectOptions {
+/// A pool of `connections` to a SQLite file, with a page cache of `cache_kib` per connection
+/// (SQLite's default of 2 MiB if `None`).
+fn sqlite_options(url: &str, connections: u32, cache_kib: Option<u32>) -> ConnectOptions {
     let mut options = ConnectOptions::new(url.to_owned());
     options
         .sqlx_logging(false)
@@ -525,8 +529,9 @@ fn sqlite_options(url: &str, connections: u32) -> ConnectOptions {
         // A local file does not drop connections: no test query (a round trip to the
         // connection's thread) before each use.
         .test_before_acquire(false)
-        .map_sqlx_sqlite_opts(|o| {
-            o.create_if_missing(true)
+        .map_sqlx_sqlite_opts(move |o| {
+            let o = o
+                .create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Full)
                 .busy_timeout(Duration::from_secs(5))
@@ -537,10 +542,11 @@ fn sqlite_options(url: &str, connections: u32) -> ConnectOptions {
                 // Statement journals (a multi-row statement inside a transaction keeps one
                 // in case it must be undone alone) stay in memory instead of a temporary
                 // file: they are never needed after a crash.
-                .pragma("temp_store", "memory")
-                // 32 MiB of page cache per connection (the default is 2 MiB): the turn
-                // index's hot pages stay in memory under load.
-                .pragma("cache_size", "-32768")
+                .pragma("temp_store", "memory");
+            match cache_kib {
+                Some(kib) => o.pragma("cache_size", format!("-{kib}")),
+                None => o,
+            }
         });
     options
 }

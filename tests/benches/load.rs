@@ -30,6 +30,7 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_rules::hanniball::playout::random_turn;
 use hanniball_rules::hanniball::{Position, Ruleset};
+use hanniball_store::testing::cpu_seconds;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
@@ -289,17 +290,6 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     }
     let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     f64::from(sorted[index]) / 1000.0
-}
-
-/// CPU time this process has used so far, in seconds (Linux: `/proc/self/stat`, in ticks of
-/// 1/100 s); `None` elsewhere.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the command name (which may hold spaces) start at the state, field 3.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split(' ').collect();
-    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(ticks as f64 / 100.0)
 }
 
 fn report(

@@ -14,7 +14,8 @@ use hanniball_arbiter::{
     Clocks, GameId, Match, PlayerId, Setup, Status, TimeControl, Timestamp, TurnRecord,
 };
 use hanniball_rules::{GameOptions, Side};
-use hanniball_store::{Store, Write, testing};
+use hanniball_store::testing::{self, cpu_seconds};
+use hanniball_store::{Store, Write};
 
 struct Args {
     games: usize,
@@ -39,15 +40,6 @@ fn args() -> Args {
         turns: value("--turns").unwrap_or(if quick { 100 } else { 200_000 }),
         postgres: all.iter().any(|a| a == "--postgres"),
     }
-}
-
-/// CPU time this process has used so far, in seconds (Linux `/proc/self/stat`, 1/100 s ticks).
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split(' ').collect();
-    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(ticks as f64 / 100.0)
 }
 
 /// A position notation as long as HanniBall's opening one.

@@ -835,6 +835,18 @@ pub mod testing {
         )
     }
 
+    /// CPU time this process has used so far, in seconds, for benchmarks (Linux:
+    /// `/proc/self/stat`, in ticks of 1/100 s); `None` elsewhere.
+    #[must_use]
+    pub fn cpu_seconds() -> Option<f64> {
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // Fields after the command name (which may hold spaces) start at the state, field 3.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let fields: Vec<&str> = rest.split(' ').collect();
+        let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some(ticks as f64 / 100.0)
+    }
+
     /// A URL for a new, empty SQLite database file in this process's directory under the temp
     /// directory (`hanniball-tests/<pid>`).
     #[must_use]

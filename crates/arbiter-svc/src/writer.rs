@@ -27,7 +27,9 @@ impl Writer {
         // a chain of round trips to the database driver, and the driver hands a connection back
         // to its pool in a task it spawns: on the shared runtime each of those waited behind
         // every busy RPC handler in the queues, so the commit pipeline rather than the cores was
-        // the limit under load. Here they run as soon as the writer waits.
+        // the limit under load. Here they run as soon as the writer waits. (On PostgreSQL the
+        // commit pool is the handlers' pool: a connection opened under one runtime is used under
+        // the other, which tokio allows while both run; the e2e tests run this on PostgreSQL.)
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

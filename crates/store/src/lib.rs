@@ -173,13 +173,7 @@ impl Store {
     /// store. SQLite runs in WAL mode with `synchronous = FULL`: a commit is on disk when it returns.
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
         if !url.starts_with("sqlite:") {
-            let mut options = ConnectOptions::new(url.to_owned());
-            options
-                .sqlx_logging(false)
-                .connect_timeout(Duration::from_secs(5))
-                .acquire_timeout(Duration::from_secs(5))
-                .max_connections(16);
-            let db = Database::connect(options).await?;
+            let db = Database::connect(pool_options(url, 16)).await?;
             Migrator::up(&db, None).await?;
             return Ok(Store {
                 commits: db.clone(),
@@ -517,15 +511,22 @@ impl Store {
     }
 }
 
-/// A pool of `connections` to a SQLite file, with a page cache of `cache_kib` per connection
-/// (SQLite's default of 2 MiB if `None`).
-fn sqlite_options(url: &str, connections: u32, cache_kib: Option<u32>) -> ConnectOptions {
+/// A pool of `connections` to the database at `url`, on either backend.
+fn pool_options(url: &str, connections: u32) -> ConnectOptions {
     let mut options = ConnectOptions::new(url.to_owned());
     options
         .sqlx_logging(false)
         .connect_timeout(Duration::from_secs(5))
         .acquire_timeout(Duration::from_secs(5))
-        .max_connections(connections)
+        .max_connections(connections);
+    options
+}
+
+/// A pool of `connections` to a SQLite file, with a page cache of `cache_kib` per connection
+/// (SQLite's default of 2 MiB if `None`).
+fn sqlite_options(url: &str, connections: u32, cache_kib: Option<u32>) -> ConnectOptions {
+    let mut options = pool_options(url, connections);
+    options
         // A local file does not drop connections: no test query (a round trip to the
         // connection's thread) before each use.
         .test_before_acquire(false)
@@ -600,6 +601,9 @@ const GAME_FIELDS: [(&str, &str); 12] = [
     ("finished_at_ms", "bigint"),
 ];
 
+/// How many of [`GAME_FIELDS`] a write that leaves its game on sends: up to `draw_offer_by`.
+const LIVE_FIELDS: usize = 8;
+
 /// The live fields of [`GAME_FIELDS`] for one write.
 type LiveRow<'a> = (i64, u32, &'a str, u32, i64, i64, i64, Option<&'static str>);
 
@@ -617,7 +621,7 @@ enum GameColumns {
 /// Every game row of a batch in one statement, each row guarded by the game's stored turn count
 /// and active status, so that of two writers one commits and the other gets `Conflict`.
 ///
-/// The batch travels as one JSON array parameter that the database unpacks (SQLite `json_each`,
+/// The batch travels as one JSON array parameter that the database unpacks (SQLite `jsonb_each`,
 /// PostgreSQL `json_array_elements`): whatever its size, a batch is one statement of one shape,
 /// so one round trip to the driver's thread and one prepared statement. Under load those round
 /// trips, each waiting for a core, were most of a commit's time.
@@ -641,8 +645,11 @@ async fn update_games<C: ConnectionTrait>(
             write.draw_offer.map(side_name),
         )
     }
-    let (batch, fields) = match columns {
-        GameColumns::Live => (json_array(&writes.iter().map(live).collect::<Vec<_>>())?, 8),
+    let (batch, sent) = match columns {
+        GameColumns::Live => (
+            json_array(&writes.iter().map(live).collect::<Vec<_>>())?,
+            LIVE_FIELDS,
+        ),
         GameColumns::All => {
             let rows: Vec<_> = writes
                 .iter()
@@ -671,7 +678,7 @@ async fn update_games<C: ConnectionTrait>(
         }
     };
     let backend = db.get_database_backend();
-    let fields = &GAME_FIELDS[..fields];
+    let fields = &GAME_FIELDS[..sent];
     let assignments: Vec<String> = fields[2..]
         .iter()
         .map(|(c, _)| format!("{c} = v.{c}"))

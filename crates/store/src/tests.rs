@@ -27,6 +27,17 @@ async fn new_game(store: &Store, white: PlayerId, black: PlayerId, key: Option<&
     Match::new(id, setup(white, black), now).expect("setup")
 }
 
+/// Two bot players, registered under these names.
+async fn two_bots(store: &Store, first: &str, second: &str) -> (PlayerRow, PlayerRow) {
+    let mut bots = Vec::new();
+    for name in [first, second] {
+        let bot = store.create_player(name, "bot", Timestamp(1)).await;
+        bots.push(bot.expect(name));
+    }
+    let second = bots.pop().expect("two");
+    (bots.pop().expect("two"), second)
+}
+
 async fn play(
     store: &Store,
     m: &mut Match,
@@ -233,14 +244,7 @@ async fn an_unreachable_database_is_unavailable() {
 async fn new_games_share_a_group_commit_with_turns() {
     for url in testing::all_urls().await {
         let store = Store::connect(&url).await.expect("connect");
-        let ann = store
-            .create_player("ann", "bot", Timestamp(1))
-            .await
-            .expect("ann");
-        let ben = store
-            .create_player("ben", "bot", Timestamp(1))
-            .await
-            .expect("ben");
+        let (ann, ben) = two_bots(&store, "ann", "ben").await;
         let m = new_game(&store, ann.id, ben.id, Some("first")).await;
         let TurnPlan::New(t) = m
             .plan_turn(Actor::Player(ann.id), 1, "d4-c6", Timestamp(2_000))
@@ -325,14 +329,7 @@ fn raw_write(game: GameId, number: u32, text: &str) -> Write {
 async fn batched_writes_come_back_exactly_on_every_database() {
     for url in testing::all_urls().await {
         let store = Store::connect(&url).await.expect("connect");
-        let white = store
-            .create_player("w", "bot", Timestamp(1))
-            .await
-            .expect("w");
-        let black = store
-            .create_player("b", "bot", Timestamp(1))
-            .await
-            .expect("b");
+        let (white, black) = two_bots(&store, "w", "b").await;
         let mut ids = Vec::new();
         for _ in 0..3 {
             ids.push(new_game(&store, white.id, black.id, None).await.id);

@@ -99,6 +99,7 @@ fn start_server() -> (String, String) {
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
+            .thread_name("server")
             .enable_all()
             .build()
             .expect("server runtime");
@@ -317,6 +318,7 @@ fn main() {
     let (url, token) = args.server.clone().unwrap_or_else(start_server);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .thread_name("client")
         .enable_all()
         .build()
         .expect("client runtime");

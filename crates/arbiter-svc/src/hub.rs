@@ -292,6 +292,14 @@ impl Hub {
         if let Some(slot) = self.loaded(id) {
             return Ok(slot);
         }
+        // Boxed, as are the other rare paths that reach the database (a loss on time, a lost
+        // race): a query's state is large, and every call's future would otherwise carry room
+        // for it and be copied whole when the RPC layer boxes it.
+        Box::pin(self.load_slot(id)).await
+    }
+
+    /// Loads a game that is not in the map yet.
+    async fn load_slot(self: &Arc<Self>, id: GameId) -> ServiceResult<Arc<Slot>> {
         let _loading = self.loading.lock().await;
         if let Some(slot) = self.loaded(id) {
             return Ok(slot);
@@ -378,7 +386,7 @@ impl Hub {
         let Some(t) = cell.game.plan_time_out(self.clock.now()) else {
             return true;
         };
-        match self.commit(slot, cell, t).await {
+        match Box::pin(self.commit(slot, cell, t)).await {
             Ok(_) => {
                 tracing::info!(game_id = %cell.game.id, "loss on time");
                 true
@@ -403,7 +411,7 @@ impl Hub {
             Ok(()) => {}
             Err(StoreError::Conflict(detail)) => {
                 tracing::warn!(game_id = %game.id, %detail, "lost a race; reloading the game");
-                if let Ok(fresh) = self.load(game.id).await {
+                if let Ok(fresh) = Box::pin(self.load(game.id)).await {
                     *game = fresh;
                     slot.rearm.notify_one();
                 }

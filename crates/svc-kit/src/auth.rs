@@ -99,6 +99,14 @@ impl Auth {
         {
             return caller.ok_or(AuthError::BadToken);
         }
+        // Boxed: the query's state is large, and every call's future would otherwise carry room
+        // for it (and be copied whole when the RPC layer boxes it) although nearly every call is
+        // answered from the cache.
+        Box::pin(self.look_up(token, store)).await
+    }
+
+    /// Asks the database who holds `token`, and remembers the answer.
+    async fn look_up(&self, token: &str, store: &Store) -> AuthResult<Caller> {
         let hash = hash_token(token);
         let caller = if hash == self.admin_hash {
             Some(Caller::Admin)

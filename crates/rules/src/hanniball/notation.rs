@@ -87,6 +87,7 @@ impl Position {
     #[must_use]
     pub fn to_notation(&self) -> String {
         let mut out = String::with_capacity(96);
+        let occupied = self.by_side[0] | self.by_side[1];
         for row in 0..RANKS {
             let rank = RANKS - 1 - row;
             if row > 0 {
@@ -97,6 +98,11 @@ impl Position {
             let mut run = 0u8;
             for file in first..first + width {
                 let square = Square::new(file, rank).expect("files within the rank's width exist");
+                // Most squares are empty: one bit test instead of a piece lookup.
+                if occupied & square.bit() == 0 {
+                    run += 1;
+                    continue;
+                }
                 match self.piece_at(square) {
                     None => run += 1,
                     Some(piece) => {

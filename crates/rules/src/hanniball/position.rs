@@ -398,11 +398,41 @@ impl Position {
         steps
     }
 
-    /// Whether some step at turn start changes the placement, i.e. a legal turn exists.
+    /// Whether some step at turn start changes the placement, i.e. a legal turn exists: the
+    /// steps [`Position::generate`] would list, tried cheapest first and without listing them
+    /// (the arbiter asks after every turn, and nearly always the first piece answers). The
+    /// offence search, the dearest part, runs only when no piece has a step of its own.
     fn has_changing_step(&self) -> bool {
-        let mut steps = Vec::with_capacity(128);
-        self.generate(&mut steps);
-        steps.iter().any(|step| changes_placement(*step))
+        let me = self.side.index();
+        let own = self.by_side[me];
+        let opp = self.by_side[1 - me];
+        let empty = ALL & !(own | opp);
+        let keepers = self.by_kind[Kind::Keeper.index()];
+        let move_targets = empty | (opp & self.ball.bit());
+        for kind in Kind::ALL {
+            for from in Squares(own & self.by_kind[kind.index()]) {
+                let pattern = self.move_pattern(kind, from);
+                if from != self.ball {
+                    if pattern & move_targets != 0 {
+                        return true;
+                    }
+                    continue;
+                }
+                // A carry changes the placement, and so does a shot that is not a ricochet
+                // back onto the shooter.
+                if pattern & empty != 0 {
+                    return true;
+                }
+                for to in Squares(self.shot_pattern(kind, from)) {
+                    if keepers & to.bit() == 0 || ricochet_squares(to) & !from.bit() != 0 {
+                        return true;
+                    }
+                }
+            }
+        }
+        // Penalty removals, at turn start: every opponent piece but the keepers, when an offence
+        // stands.
+        self.steps_taken == 0 && opp & !keepers != 0 && self.offences().any()
     }
 
     /// The step generator proper: the position is known not to be over.
@@ -712,5 +742,86 @@ const fn sq(file: u8, rank: u8) -> Square {
     match Square::new(file, rank) {
         Some(square) => square,
         None => panic!("square exists"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hanniball::playout::random_turn;
+
+    /// The definition `has_changing_step` shortcuts: some listed step changes the placement.
+    fn listed_changing_step(position: &Position) -> bool {
+        let mut steps = Vec::new();
+        position.generate(&mut steps);
+        steps.iter().any(|step| changes_placement(*step))
+    }
+
+    /// Turn-start positions from random playouts under both rulesets, walled in by added opponent
+    /// pieces and thinned (the mover's pieces taken off one at a time, down to none but the
+    /// keeper), so that positions without a legal turn, with and without an offence to punish,
+    /// come up too.
+    #[test]
+    fn the_quick_legal_turn_check_agrees_with_the_step_list() {
+        let mut rng = fastrand::Rng::with_seed(2026);
+        let (mut agreed, mut stuck, mut stuck_with_offence) = (0, 0, 0);
+        for ruleset in [Ruleset::Standard, Ruleset::Zillions2010] {
+            for _ in 0..30 {
+                let mut position = Position::initial(ruleset);
+                for _ in 0..60 {
+                    if position.goal_result().is_some() {
+                        break;
+                    }
+                    // Walls too: opponent elephants on random empty squares box pieces in.
+                    let walls = [0, 20, 40, 60, 80][rng.usize(..5)];
+                    let mut thinned = position;
+                    for _ in 0..walls {
+                        let empty: Vec<Square> =
+                            Squares(ALL & !GOALS & !(thinned.by_side[0] | thinned.by_side[1]))
+                                .collect();
+                        let wall = empty[rng.usize(..empty.len())].bit();
+                        thinned.by_side[1 - thinned.side.index()] |= wall;
+                        thinned.by_kind[Kind::Elephant.index()] |= wall;
+                    }
+                    loop {
+                        let expected = listed_changing_step(&thinned);
+                        assert_eq!(
+                            thinned.has_changing_step(),
+                            expected,
+                            "{}",
+                            thinned.to_notation()
+                        );
+                        agreed += 1;
+                        if !expected {
+                            stuck += 1;
+                            if thinned.offences().any() {
+                                stuck_with_offence += 1;
+                            }
+                        }
+                        let me = thinned.side.index();
+                        let keepers = thinned.by_kind[Kind::Keeper.index()];
+                        let pieces: Vec<Square> = Squares(thinned.by_side[me] & !keepers).collect();
+                        if pieces.is_empty() {
+                            break;
+                        }
+                        let gone = pieces[rng.usize(..pieces.len())].bit();
+                        thinned.by_side[me] &= !gone;
+                        for kind in &mut thinned.by_kind {
+                            *kind &= !gone;
+                        }
+                    }
+                    let Some(turn) = random_turn(&position, &mut |n| rng.usize(..n)) else {
+                        break;
+                    };
+                    position = position.play_turn(&turn).expect("a random turn is legal");
+                }
+            }
+        }
+        assert!(agreed > 10_000, "only {agreed} positions compared");
+        assert!(stuck > 0, "no position without a legal turn came up");
+        assert!(
+            stuck_with_offence < stuck,
+            "every stuck position had an offence: the offence branch alone was tested"
+        );
     }
 }

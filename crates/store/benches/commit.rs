@@ -111,6 +111,7 @@ fn main() {
                     Write {
                         game_id: id,
                         expected_turns: played,
+                        changes_row: false,
                         record: Some(TurnRecord {
                             number,
                             side,

@@ -98,6 +98,10 @@ pub struct Write {
     pub game_id: GameId,
     pub expected_turns: u32,
     pub record: Option<hanniball_arbiter::TurnRecord>,
+    /// Whether the change touches the game row beyond what its turn record tells: no turn, a
+    /// draw offer made, answered or lapsed, the game ending. On SQLite a plain turn goes to the
+    /// log alone (see [`Store::commit_changes`]).
+    pub changes_row: bool,
     pub position: String,
     pub turns_played: u32,
     pub clocks: Clocks,
@@ -120,6 +124,9 @@ impl Write {
             game_id: game.id,
             expected_turns,
             record: transition.record.clone(),
+            changes_row: transition.record.is_none()
+                || status != Status::Active
+                || transition.draw_offer != game.draw_offer(),
             position: transition
                 .position_after()
                 .unwrap_or_else(|| game.position().to_owned()),
@@ -346,6 +353,7 @@ impl Store {
             .order_by_asc(turns::Column::Number)
             .all(&self.db)
             .await?;
+        let row = log_tail(row, log.last());
         convert::stored(row, log).map(Some)
     }
 
@@ -386,12 +394,33 @@ impl Store {
         if let Some(before) = before {
             query = query.filter(games::Column::Id.lt(before.0));
         }
-        query
-            .limit(limit)
-            .all(&self.db)
-            .await?
-            .into_iter()
-            .map(convert::game_row)
+        let rows = query.limit(limit).all(&self.db).await?;
+        // The last turn of each game still on: its row may lag the log (`log_tail`).
+        let active: Vec<i64> = rows
+            .iter()
+            .filter(|row| row.status == Status::Active.name())
+            .map(|row| row.id)
+            .collect();
+        let mut tails = if active.is_empty() {
+            Vec::new()
+        } else {
+            turns::Entity::find()
+                .filter(turns::Column::GameId.is_in(active))
+                .filter(Expr::cust(
+                    "\"turns\".\"number\" = (SELECT max(t.number) FROM turns AS t \
+                     WHERE t.game_id = \"turns\".\"game_id\")",
+                ))
+                .all(&self.db)
+                .await?
+        };
+        rows.into_iter()
+            .map(|row| {
+                let tail = tails
+                    .iter()
+                    .position(|turn| turn.game_id == row.id)
+                    .map(|i| tails.swap_remove(i));
+                convert::game_row(log_tail(row, tail.as_ref()))
+            })
             .collect()
     }
 
@@ -463,8 +492,17 @@ impl Store {
         ids.sort_unstable();
         ids.dedup();
         if ids.len() == writes.len() {
-            let (live, ending): (Vec<&Write>, Vec<&Write>) =
+            let (mut live, ending): (Vec<&Write>, Vec<&Write>) =
                 writes.iter().partition(|w| w.status == Status::Active);
+            // SQLite: a plain turn is in the log alone; the row keeps what the last other change
+            // wrote and readers take the live columns from the log's last turn (`log_tail`).
+            // Writers there take the whole database in turn, so the log's key and the guards of
+            // `insert_turns` and `update_games` are exact. PostgreSQL: other replicas may write
+            // the same game at the same time, and the row update is what orders them (its row
+            // lock and turn-count guard), so every write still updates the row.
+            if txn.get_database_backend() == DbBackend::Sqlite {
+                live.retain(|write| write.changes_row);
+            }
             update_games(&txn, &live, GameColumns::Live).await?;
             update_games(&txn, &ending, GameColumns::All).await?;
         } else {
@@ -683,16 +721,20 @@ async fn update_games<C: ConnectionTrait>(
         .iter()
         .map(|(c, _)| format!("{c} = v.{c}"))
         .collect();
-    // SQLite would otherwise start from the status index (every active game) and scan the
-    // batch for each; `+` keeps the status test off the index, so that the batch drives and
-    // each game is found by its key.
-    let status = match backend {
-        DbBackend::Sqlite => "+games.status",
-        _ => "games.status",
+    // The guard: the game is on and its log is where the writer saw it (plus this write's own
+    // turn, inserted before). On SQLite the row's turn count may lag the log (plain turns do not
+    // update the row), so the log itself is counted. SQLite would otherwise start from the
+    // status index (every active game) and scan the batch for each; `+` keeps the status test
+    // off the index, so that the batch drives and each game is found by its key.
+    let guard = match backend {
+        DbBackend::Sqlite => {
+            "(SELECT coalesce(max(t.number), 0) FROM turns AS t WHERE t.game_id = games.id) \
+             = v.turns_played AND +games.status = 'active'"
+        }
+        _ => "games.turns_played = v.expected AND games.status = 'active'",
     };
     let sql = format!(
-        "UPDATE games SET {} FROM ({}) AS v WHERE games.id = v.id \
-         AND games.turns_played = v.expected AND {status} = 'active'",
+        "UPDATE games SET {} FROM ({}) AS v WHERE games.id = v.id AND {guard}",
         assignments.join(", "),
         json_rows(backend, fields),
     );
@@ -707,6 +749,22 @@ async fn update_games<C: ConnectionTrait>(
         )));
     }
     Ok(())
+}
+
+/// A game row brought up to its log: on SQLite a plain turn is stored in the log alone (see
+/// [`Store::commit_changes`]), so when the log's last turn is past the row's turn count, the live
+/// columns are that turn's. The draw offer is not among them: every change of it updates the row.
+fn log_tail(mut row: games::Model, last: Option<&turns::Model>) -> games::Model {
+    if let Some(turn) = last
+        && turn.number > row.turns_played
+    {
+        row.turns_played = turn.number;
+        row.position.clone_from(&turn.position_after);
+        row.white_ms = turn.white_ms;
+        row.black_ms = turn.black_ms;
+        row.clock_since = turn.played_at_ms;
+    }
+    row
 }
 
 /// `SELECT … FROM` the JSON array bound as the statement's only parameter: one row per element,
@@ -773,10 +831,14 @@ async fn insert_turns<C: ConnectionTrait>(
         ("spent_ms", "bigint"),
     ];
     let backend = db.get_database_backend();
-    let names: Vec<&str> = fields.iter().map(|f| f.0).collect();
+    let names = fields.map(|f| f.0).join(", ");
+    // Only into a game that is on, right after its last stored turn (the key refuses a turn
+    // stored twice; this refuses a gap and a turn after the end).
     let sql = format!(
-        "INSERT INTO turns ({}) {}",
-        names.join(", "),
+        "INSERT INTO turns ({names}) SELECT {names} FROM ({}) AS v \
+         WHERE EXISTS (SELECT 1 FROM games AS g WHERE g.id = v.game_id AND g.status = 'active') \
+         AND (v.number = 1 OR EXISTS (SELECT 1 FROM turns AS p \
+         WHERE p.game_id = v.game_id AND p.number = v.number - 1))",
         json_rows(backend, &fields)
     );
     let done = db
@@ -787,9 +849,9 @@ async fn insert_turns<C: ConnectionTrait>(
         ))
         .await?;
     if done.rows_affected() != turns.len() as u64 {
-        return Err(StoreError::Database(format!(
-            "{} of {} turns were stored",
-            done.rows_affected(),
+        return Err(StoreError::Conflict(format!(
+            "{} of {} turns were refused: their game is over or its log is elsewhere",
+            turns.len() as u64 - done.rows_affected(),
             turns.len()
         )));
     }

@@ -180,8 +180,13 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
         else {
             panic!()
         };
+        // Stale: written by a copy of the game that has not seen turn 1 (so it is turn 1 again).
         let mut stale = Write::of(&g3, &t3);
         stale.expected_turns = 0;
+        stale.turns_played = 1;
+        if let Some(record) = &mut stale.record {
+            record.number = 1;
+        }
         let results = store.commit(&[Write::of(&g2, &t2), stale]).await;
         assert!(results[0].is_ok(), "{results:?}");
         assert!(
@@ -293,6 +298,8 @@ fn raw_write(game: GameId, number: u32, text: &str) -> Write {
     Write {
         game_id: game,
         expected_turns: number - 1,
+        // Turn 2 makes a draw offer (below) and turn 3 lets it lapse.
+        changes_row: matches!(number, 2 | 3),
         record: Some(hanniball_arbiter::TurnRecord {
             number,
             side: if number % 2 == 1 {
@@ -393,6 +400,92 @@ async fn batched_writes_come_back_exactly_on_every_database() {
         assert_eq!(
             finished.iter().map(|f| f.game.id).collect::<Vec<_>>(),
             vec![ids[1]]
+        );
+    }
+}
+
+/// Plain turns are stored in the log alone on SQLite (the row keeps its last other change):
+/// every reader must see the log's state all the same, and the guards must refuse what the row's
+/// turn count refused before: a turn stored twice, a gap, a turn after the end, a stale change.
+/// Run on every database, so that both write paths answer alike.
+#[tokio::test]
+async fn the_log_is_the_state_of_a_game_on_every_database() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let (ann, ben) = two_bots(&store, "ann", "ben").await;
+        let mut m = new_game(&store, ann.id, ben.id, None).await;
+        let turns = [(ann.id, "d4-c6"), (ben.id, "d12-c10"), (ann.id, "c6-b8")];
+        for (n, (who, text)) in (1..).zip(turns) {
+            play(&store, &mut m, who, n, text, 1_000 + i64::from(n) * 1_500)
+                .await
+                .unwrap_or_else(|e| panic!("turn {n}: {e}"));
+        }
+        let stored = store.load_game(m.id).await.expect("load").expect("game");
+        assert_eq!(stored.clocks, *m.clocks());
+        let restored = Match::restore(stored, Timestamp(5_500)).expect("restore");
+        assert_eq!(restored.position(), m.position());
+        assert_eq!(restored.turns(), m.turns());
+        assert_eq!(restored.clocks(), m.clocks());
+        let listed = store.list_games(None, None, None, 10).await.expect("list");
+        let row = listed.iter().find(|g| g.id == m.id).expect("listed");
+        assert_eq!(
+            (row.position.as_str(), row.turns_played, row.clocks),
+            (m.position(), 3, *m.clocks())
+        );
+
+        // Turn 3 again, and turn 5 after a gap: refused, nothing stored.
+        for (number, expected) in [(3, 2), (5, 4)] {
+            let mut write = raw_write(m.id, number, "e4-e5");
+            write.expected_turns = expected;
+            write.changes_row = false;
+            let refused = store.commit(&[write]).await.remove(0);
+            assert!(
+                matches!(refused, Err(StoreError::Conflict(_))),
+                "turn {number}: {refused:?}"
+            );
+        }
+        assert_eq!(store.turn_count().await.expect("count"), 3);
+
+        // A change of the row from a writer that has not seen turn 3: refused.
+        let mut stale = raw_write(m.id, 3, "unused");
+        stale.record = None;
+        stale.changes_row = true;
+        stale.expected_turns = 2;
+        stale.turns_played = 2;
+        stale.draw_offer = Some(Side::White);
+        let refused = store.commit(&[stale]).await.remove(0);
+        assert!(
+            matches!(refused, Err(StoreError::Conflict(_))),
+            "{refused:?}"
+        );
+
+        // The game ends (resignation after turn 3); a turn after it is refused.
+        let t = m
+            .plan_resign(Actor::Player(ben.id), Timestamp(7_000))
+            .expect("resign");
+        store
+            .commit(&[Write::of(&m, &t)])
+            .await
+            .remove(0)
+            .expect("resignation");
+        m.apply(t);
+        let mut late = raw_write(m.id, 4, "e4-e5");
+        late.changes_row = false;
+        let refused = store.commit(&[late]).await.remove(0);
+        assert!(
+            matches!(refused, Err(StoreError::Conflict(_))),
+            "{refused:?}"
+        );
+        let stored = store.load_game(m.id).await.expect("load").expect("game");
+        assert_eq!((stored.turns.len(), stored.status), (3, Status::Finished));
+        let finished = store.results_after(0, 10).await.expect("outbox");
+        assert_eq!(finished.len(), 1);
+        assert_eq!(
+            (
+                finished[0].game.position.as_str(),
+                finished[0].game.turns_played
+            ),
+            (m.position(), 3)
         );
     }
 }

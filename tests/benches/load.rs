@@ -30,7 +30,7 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_rules::hanniball::playout::random_turn;
 use hanniball_rules::hanniball::{Position, Ruleset};
-use hanniball_store::testing::cpu_seconds;
+use hanniball_store::testing::{cpu_seconds, thread_cpu_seconds};
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
@@ -293,17 +293,44 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[index]) / 1000.0
 }
 
+/// CPU time so far: the whole process, and the load generator's threads alone.
+fn cpu_now() -> Option<(f64, f64)> {
+    cpu_seconds().zip(thread_cpu_seconds("client"))
+}
+
+/// CPU per call over a phase, in µs: server side (server threads, writer, database driver)
+/// and load generator.
+#[derive(Clone, Copy)]
+struct CallCpu {
+    server: f64,
+    client: f64,
+}
+
+fn call_cpu(before: Option<(f64, f64)>, calls: usize) -> Option<CallCpu> {
+    let ((total0, client0), (total1, client1)) = before.zip(cpu_now())?;
+    let per_call = 1e6 / calls.max(1) as f64;
+    Some(CallCpu {
+        server: (total1 - total0 - (client1 - client0)) * per_call,
+        client: (client1 - client0) * per_call,
+    })
+}
+
 fn report(
     label: &str,
     calls: usize,
     seconds: f64,
-    cpu: Option<f64>,
+    cpu: Option<CallCpu>,
     mut latencies: Vec<u32>,
 ) -> f64 {
     latencies.sort_unstable();
     let rate = calls as f64 / seconds;
     let cpu = cpu.map_or(String::new(), |cpu| {
-        format!("   CPU {:>5.1} µs/call", cpu * 1e6 / calls.max(1) as f64)
+        format!(
+            "   CPU {:>5.1} µs/call (server side {:.1}, load generator {:.1})",
+            cpu.server + cpu.client,
+            cpu.server,
+            cpu.client
+        )
     });
     println!(
         "{label:<28} {rate:>9.0} calls/s   p50 {:>7.2} ms   p99 {:>7.2} ms{cpu}",
@@ -311,6 +338,11 @@ fn report(
         percentile(&latencies, 0.99)
     );
     rate
+}
+
+fn median(values: &mut [f64]) -> Option<f64> {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied()
 }
 
 fn main() {
@@ -377,21 +409,23 @@ fn main() {
         // Saturation phases alternate, round after round, so that both calls see the same
         // machine; the throughput ratio is taken per round and its median reported.
         let mut ratios = Vec::new();
+        let mut turn_rates = Vec::new();
+        let mut turn_server_cpu = Vec::new();
+        let in_process = args.server.is_none();
         for round in 1..=args.rounds {
             println!("round {round} of {}", args.rounds);
             let mut rates = Vec::new();
             for &(call, name) in &calls {
-                let cpu = cpu_seconds();
+                let before = cpu_now();
                 let (back, n, lat) =
                     phase(slots, &scripts, &admin, &ids, call, args.seconds, None).await;
-                let cpu = cpu.zip(cpu_seconds()).map(|(a, b)| b - a);
-                rates.push(report(
-                    &format!("{name}, saturation"),
-                    n,
-                    args.seconds,
-                    cpu.filter(|_| args.server.is_none()),
-                    lat,
-                ));
+                let cpu = call_cpu(before, n).filter(|_| in_process);
+                let rate = report(&format!("{name}, saturation"), n, args.seconds, cpu, lat);
+                if call == Call::Turn {
+                    turn_rates.push(rate);
+                    turn_server_cpu.extend(cpu.map(|c| c.server));
+                }
+                rates.push(rate);
                 slots = back;
             }
             if let [ping, turn] = rates[..] {
@@ -399,24 +433,50 @@ fn main() {
                 ratios.push(turn / ping);
             }
         }
+        // Paced phases: every slot calls at its own steady interval, `rate` calls/s in all.
+        let paced = async |slots: Vec<Slot>, call: Call, label: &str, rate: f64| {
+            let interval = Duration::from_secs_f64(args.games as f64 / rate);
+            let before = cpu_now();
+            let (back, n, lat) = phase(
+                slots,
+                &scripts,
+                &admin,
+                &ids,
+                call,
+                args.seconds,
+                Some(interval),
+            )
+            .await;
+            let cpu = call_cpu(before, n).filter(|_| in_process);
+            report(label, n, args.seconds, cpu, lat);
+            (back, cpu)
+        };
         if args.rate > 0.0 {
             println!("paced at {:.0} calls/s in all", args.rate);
-            let interval = Duration::from_secs_f64(args.games as f64 / args.rate);
             for &(call, name) in &calls {
-                let (back, n, lat) = phase(
-                    slots,
-                    &scripts,
-                    &admin,
-                    &ids,
-                    call,
-                    args.seconds,
-                    Some(interval),
-                )
-                .await;
-                report(&format!("{name}, paced"), n, args.seconds, None, lat);
-                slots = back;
+                slots = paced(slots, call, &format!("{name}, paced"), args.rate)
+                    .await
+                    .0;
             }
         }
+        // An empty call's cost depends on the call rate (at saturation each wake-up and system
+        // call carries more calls), so the ratio above also compares two rates. This phase puts
+        // the empty call at the rate turns reached, to tell the turn's own cost from that.
+        if calls.len() == 2
+            && let Some(rate) = median(&mut turn_rates)
+        {
+            println!("the empty RPC paced at the saturated SubmitTurn rate");
+            let (back, cpu) = paced(slots, Call::Ping, "Ping (empty RPC), paced", rate).await;
+            slots = back;
+            if let (Some(ping), Some(turn)) = (cpu, median(&mut turn_server_cpu)) {
+                println!(
+                    "  server side per call at {rate:.0} calls/s: SubmitTurn {turn:.1} µs, \
+                     empty RPC {:.1} µs",
+                    ping.server
+                );
+            }
+        }
+        drop(slots);
         if !ratios.is_empty() {
             ratios.sort_by(f64::total_cmp);
             println!(

@@ -908,7 +908,32 @@ pub mod testing {
     /// `/proc/self/stat`, in ticks of 1/100 s); `None` elsewhere.
     #[must_use]
     pub fn cpu_seconds() -> Option<f64> {
-        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        stat_seconds(&std::fs::read_to_string("/proc/self/stat").ok()?)
+    }
+
+    /// CPU time used so far by this process's threads named `name` (as a runtime's
+    /// `thread_name` sets it), in seconds; `None` where `/proc` does not tell.
+    #[must_use]
+    pub fn thread_cpu_seconds(name: &str) -> Option<f64> {
+        let mut total = 0.0;
+        for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+            let path = task.path();
+            // A thread that ends between the listing and the reads is skipped.
+            let (Ok(comm), Ok(stat)) = (
+                std::fs::read_to_string(path.join("comm")),
+                std::fs::read_to_string(path.join("stat")),
+            ) else {
+                continue;
+            };
+            if comm.trim_end() == name {
+                total += stat_seconds(&stat)?;
+            }
+        }
+        Some(total)
+    }
+
+    /// User + system time of a `/proc/.../stat` line, in seconds.
+    fn stat_seconds(stat: &str) -> Option<f64> {
         // Fields after the command name (which may hold spaces) start at the state, field 3.
         let rest = &stat[stat.rfind(')')? + 2..];
         let fields: Vec<&str> = rest.split(' ').collect();

@@ -466,8 +466,7 @@ fn main() {
             && let Some(rate) = median(&mut turn_rates)
         {
             println!("the empty RPC paced at the saturated SubmitTurn rate");
-            let (back, cpu) = paced(slots, Call::Ping, "Ping (empty RPC), paced", rate).await;
-            slots = back;
+            let (_, cpu) = paced(slots, Call::Ping, "Ping (empty RPC), paced", rate).await;
             if let (Some(ping), Some(turn)) = (cpu, median(&mut turn_server_cpu)) {
                 println!(
                     "  server side per call at {rate:.0} calls/s: SubmitTurn {turn:.1} µs, \
@@ -476,12 +475,9 @@ fn main() {
                 );
             }
         }
-        drop(slots);
-        if !ratios.is_empty() {
-            ratios.sort_by(f64::total_cmp);
+        if let Some(middle) = median(&mut ratios) {
             println!(
-                "submit-turn throughput / empty-RPC throughput: median {:.2} (rounds: {})",
-                ratios[ratios.len() / 2],
+                "submit-turn throughput / empty-RPC throughput: median {middle:.2} (rounds: {})",
                 ratios
                     .iter()
                     .map(|r| format!("{r:.2}"))

@@ -489,3 +489,46 @@ async fn the_log_is_the_state_of_a_game_on_every_database() {
         );
     }
 }
+
+/// The benchmarks' per-thread CPU reader counts a named thread's time and nothing else's.
+#[cfg(target_os = "linux")]
+#[test]
+fn thread_cpu_is_read_by_thread_name() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let spinner = std::thread::Builder::new()
+        .name("cpu-probe".to_owned())
+        .spawn(move || {
+            let mut x = 0u64;
+            while !flag.load(Ordering::Relaxed) {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+            x
+        })
+        .expect("spawn");
+    // Wait (without spinning here) until the kernel has charged the spinner a few ticks.
+    let mut spun = 0.0;
+    for _ in 0..500 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        spun = testing::thread_cpu_seconds("cpu-probe").expect("/proc/self/task");
+        if spun >= 0.05 {
+            break;
+        }
+    }
+    let process = testing::cpu_seconds().expect("/proc/self/stat");
+    let nobody = testing::thread_cpu_seconds("no-such-thread").expect("/proc/self/task");
+    stop.store(true, Ordering::Relaxed);
+    spinner.join().expect("join");
+    assert!(spun >= 0.05, "the spinning thread was charged {spun} s");
+    assert!(
+        spun <= process + 0.01,
+        "one thread ({spun} s) within the process ({process} s)"
+    );
+    assert!(
+        nobody.abs() < f64::EPSILON,
+        "no thread has that name: {nobody} s"
+    );
+}

@@ -412,15 +412,25 @@ fn main() {
         let mut turn_rates = Vec::new();
         let mut turn_server_cpu = Vec::new();
         let in_process = args.server.is_none();
+        // One phase, its report and its CPU per call: at saturation without an interval, paced
+        // with one (every slot calls at its own steady interval).
+        let measured =
+            async |slots: Vec<Slot>, call: Call, label: &str, interval: Option<Duration>| {
+                let before = cpu_now();
+                let (back, n, lat) =
+                    phase(slots, &scripts, &admin, &ids, call, args.seconds, interval).await;
+                let cpu = call_cpu(before, n).filter(|_| in_process);
+                let rate = report(label, n, args.seconds, cpu, lat);
+                (back, rate, cpu)
+            };
+        // The interval of each slot for `rate` calls/s in all.
+        let paced = |rate: f64| Some(Duration::from_secs_f64(args.games as f64 / rate));
         for round in 1..=args.rounds {
             println!("round {round} of {}", args.rounds);
             let mut rates = Vec::new();
             for &(call, name) in &calls {
-                let before = cpu_now();
-                let (back, n, lat) =
-                    phase(slots, &scripts, &admin, &ids, call, args.seconds, None).await;
-                let cpu = call_cpu(before, n).filter(|_| in_process);
-                let rate = report(&format!("{name}, saturation"), n, args.seconds, cpu, lat);
+                let (back, rate, cpu) =
+                    measured(slots, call, &format!("{name}, saturation"), None).await;
                 if call == Call::Turn {
                     turn_rates.push(rate);
                     turn_server_cpu.extend(cpu.map(|c| c.server));
@@ -433,30 +443,11 @@ fn main() {
                 ratios.push(turn / ping);
             }
         }
-        // Paced phases: every slot calls at its own steady interval, `rate` calls/s in all.
-        let paced = async |slots: Vec<Slot>, call: Call, label: &str, rate: f64| {
-            let interval = Duration::from_secs_f64(args.games as f64 / rate);
-            let before = cpu_now();
-            let (back, n, lat) = phase(
-                slots,
-                &scripts,
-                &admin,
-                &ids,
-                call,
-                args.seconds,
-                Some(interval),
-            )
-            .await;
-            let cpu = call_cpu(before, n).filter(|_| in_process);
-            report(label, n, args.seconds, cpu, lat);
-            (back, cpu)
-        };
         if args.rate > 0.0 {
             println!("paced at {:.0} calls/s in all", args.rate);
             for &(call, name) in &calls {
-                slots = paced(slots, call, &format!("{name}, paced"), args.rate)
-                    .await
-                    .0;
+                let label = format!("{name}, paced");
+                slots = measured(slots, call, &label, paced(args.rate)).await.0;
             }
         }
         // An empty call's cost depends on the call rate (at saturation each wake-up and system
@@ -466,7 +457,8 @@ fn main() {
             && let Some(rate) = median(&mut turn_rates)
         {
             println!("the empty RPC paced at the saturated SubmitTurn rate");
-            let (_, cpu) = paced(slots, Call::Ping, "Ping (empty RPC), paced", rate).await;
+            let label = "Ping (empty RPC), paced";
+            let (_, _, cpu) = measured(slots, Call::Ping, label, paced(rate)).await;
             if let (Some(ping), Some(turn)) = (cpu, median(&mut turn_server_cpu)) {
                 println!(
                     "  server side per call at {rate:.0} calls/s: SubmitTurn {turn:.1} µs, \

@@ -1,0 +1,775 @@
+//! Maximum-weight perfect matching on a dense graph (Edmonds' primal-dual blossom algorithm, in
+//! the O(n³) form with per-blossom best edges), kept optimal while edge weights change.
+//!
+//! The Dutch procedure asks "is there an optimal pairing in which ..." hundreds of times a round,
+//! each time after changing the weights of a few edges. Solving from scratch each time would cost
+//! O(n³) per question, so the matcher is *warm-started*: a weight change keeps the duals feasible
+//! (raising a vertex dual where an edge became too heavy, dissolving a blossom whose inside edges
+//! changed into its vertices' duals) and unmatches only the edges that stop being tight; the next
+//! `solve` grows alternating trees from the few free vertices only.
+//!
+//! Conventions: a stored weight `w2` is twice the edge weight plus two (so every present edge,
+//! even one of weight zero, is non-zero; a constant added to every edge does not change which
+//! perfect matching is best). Slack of an edge between two top-level blossoms is
+//! `dual[a] + dual[b] - w2`; inside a blossom the blossom duals add `2 · z` each. Vertices of one
+//! alternating forest share the parity of their duals (checked at every stage start), so S–S
+//! slacks are even and every dual stays an integer.
+
+use super::wide::Wide;
+
+const NONE: usize = usize::MAX;
+const EMPTY: (usize, usize) = (NONE, NONE);
+
+pub(crate) struct Matcher<const N: usize> {
+    n: usize,
+    w2: Vec<Wide<N>>,
+    mate: Vec<usize>,
+    dual: Vec<Wide<N>>,
+    parent: Vec<usize>,
+    childs: Vec<Vec<usize>>,
+    endps: Vec<Vec<(usize, usize)>>,
+    base: Vec<usize>,
+    inb: Vec<usize>,
+    label: Vec<u8>,
+    labelend: Vec<(usize, usize)>,
+    bestedge: Vec<(usize, usize)>,
+    unused: Vec<usize>,
+    queue: Vec<usize>,
+    started: bool,
+}
+
+/// No perfect matching exists on the present edges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct NoPerfectMatching;
+
+fn tri(a: usize, b: usize) -> usize {
+    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+    hi * (hi - 1) / 2 + lo
+}
+
+impl<const N: usize> Matcher<N> {
+    pub fn new(n: usize) -> Self {
+        Matcher {
+            n,
+            w2: vec![Wide::ZERO; n * n.saturating_sub(1) / 2],
+            mate: vec![NONE; n],
+            dual: vec![Wide::ZERO; 2 * n],
+            parent: vec![NONE; 2 * n],
+            childs: vec![Vec::new(); 2 * n],
+            endps: vec![Vec::new(); 2 * n],
+            base: (0..2 * n).map(|b| if b < n { b } else { NONE }).collect(),
+            inb: (0..n).collect(),
+            label: vec![0; 2 * n],
+            labelend: vec![EMPTY; 2 * n],
+            bestedge: vec![EMPTY; 2 * n],
+            unused: (n..2 * n).rev().collect(),
+            queue: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// The vertex matched to `v`, if any.
+    pub fn mate(&self, v: usize) -> Option<usize> {
+        let m = self.mate[v];
+        (m != NONE).then_some(m)
+    }
+
+    fn weight2(&self, a: usize, b: usize) -> &Wide<N> {
+        &self.w2[tri(a, b)]
+    }
+
+    fn slack(&self, a: usize, b: usize) -> Wide<N> {
+        self.dual[a].add(&self.dual[b]).sub(self.weight2(a, b))
+    }
+
+    /// Sets the weight of edge `a`–`b` (`None`: no edge). Keeps the current solution usable as
+    /// the start of the next `solve`.
+    pub fn set(&mut self, a: usize, b: usize, weight: Option<Wide<N>>) {
+        let new = match weight {
+            Some(c) => c.add_u64(1).add(&c.add_u64(1)),
+            None => Wide::ZERO,
+        };
+        let i = tri(a, b);
+        if self.w2[i] == new {
+            return;
+        }
+        self.w2[i] = new;
+        if !self.started {
+            return;
+        }
+        for x in [a, b] {
+            if self.inb[x] != x {
+                let top = self.inb[x];
+                self.dissolve(top);
+            }
+        }
+        if !new.is_zero() {
+            let s = self.slack(a, b);
+            if s.is_negative() {
+                self.dual[a] = self.dual[a].sub(&s);
+            }
+        }
+        for x in [a, b] {
+            let m = self.mate[x];
+            if m != NONE && (self.weight2(x, m).is_zero() || !self.slack(x, m).is_zero()) {
+                self.mate[x] = NONE;
+                self.mate[m] = NONE;
+            }
+        }
+    }
+
+    /// Turns a top-level blossom back into single vertices, moving its duals (and those of the
+    /// blossoms inside it) onto the vertices; edges that stop being tight are unmatched.
+    fn dissolve(&mut self, top: usize) {
+        let mut stack = vec![(top, Wide::ZERO)];
+        let mut leaves = Vec::new();
+        while let Some((s, acc)) = stack.pop() {
+            if s < self.n {
+                self.dual[s] = self.dual[s].add(&acc);
+                self.inb[s] = s;
+                self.parent[s] = NONE;
+                leaves.push(s);
+            } else {
+                let acc2 = acc.add(&self.dual[s]);
+                for c in std::mem::take(&mut self.childs[s]) {
+                    stack.push((c, acc2));
+                }
+                self.release(s);
+            }
+        }
+        for x in leaves {
+            let m = self.mate[x];
+            if m != NONE && !self.slack(x, m).is_zero() {
+                self.mate[x] = NONE;
+                self.mate[m] = NONE;
+            }
+        }
+    }
+
+    fn release(&mut self, b: usize) {
+        self.childs[b].clear();
+        self.endps[b].clear();
+        self.base[b] = NONE;
+        self.parent[b] = NONE;
+        self.label[b] = 0;
+        self.labelend[b] = EMPTY;
+        self.bestedge[b] = EMPTY;
+        self.dual[b] = Wide::ZERO;
+        self.unused.push(b);
+    }
+
+    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b < self.n {
+            out.push(b);
+        } else {
+            for &c in &self.childs[b] {
+                self.leaves(c, out);
+            }
+        }
+    }
+
+    fn start(&mut self) {
+        let n = self.n;
+        for v in 0..n {
+            let mut best = Wide::ZERO;
+            for x in 0..n {
+                if x != v {
+                    let w = *self.weight2(v, x);
+                    if w > best {
+                        best = w;
+                    }
+                }
+            }
+            // dual = max w2 / 2 (w2 is even), so every slack is >= 0.
+            self.dual[v] = best.half();
+        }
+        for v in 0..n {
+            if self.mate[v] != NONE {
+                continue;
+            }
+            for x in 0..n {
+                if x != v
+                    && self.mate[x] == NONE
+                    && !self.weight2(v, x).is_zero()
+                    && self.slack(v, x).is_zero()
+                {
+                    self.mate[v] = x;
+                    self.mate[x] = v;
+                    break;
+                }
+            }
+        }
+        self.started = true;
+    }
+
+    #[cfg(test)]
+    fn check(&self) {
+        for b in self.n..2 * self.n {
+            if self.base[b] == NONE {
+                assert!(self.unused.contains(&b), "blossom {b} lost");
+                continue;
+            }
+            assert!(!self.unused.contains(&b), "blossom {b} in use and free");
+            if self.parent[b] != NONE {
+                assert!(self.childs[self.parent[b]].contains(&b), "orphan {b}");
+            }
+            let mut ls = Vec::new();
+            self.leaves(b, &mut ls);
+            let mut top = b;
+            while self.parent[top] != NONE {
+                top = self.parent[top];
+            }
+            for v in ls {
+                assert_eq!(self.inb[v], top, "leaf {v} of {b}");
+            }
+        }
+    }
+
+    /// Makes the matching perfect and optimal for the current weights.
+    pub fn solve(&mut self) -> Result<(), NoPerfectMatching> {
+        if !self.started {
+            self.start();
+        }
+        loop {
+            if !self.mate.contains(&NONE) {
+                return Ok(());
+            }
+            self.stage()?;
+            #[cfg(test)]
+            self.check();
+        }
+    }
+
+    fn top_blossoms(&self) -> Vec<usize> {
+        let mut tops: Vec<usize> = (0..self.n).filter(|&v| self.inb[v] == v).collect();
+        tops.extend((self.n..2 * self.n).filter(|&b| self.base[b] != NONE && self.parent[b] == NONE));
+        tops
+    }
+
+    /// Gives every free root the same dual parity, so that S–S slacks are even.
+    fn align_roots(&mut self) {
+        let mut target: Option<bool> = None;
+        let mut work: Vec<usize> = self
+            .top_blossoms()
+            .into_iter()
+            .filter(|&b| self.mate[self.base[b]] == NONE)
+            .collect();
+        while let Some(b) = work.pop() {
+            let odd = self.dual[self.base[b]].is_odd();
+            let t = *target.get_or_insert(odd);
+            if odd == t {
+                continue;
+            }
+            if b < self.n {
+                self.dual[b] = self.dual[b].add_u64(1);
+            } else if !self.dual[b].is_zero() {
+                let mut ls = Vec::new();
+                self.leaves(b, &mut ls);
+                for v in ls {
+                    self.dual[v] = self.dual[v].add_u64(1);
+                }
+                self.dual[b] = self.dual[b].sub_u64(1);
+            } else {
+                let bs = self.base[b];
+                self.expand(b, true);
+                work.push(self.inb[bs]);
+            }
+        }
+    }
+
+    fn stage(&mut self) -> Result<(), NoPerfectMatching> {
+        let n = self.n;
+        self.align_roots();
+        self.label.iter_mut().for_each(|l| *l = 0);
+        self.bestedge.iter_mut().for_each(|e| *e = EMPTY);
+        self.labelend.iter_mut().for_each(|e| *e = EMPTY);
+        self.queue.clear();
+        for b in self.top_blossoms() {
+            if self.mate[self.base[b]] == NONE && self.label[b] == 0 {
+                self.assign_label(self.base[b], 1, NONE);
+            }
+        }
+        loop {
+            while let Some(v) = self.queue.pop() {
+                for w in 0..n {
+                    let bv = self.inb[v];
+                    if w == v || self.inb[w] == bv || self.weight2(v, w).is_zero() {
+                        continue;
+                    }
+                    let s = self.slack(v, w);
+                    let bw = self.inb[w];
+                    if s.is_zero() {
+                        if self.label[bw] == 0 {
+                            self.assign_label(w, 2, v);
+                        } else if self.label[bw] == 1 {
+                            let base = self.scan_blossom(v, w);
+                            if base != NONE {
+                                self.add_blossom(base, v, w);
+                            } else {
+                                self.augment(v, w);
+                                self.end_stage();
+                                return Ok(());
+                            }
+                        } else if self.label[w] == 0 {
+                            self.label[w] = 2;
+                            self.labelend[w] = (v, w);
+                        }
+                    } else if self.label[bw] == 1 {
+                        let be = self.bestedge[bv];
+                        if be == EMPTY || s < self.slack(be.0, be.1) {
+                            self.bestedge[bv] = (v, w);
+                        }
+                    } else if self.label[w] == 0 {
+                        let be = self.bestedge[w];
+                        if be == EMPTY || s < self.slack(be.0, be.1) {
+                            self.bestedge[w] = (v, w);
+                        }
+                    }
+                }
+            }
+            // No augmenting path on tight edges: change the duals.
+            let mut delta: Option<Wide<N>> = None;
+            let mut kind = 0u8;
+            let mut edge = EMPTY;
+            let mut tblossom = NONE;
+            for v in 0..n {
+                if self.label[self.inb[v]] == 0 && self.bestedge[v] != EMPTY {
+                    let (a, b) = self.bestedge[v];
+                    let d = self.slack(a, b);
+                    if delta.is_none_or(|x| d < x) {
+                        delta = Some(d);
+                        kind = 2;
+                        edge = (a, b);
+                    }
+                }
+            }
+            for b in 0..2 * n {
+                if self.parent[b] == NONE
+                    && self.base[b] != NONE
+                    && self.label[b] == 1
+                    && self.bestedge[b] != EMPTY
+                {
+                    let (x, y) = self.bestedge[b];
+                    if self.inb[x] == self.inb[y] {
+                        continue;
+                    }
+                    let d = self.slack(x, y).half();
+                    if delta.is_none_or(|v| d < v) {
+                        delta = Some(d);
+                        kind = 3;
+                        edge = (x, y);
+                    }
+                }
+            }
+            for b in n..2 * n {
+                if self.base[b] != NONE && self.parent[b] == NONE && self.label[b] == 2 {
+                    let d = self.dual[b];
+                    if delta.is_none_or(|v| d < v) {
+                        delta = Some(d);
+                        kind = 4;
+                        tblossom = b;
+                    }
+                }
+            }
+            let Some(delta) = delta else {
+                return Err(NoPerfectMatching);
+            };
+            for v in 0..n {
+                match self.label[self.inb[v]] {
+                    1 => self.dual[v] = self.dual[v].sub(&delta),
+                    2 => self.dual[v] = self.dual[v].add(&delta),
+                    _ => {}
+                }
+            }
+            for b in n..2 * n {
+                if self.base[b] != NONE && self.parent[b] == NONE {
+                    match self.label[b] {
+                        1 => self.dual[b] = self.dual[b].add(&delta),
+                        2 => self.dual[b] = self.dual[b].sub(&delta),
+                        _ => {}
+                    }
+                }
+            }
+            match kind {
+                2 | 3 => {
+                    let (a, b) = edge;
+                    let s_end = if self.label[self.inb[a]] == 1 { a } else { b };
+                    self.queue.push(s_end);
+                }
+                _ => self.expand(tblossom, false),
+            }
+        }
+    }
+
+    fn end_stage(&mut self) {
+        for b in self.n..2 * self.n {
+            if self.base[b] != NONE
+                && self.parent[b] == NONE
+                && self.label[b] == 1
+                && self.dual[b].is_zero()
+            {
+                self.expand(b, true);
+            }
+        }
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        let b = self.inb[w];
+        self.label[w] = t;
+        self.label[b] = t;
+        let le = if p == NONE { EMPTY } else { (p, w) };
+        self.labelend[w] = le;
+        self.labelend[b] = le;
+        self.bestedge[w] = EMPTY;
+        self.bestedge[b] = EMPTY;
+        if t == 1 {
+            let mut ls = Vec::new();
+            self.leaves(b, &mut ls);
+            self.queue.extend(ls);
+        } else {
+            let base = self.base[b];
+            let m = self.mate[base];
+            self.assign_label(m, 1, base);
+        }
+    }
+
+    fn scan_blossom(&mut self, v: usize, w: usize) -> usize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        let (mut v, mut w) = (v, w);
+        while v != NONE || w != NONE {
+            let b = self.inb[v];
+            if self.label[b] & 4 != 0 {
+                base = self.base[b];
+                break;
+            }
+            path.push(b);
+            self.label[b] = 5;
+            if self.labelend[b] == EMPTY {
+                v = NONE;
+            } else {
+                let t = self.labelend[b].0;
+                let bt = self.inb[t];
+                v = self.labelend[bt].0;
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = 1;
+        }
+        base
+    }
+
+    fn add_blossom(&mut self, base: usize, v: usize, w: usize) {
+        let bb = self.inb[base];
+        let mut bv = self.inb[v];
+        let mut bw = self.inb[w];
+        let b = self.unused.pop().expect("at most n/2 blossoms");
+        self.base[b] = base;
+        self.parent[b] = NONE;
+        self.parent[bb] = b;
+        let mut path = Vec::new();
+        let mut endps = Vec::new();
+        while bv != bb {
+            self.parent[bv] = b;
+            path.push(bv);
+            let (p, q) = self.labelend[bv];
+            endps.push((p, q));
+            bv = self.inb[p];
+        }
+        path.push(bb);
+        path.reverse();
+        endps.reverse();
+        endps.push((v, w));
+        while bw != bb {
+            self.parent[bw] = b;
+            path.push(bw);
+            let (p, q) = self.labelend[bw];
+            endps.push((q, p));
+            bw = self.inb[p];
+        }
+        debug_assert!(path.len() >= 3 && path.len() % 2 == 1, "blossom of {} children {:?}", path.len(), path);
+        self.childs[b] = path;
+        self.endps[b] = endps;
+        self.label[b] = 1;
+        self.labelend[b] = self.labelend[bb];
+        self.dual[b] = Wide::ZERO;
+        let mut ls = Vec::new();
+        self.leaves(b, &mut ls);
+        for &x in &ls {
+            if self.label[self.inb[x]] == 2 {
+                self.queue.push(x);
+            }
+        }
+        for &x in &ls {
+            self.inb[x] = b;
+        }
+        // Best edge from the new blossom to another S-blossom.
+        let mut best = EMPTY;
+        let mut best_slack = Wide::ZERO;
+        for &x in &ls {
+            for y in 0..self.n {
+                if y == x || self.inb[y] == b || self.weight2(x, y).is_zero() {
+                    continue;
+                }
+                if self.label[self.inb[y]] == 1 {
+                    let s = self.slack(x, y);
+                    if best == EMPTY || s < best_slack {
+                        best = (x, y);
+                        best_slack = s;
+                    }
+                }
+            }
+        }
+        for c in self.childs[b].clone() {
+            self.bestedge[c] = EMPTY;
+        }
+        self.bestedge[b] = best;
+    }
+
+    fn expand(&mut self, b: usize, endstage: bool) {
+        let childs = self.childs[b].clone();
+        for &s in &childs {
+            self.parent[s] = NONE;
+            if s < self.n {
+                self.inb[s] = s;
+            } else if endstage && self.dual[s].is_zero() {
+                self.expand(s, endstage);
+            } else {
+                let mut ls = Vec::new();
+                self.leaves(s, &mut ls);
+                for v in ls {
+                    self.inb[v] = s;
+                }
+            }
+        }
+        if !endstage && self.label[b] == 2 {
+            let len = childs.len() as isize;
+            let entry = self.labelend[b].1;
+            let entrychild = self.inb[entry];
+            let mut j = childs.iter().position(|&c| c == entrychild).expect("entry child") as isize;
+            let jstep: isize = if j & 1 == 1 {
+                j -= len;
+                1
+            } else {
+                -1
+            };
+            let at = |j: isize| j.rem_euclid(len) as usize;
+            let endps = self.endps[b].clone();
+            let (mut po, mut pi) = self.labelend[b];
+            while j != 0 {
+                self.label[pi] = 0;
+                let c = self.inb[pi];
+                self.label[c] = 0;
+                self.assign_label(pi, 2, po);
+                j += jstep;
+                if jstep == 1 {
+                    let (x, y) = endps[at(j)];
+                    po = x;
+                    pi = y;
+                } else {
+                    let (x, y) = endps[at(j - 1)];
+                    po = y;
+                    pi = x;
+                }
+                j += jstep;
+            }
+            let bv = childs[at(j)];
+            self.label[pi] = 2;
+            self.label[bv] = 2;
+            self.labelend[pi] = (po, pi);
+            self.labelend[bv] = (po, pi);
+            self.bestedge[bv] = EMPTY;
+            j += jstep;
+            while childs[at(j)] != entrychild {
+                let bv = childs[at(j)];
+                if self.label[bv] == 1 {
+                    j += jstep;
+                    continue;
+                }
+                let mut ls = Vec::new();
+                self.leaves(bv, &mut ls);
+                if let Some(&v) = ls.iter().find(|&&v| self.label[v] != 0) {
+                    self.label[v] = 0;
+                    let m = self.mate[self.base[bv]];
+                    self.label[m] = 0;
+                    let (p, _) = self.labelend[v];
+                    self.assign_label(v, 2, p);
+                }
+                j += jstep;
+            }
+        }
+        self.release(b);
+    }
+
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.parent[t] != b {
+            t = self.parent[t];
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let len = self.childs[b].len() as isize;
+        let i = self.childs[b].iter().position(|&c| c == t).expect("child") as isize;
+        let mut j = i;
+        let jstep: isize = if i & 1 == 1 {
+            j -= len;
+            1
+        } else {
+            -1
+        };
+        let at = |j: isize| j.rem_euclid(len) as usize;
+        while j != 0 {
+            let (x, y, tx, ty);
+            if jstep == 1 {
+                tx = self.childs[b][at(j + 1)];
+                ty = self.childs[b][at(j + 2)];
+                // e = (in childs[j], in childs[j+1]); the pair to match is childs[j+1]-childs[j+2].
+                let e2 = self.endps[b][at(j + 1)];
+                x = e2.0;
+                y = e2.1;
+            } else {
+                let e2 = self.endps[b][at(j - 2)];
+                tx = self.childs[b][at(j - 1)];
+                ty = self.childs[b][at(j - 2)];
+                x = e2.1;
+                y = e2.0;
+            }
+            if tx >= self.n {
+                self.augment_blossom(tx, x);
+            }
+            if ty >= self.n {
+                self.augment_blossom(ty, y);
+            }
+            self.mate[x] = y;
+            self.mate[y] = x;
+            j += 2 * jstep;
+        }
+        let i = i as usize;
+        self.childs[b].rotate_left(i);
+        self.endps[b].rotate_left(i);
+        self.base[b] = self.base[self.childs[b][0]];
+    }
+
+    fn augment(&mut self, v: usize, w: usize) {
+        for (s0, p0) in [(v, w), (w, v)] {
+            let (mut s, mut p) = (s0, p0);
+            loop {
+                let bs = self.inb[s];
+                if bs >= self.n {
+                    self.augment_blossom(bs, s);
+                }
+                self.mate[s] = p;
+                if self.labelend[bs] == EMPTY {
+                    break;
+                }
+                let t = self.labelend[bs].0;
+                let bt = self.inb[t];
+                let (ps, j) = self.labelend[bt];
+                if bt >= self.n {
+                    self.augment_blossom(bt, j);
+                }
+                self.mate[j] = ps;
+                s = ps;
+                p = j;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+    }
+
+    fn best(n: usize, w: &[Vec<Option<u64>>]) -> Option<u64> {
+        fn go(used: &mut Vec<bool>, w: &[Vec<Option<u64>>]) -> Option<u64> {
+            let Some(a) = used.iter().position(|u| !u) else {
+                return Some(0);
+            };
+            used[a] = true;
+            let mut best = None;
+            for b in a + 1..used.len() {
+                if !used[b] {
+                    if let Some(c) = w[a][b] {
+                        used[b] = true;
+                        if let Some(r) = go(used, w) {
+                            best = best.max(Some(r + c));
+                        }
+                        used[b] = false;
+                    }
+                }
+            }
+            used[a] = false;
+            best
+        }
+        go(&mut vec![false; n], w)
+    }
+
+    #[test]
+    fn warm_started_matching_stays_optimal_on_random_changes() {
+        let mut rng = Rng(7);
+        for case in 0..600 {
+            let n = 2 + 2 * (rng.next() % 6) as usize;
+            let density = 40 + rng.next() % 60;
+            let range = [3u64, 10, 1000][case % 3];
+            let mut w = vec![vec![None; n]; n];
+            let mut m = Matcher::<2>::new(n);
+            for a in 0..n {
+                for b in a + 1..n {
+                    if rng.next() % 100 < density {
+                        let c = rng.next() % range;
+                        w[a][b] = Some(c);
+                        w[b][a] = Some(c);
+                        m.set(a, b, Some(Wide::from_u64(c)));
+                    }
+                }
+            }
+            for step in 0..8 {
+                let expected = best(n, &w);
+                let got = m.solve();
+                match expected {
+                    None => {
+                        assert!(got.is_err(), "case {case} step {step}: no perfect matching");
+                        break;
+                    }
+                    Some(e) => {
+                        assert!(got.is_ok(), "case {case} step {step}");
+                        let mut total = 0;
+                        for v in 0..n {
+                            let u = m.mate(v).expect("perfect");
+                            assert_eq!(m.mate(u), Some(v));
+                            if v < u {
+                                total += w[v][u].expect("matched on an edge");
+                            }
+                        }
+                        assert_eq!(total, e, "case {case} step {step}");
+                    }
+                }
+                // Change the edges of one vertex, as the Dutch procedure does.
+                let v = (rng.next() % n as u64) as usize;
+                for x in 0..n {
+                    if x != v && rng.next() % 3 == 0 {
+                        let c = if rng.next() % 5 == 0 { None } else { Some(rng.next() % range) };
+                        w[v][x] = c;
+                        w[x][v] = c;
+                        m.set(v, x, c.map(Wide::from_u64));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Fixed-width two's complement integers of `N` 64-bit words: the edge weights and dual values
+//! of the weighted matching. A Dutch edge weight packs every pairing criterion into its own bit
+//! field (most significant criterion highest), so it needs more than 128 bits on large fields;
+//! the width is chosen per round (see `dutch::Layout`).
+
+use std::cmp::Ordering;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Wide<const N: usize>(pub [u64; N]);
+
+impl<const N: usize> Default for Wide<N> {
+    fn default() -> Self {
+        Wide([0; N])
+    }
+}
+
+impl<const N: usize> Wide<N> {
+    pub const ZERO: Wide<N> = Wide([0; N]);
+
+    pub fn from_u64(v: u64) -> Self {
+        let mut w = [0; N];
+        w[0] = v;
+        Wide(w)
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    pub fn is_negative(&self) -> bool {
+        self.0[N - 1] >> 63 == 1
+    }
+
+    pub fn add(&self, o: &Self) -> Self {
+        let mut r = [0; N];
+        let mut carry = false;
+        for (i, slot) in r.iter_mut().enumerate() {
+            let (s1, c1) = self.0[i].overflowing_add(o.0[i]);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            *slot = s2;
+            carry = c1 || c2;
+        }
+        Wide(r)
+    }
+
+    pub fn sub(&self, o: &Self) -> Self {
+        let mut r = [0; N];
+        let mut borrow = false;
+        for (i, slot) in r.iter_mut().enumerate() {
+            let (s1, b1) = self.0[i].overflowing_sub(o.0[i]);
+            let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
+            *slot = s2;
+            borrow = b1 || b2;
+        }
+        Wide(r)
+    }
+
+    /// Adds a small unsigned value.
+    pub fn add_u64(&self, v: u64) -> Self {
+        self.add(&Wide::from_u64(v))
+    }
+
+    /// Subtracts a small unsigned value.
+    pub fn sub_u64(&self, v: u64) -> Self {
+        self.sub(&Wide::from_u64(v))
+    }
+
+    /// Shift left by `k` bits (bits shifted out are lost).
+    pub fn shl(&self, k: u32) -> Self {
+        let words = (k / 64) as usize;
+        let bits = k % 64;
+        let mut r = [0; N];
+        for i in (words..N).rev() {
+            let lo = self.0[i - words];
+            let mut v = lo << bits;
+            if bits > 0 && i > words {
+                v |= self.0[i - words - 1] >> (64 - bits);
+            }
+            r[i] = v;
+        }
+        Wide(r)
+    }
+
+    /// Arithmetic shift right by one bit (halving, rounding towards minus infinity).
+    pub fn half(&self) -> Self {
+        let mut r = [0; N];
+        for (i, slot) in r.iter_mut().enumerate() {
+            let hi = if i + 1 < N {
+                self.0[i + 1] << 63
+            } else {
+                self.0[N - 1] & (1 << 63)
+            };
+            *slot = (self.0[i] >> 1) | hi;
+        }
+        Wide(r)
+    }
+
+    /// Sets bit `k`.
+    pub fn set_bit(&mut self, k: u32) {
+        self.0[(k / 64) as usize] |= 1 << (k % 64);
+    }
+
+    pub fn is_odd(&self) -> bool {
+        self.0[0] & 1 == 1
+    }
+}
+
+impl<const N: usize> Ord for Wide<N> {
+    fn cmp(&self, o: &Self) -> Ordering {
+        match (self.is_negative(), o.is_negative()) {
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+        for i in (0..N).rev() {
+            match self.0[i].cmp(&o.0[i]) {
+                Ordering::Equal => continue,
+                other => return other,
+            }
+        }
+        Ordering::Equal
+    }
+}
+
+impl<const N: usize> PartialOrd for Wide<N> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(v: i128) -> Wide<3> {
+        let mut r = [0u64; 3];
+        r[0] = v as u64;
+        r[1] = (v >> 64) as u64;
+        r[2] = if v < 0 { u64::MAX } else { 0 };
+        Wide(r)
+    }
+
+    #[test]
+    fn arithmetic_matches_i128() {
+        let vals = [0i128, 1, -1, 5, -7, 1 << 70, -(1 << 90), 123_456_789_012_345_678, i64::MAX as i128 * 3];
+        for &a in &vals {
+            assert_eq!(w(a).half(), w(a.div_euclid(2)), "half {a}");
+            if a.abs() < 1 << 60 {
+                assert_eq!(w(a).shl(3), w(a << 3), "shl {a}");
+                assert_eq!(w(a).shl(64), w(a << 64), "shl64 {a}");
+            }
+            for &b in &vals {
+                assert_eq!(w(a).add(&w(b)), w(a + b));
+                assert_eq!(w(a).sub(&w(b)), w(a - b));
+                assert_eq!(w(a).cmp(&w(b)), a.cmp(&b), "{a} {b}");
+            }
+        }
+    }
+}

@@ -8,7 +8,6 @@
 pub mod check;
 pub mod dutch;
 pub mod history;
-mod matching;
 pub mod standings;
 pub mod tournament;
 pub mod trf;

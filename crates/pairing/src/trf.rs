@@ -223,17 +223,22 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
         .map(|p| p.entries.len() as u32)
         .max()
         .unwrap_or(0);
-    // Without XXC, infer the initial colour from round 1 as bbpPairings does: the colour the
-    // first player with a game had, translated to rank 1 by the parity rule of C.04.3 5.2.5.
+    // Without XXC, infer the initial colour from round 1 as bbpPairings does: the round-1 colour
+    // of the highest player who took part in the pairing; if that one has no colour listed (the
+    // PAB), the next one's, reversed, and so on.
     let initial_colour = initial.unwrap_or_else(|| {
         players
             .iter()
-            .find_map(|p| {
-                p.entry(1)
-                    .and_then(RoundEntry::played_colour)
-                    .map(|c| (p.id.0, c))
+            .filter(|p| p.entry(1).is_some_and(RoundEntry::is_pairing))
+            .enumerate()
+            .find_map(|(k, p)| {
+                let c = match p.entry(1) {
+                    Some(RoundEntry::Game { colour, .. }) => Some(*colour),
+                    Some(RoundEntry::Forfeit { colour, .. }) => *colour,
+                    _ => None,
+                }?;
+                Some(if k % 2 == 0 { c } else { c.opposite() })
             })
-            .map(|(rank, c)| if rank % 2 == 1 { c } else { c.opposite() })
             .unwrap_or(Colour::White)
     });
     let tournament = Tournament {

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use hanniball_pairing::tiebreak::TieBreak;
-use hanniball_pairing::{DutchOptions, Tournament, check, format_pairing, pair_next_round, trf};
+use hanniball_pairing::{
+    DutchOptions, Tournament, check, format_pairing, pair_next_round, recheck, trf,
+};
 
 /// Exit code when the tournament cannot be paired or breaks the rules.
 const REFUSED: u8 = 1;
@@ -23,9 +25,14 @@ pub enum SwissCommand {
     },
     /// Check every round of a TRF file against the FIDE absolute pairing criteria (no rematch,
     /// at most one bye, colour limits). Exit 1 and one line per violation when any is broken.
+    /// With `--strict`, also re-pair every round from the state before it and report the first
+    /// round whose pairing (pairs, colours, bye) is not the Dutch engine's (bbpPairings `-c`).
     Check {
         /// The TRF file (`-` for standard input).
         file: PathBuf,
+        /// Also require every round to be exactly the engine's pairing.
+        #[arg(long)]
+        strict: bool,
     },
     /// Standings of a TRF file with tie-breaks.
     Standings {
@@ -77,12 +84,28 @@ pub fn run(command: SwissCommand) -> ExitCode {
                 Err(error) => fail(REFUSED, &error.to_string()),
             }
         }
-        SwissCommand::Check { file } => {
+        SwissCommand::Check { file, strict } => {
             let tournament = match load(&file) {
                 Ok(t) => t,
                 Err(code) => return code,
             };
             let violations = check(&tournament);
+            if violations.is_empty() && strict {
+                return match recheck(&tournament, &DutchOptions::for_tournament(&tournament)) {
+                    Ok(()) => {
+                        println!(
+                            "ok: {} rounds of {} players, every round is the Dutch engine's pairing",
+                            tournament.rounds_paired(),
+                            tournament.players.len()
+                        );
+                        ExitCode::SUCCESS
+                    }
+                    Err(mismatch) => {
+                        println!("{mismatch}");
+                        ExitCode::from(REFUSED)
+                    }
+                };
+            }
             if violations.is_empty() {
                 println!(
                     "ok: {} rounds of {} players, no violation of the absolute criteria",

@@ -1,12 +1,17 @@
 //! Times the Dutch engine on generated tournaments of 100, 1,000 and 10,000 players.
 //!
-//! Run with `cargo bench -p hanniball-pairing --bench dutch`. Results are random but seeded
-//! (SplitMix64), so every run pairs the same tournaments. Prints the time to pair rounds 1, 2,
-//! the middle round and the last round of each size.
+//! `cargo bench -p hanniball-pairing --bench dutch [-- SIZE...]` pairs every round of a seeded
+//! random tournament of each size (SplitMix64, so every run pairs the same tournaments) and
+//! prints the time of each round and the process's peak memory. With `BBP` set to the path of a
+//! bbpPairings executable, each round's state is also written as a TRF file and paired by it
+//! (`--dutch FILE -p`); the bench prints its time, the ratio, and whether both pairings agree.
+//! bbpPairings handles at most 9,999 players, so the 10,000-player field is ours alone.
 
 use std::time::Instant;
 
-use hanniball_pairing::{DutchOptions, GameResult, RoundEntry, Tournament, pair_next_round};
+use hanniball_pairing::{
+    DutchOptions, GameResult, RoundEntry, Tournament, format_pairing, pair_next_round, trf,
+};
 
 struct Rng(u64);
 
@@ -20,10 +25,46 @@ impl Rng {
     }
 }
 
+/// Peak resident memory of this process in MiB (Linux), if readable.
+fn peak_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// Times bbpPairings on the same round; returns (seconds, its output).
+fn bbp(exe: &str, t: &Tournament, players: u32, round: u32) -> Option<(f64, String)> {
+    if players > 9_999 {
+        return None;
+    }
+    let dir = std::env::temp_dir().join("hanniball-dutch-bench");
+    std::fs::create_dir_all(&dir).ok()?;
+    let input = dir.join(format!("p{players}-r{round}.trf"));
+    let output = dir.join(format!("p{players}-r{round}.out"));
+    let text = trf::write(t);
+    std::fs::write(&input, text).ok()?;
+    let start = Instant::now();
+    let status = std::process::Command::new(exe)
+        .arg("--dutch")
+        .arg(&input)
+        .arg("-p")
+        .arg(&output)
+        .status()
+        .ok()?;
+    let secs = start.elapsed().as_secs_f64();
+    if !status.success() {
+        eprintln!("bbpPairings failed on {}", input.display());
+        return None;
+    }
+    Some((secs, std::fs::read_to_string(&output).ok()?))
+}
+
 fn main() {
-    let only: Option<usize> = std::env::args().skip(1).find_map(|a| a.parse().ok());
+    let sizes: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let bbp_exe = std::env::var("BBP").ok();
     for (players, rounds) in [(100u32, 9u32), (1_000, 11), (10_000, 13)] {
-        if only.is_some_and(|o| o != players as usize) {
+        if !sizes.is_empty() && !sizes.contains(&players) {
             continue;
         }
         let mut rng = Rng(u64::from(players) * 7919);
@@ -32,17 +73,36 @@ fn main() {
             t.add_player(format!("P{}", i + 1), 3000 - i / 4);
         }
         let options = DutchOptions::default();
-        let middle = rounds.div_ceil(2);
         let mut total = 0.0;
-        let mut report = Vec::new();
+        let mut times = Vec::new();
         for round in 1..=rounds {
+            // A few requested byes, as in club play.
+            for i in 0..players {
+                if rng.next() % 100 < 2 {
+                    let id = hanniball_pairing::PlayerId(i + 1);
+                    t.set_entry(id, round, RoundEntry::HalfPointBye);
+                }
+            }
             let start = Instant::now();
             let p = pair_next_round(&t, &options).expect("the bench tournament can be paired");
             let secs = start.elapsed().as_secs_f64();
             total += secs;
-            if [1, 2, middle, rounds].contains(&round) {
-                report.push(format!("round {round}: {secs:.3} s"));
+            let mut line = format!("{players:>6} players, round {round:>2}: {secs:>8.3} s");
+            if let Some(exe) = &bbp_exe {
+                match bbp(exe, &t, players, round) {
+                    Some((theirs, out)) => {
+                        let same = out.trim() == format_pairing(&p).trim();
+                        line.push_str(&format!(
+                            "   bbpPairings {theirs:>8.3} s   ratio {:>7.1}x   {}",
+                            theirs / secs.max(1e-9),
+                            if same { "same pairing" } else { "PAIRINGS DIFFER" }
+                        ));
+                    }
+                    None => line.push_str("   bbpPairings: not run"),
+                }
             }
+            println!("{line}");
+            times.push(secs);
             for &(w, b) in &p.boards {
                 let r = match rng.next() % 10 {
                     0..=3 => GameResult::Win,
@@ -55,9 +115,11 @@ fn main() {
                 t.set_entry(b, round, RoundEntry::PairingBye);
             }
         }
+        times.sort_by(f64::total_cmp);
         println!(
-            "{players:>6} players, {rounds} rounds: {} (all rounds {total:.3} s)",
-            report.join(", ")
+            "{players:>6} players, {rounds} rounds: all rounds {total:.3} s, slowest round {:.3} s, peak memory {:.0} MiB",
+            times.last().copied().unwrap_or(0.0),
+            peak_mib().unwrap_or(0.0)
         );
     }
 }

@@ -1077,3 +1077,113 @@ pub fn record_round(t: &mut Tournament, round: u32, p: &Pairing, results: &[crat
     }
 }
 
+
+/// The first round of a tournament whose recorded pairing is not the one the engine makes from
+/// the state before it (what bbpPairings' `-c` reports).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundMismatch {
+    pub round: u32,
+    /// The pairs as recorded, `(white, black)`, sorted, and the recorded PAB.
+    pub recorded: Pairing,
+    /// What the engine pairs instead (boards sorted the same way), or why it cannot.
+    pub engine: Result<Pairing, PairingError>,
+}
+
+impl std::fmt::Display for RoundMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let show = |p: &Pairing| {
+            let mut s: Vec<String> = p.boards.iter().map(|(w, b)| format!("{w}-{b}")).collect();
+            if let Some(b) = p.bye {
+                s.push(format!("{b}-bye"));
+            }
+            s.join(" ")
+        };
+        match &self.engine {
+            Ok(e) => {
+                type Set = std::collections::BTreeSet<(PlayerId, PlayerId)>;
+                let rec: Set = self.recorded.boards.iter().copied().collect();
+                let eng: Set = e.boards.iter().copied().collect();
+                let only = |a: &Set, b: &Set| {
+                    let v: Vec<String> = a.difference(b).map(|(w, b)| format!("{w}-{b}")).collect();
+                    v.join(" ")
+                };
+                write!(
+                    f,
+                    "round {}: the pairing differs from the Dutch engine's; recorded only: {} {}; engine only: {} {}",
+                    self.round,
+                    only(&rec, &eng),
+                    self.recorded.bye.map(|b| format!("(bye {b})")).unwrap_or_default(),
+                    only(&eng, &rec),
+                    e.bye.map(|b| format!("(bye {b})")).unwrap_or_default(),
+                )?;
+                Ok(())
+            }
+            Err(err) => write!(
+                f,
+                "round {}: recorded {}, but the engine cannot pair it: {err}",
+                self.round,
+                show(&self.recorded)
+            ),
+        }
+    }
+}
+
+/// The pairing recorded for `round`: `(white, black)` of every game or forfeit whose colours
+/// are known, sorted, and the pairing-allocated bye.
+pub fn recorded_pairing(t: &Tournament, round: u32) -> Pairing {
+    let mut boards = Vec::new();
+    let mut bye = None;
+    for p in &t.players {
+        match p.entry(round) {
+            Some(RoundEntry::Game {
+                opponent,
+                colour: Colour::White,
+                ..
+            })
+            | Some(RoundEntry::Forfeit {
+                opponent,
+                colour: Some(Colour::White),
+                ..
+            }) => boards.push((p.id, *opponent)),
+            Some(RoundEntry::Forfeit {
+                opponent,
+                colour: None,
+                ..
+            }) if p.id < *opponent => boards.push((p.id, *opponent)),
+            Some(RoundEntry::PairingBye) => bye = Some(p.id),
+            _ => {}
+        }
+    }
+    boards.sort();
+    Pairing { boards, bye }
+}
+
+/// Re-pairs every round of `t` from the state before it and reports the first round whose
+/// recorded pairing (pairs, colours, bye) is not the engine's.
+pub fn recheck(t: &Tournament, options: &DutchOptions) -> Result<(), RoundMismatch> {
+    let owned;
+    let t = if t.pab_points == options.bye_points {
+        t
+    } else {
+        owned = Tournament {
+            pab_points: options.bye_points,
+            ..t.clone()
+        };
+        &owned
+    };
+    for round in 1..=t.rounds_paired() {
+        let recorded = recorded_pairing(t, round);
+        let engine = pair_round(t, round).map(|mut p| {
+            p.boards.sort();
+            p
+        });
+        if engine.as_ref() != Ok(&recorded) {
+            return Err(RoundMismatch {
+                round,
+                recorded,
+                engine,
+            });
+        }
+    }
+    Ok(())
+}

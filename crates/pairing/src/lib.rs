@@ -13,7 +13,9 @@ pub mod tournament;
 pub mod trf;
 
 pub use check::{Violation, check};
-pub use dutch::{DutchOptions, Pairing, PairingError, format_pairing, pair_next_round};
+pub use dutch::{
+    DutchOptions, Pairing, PairingError, RoundMismatch, format_pairing, pair_next_round, recheck,
+};
 pub use tournament::{
     Colour, GameResult, HalfPoints, Player, PlayerId, RoundEntry, Tournament, TournamentInfo,
 };

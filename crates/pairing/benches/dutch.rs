@@ -61,7 +61,10 @@ fn bbp(exe: &str, t: &Tournament, players: u32, round: u32) -> Option<(f64, Stri
 }
 
 fn main() {
-    let sizes: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let sizes: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let bbp_exe = std::env::var("BBP").ok();
     for (players, rounds) in [(100u32, 9u32), (1_000, 11), (10_000, 13)] {
         if !sizes.is_empty() && !sizes.contains(&players) {
@@ -95,7 +98,11 @@ fn main() {
                         line.push_str(&format!(
                             "   bbpPairings {theirs:>8.3} s   ratio {:>7.1}x   {}",
                             theirs / secs.max(1e-9),
-                            if same { "same pairing" } else { "PAIRINGS DIFFER" }
+                            if same {
+                                "same pairing"
+                            } else {
+                                "PAIRINGS DIFFER"
+                            }
                         ));
                     }
                     None => line.push_str("   bbpPairings: not run"),

@@ -41,9 +41,7 @@ pub struct DutchOptions {
 
 impl Default for DutchOptions {
     fn default() -> Self {
-        DutchOptions {
-            bye_points: 2,
-        }
+        DutchOptions { bye_points: 2 }
     }
 }
 
@@ -88,7 +86,6 @@ pub fn format_pairing(p: &Pairing) -> String {
     }
     out
 }
-
 
 /// A player's past round as the engine sees it.
 #[derive(Clone, Copy, Debug)]
@@ -244,9 +241,8 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
             next += 1;
         }
     }
-    let score_back = |i: usize, back: usize| -> u32 {
-        pasts[i][..played - back].iter().map(|m| m.points).sum()
-    };
+    let score_back =
+        |i: usize, back: usize| -> u32 { pasts[i][..played - back].iter().map(|m| m.points).sum() };
     let mut entrants: Vec<Entrant> = Vec::new();
     for i in 0..t.players.len() {
         if absent(i) {
@@ -298,7 +294,11 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
             }
             let m = &ms[played - back];
             if !m.played {
-                return if m.points > 0 { Float::Down } else { Float::None };
+                return if m.points > 0 {
+                    Float::Down
+                } else {
+                    Float::None
+                };
             }
             let mine = score_back(i, back);
             let theirs = score_back(m.opponent.expect("a game has an opponent"), back);
@@ -322,7 +322,11 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
             eligible: !ms.iter().any(|m| !m.played && (m.points >= 2 || m.pab)),
             float1: float(1),
             float2: float(2),
-            opponents: ms.iter().filter(|m| m.played).filter_map(|m| m.opponent).collect(),
+            opponents: ms
+                .iter()
+                .filter(|m| m.played)
+                .filter_map(|m| m.opponent)
+                .collect(),
             history,
         });
     }
@@ -427,7 +431,8 @@ impl<'t> Ctx<'t> {
         !x.absolute()
             || !y.absolute()
             || x.pref != y.pref
-            || (self.played + 1 >= self.t.total_rounds && (x.score > threshold || y.score > threshold))
+            || (self.played + 1 >= self.t.total_rounds
+                && (x.score > threshold || y.score > threshold))
     }
 
     fn bye_candidate(&self, a: usize, bye_score: u32) -> bool {
@@ -550,6 +555,8 @@ impl<'t> Ctx<'t> {
     }
 
     /// Runs the bracket procedure; the pairs as (sorted index, sorted index or `usize::MAX`).
+    /// Indices are the matcher's vertices (positions in the pairing order), hence index loops.
+    #[allow(clippy::needless_range_loop)]
     fn run<const N: usize>(&self) -> Option<Vec<(usize, usize)>> {
         let n = self.p.len();
         let odd = n % 2 == 1;
@@ -565,9 +572,9 @@ impl<'t> Ctx<'t> {
                         let mut w = Wide::<N>::from_u64(
                             1 + u64::from(!self.p[i].eligible) + u64::from(!self.p[j].eligible),
                         );
-                        w = w.shl(self.groups_shift).add_u64(u64::from(
-                            self.shift(score(i)) + self.shift(score(j)),
-                        ));
+                        w = w
+                            .shl(self.groups_shift)
+                            .add_u64(u64::from(self.shift(score(i)) + self.shift(score(j))));
                         w.shl(self.size_bits).add_u64(u64::from(score(i) >= top))
                     })
                 } else {
@@ -662,9 +669,6 @@ impl<'t> Ctx<'t> {
         let mut group_begin = 0usize; // moved-down players in the bracket
         let mut group_begin_vertex = 0usize;
         while by_index.len() > 1 || next_group < n {
-            if std::env::var_os("DUTCH_DEBUG").is_some() {
-                eprintln!("bracket {by_index:?} group_begin {group_begin} next_group {next_group}");
-            }
             let next_begin = by_index.len();
             let next_begin_vertex = group_begin_vertex + (next_begin - group_begin);
             let group_iter = next_group;
@@ -714,15 +718,11 @@ impl<'t> Ctx<'t> {
                 Some(w.add(&addend))
             };
             m.solve().ok()?;
-                stable = snapshot(&m);
-            if std::env::var_os("DUTCH_DEBUG").is_some() {
-                eprintln!("mates {:?}", (0..n).map(|v| mate(&stable, v)).collect::<Vec<_>>());
-            }
-            let in_group =
-                |m: &Vec<usize>, v: usize| -> bool {
-                    let x = mate(m, v);
-                    x >= group_begin_vertex && x < next_begin_vertex
-                };
+            stable = snapshot(&m);
+            let in_group = |m: &Vec<usize>, v: usize| -> bool {
+                let x = mate(m, v);
+                x >= group_begin_vertex && x < next_begin_vertex
+            };
             // Which moved-down players are paired in this bracket.
             let mut md_score = 0;
             let mut remaining = 0usize;
@@ -759,7 +759,7 @@ impl<'t> Ctx<'t> {
                         }
                     }
                     m.solve().ok()?;
-                stable = snapshot(&m);
+                    stable = snapshot(&m);
                 }
                 if in_group(&stable, pv) {
                     matched[pv] = true;
@@ -822,7 +822,7 @@ impl<'t> Ctx<'t> {
                 }
             }
             m.solve().ok()?;
-                stable = snapshot(&m);
+            stable = snapshot(&m);
             let exchanged_s1 = |m: &Vec<usize>, v: usize| -> bool {
                 let x = mate(m, v);
                 x <= v || x >= next_begin_vertex
@@ -852,7 +852,7 @@ impl<'t> Ctx<'t> {
                         }
                     }
                     m.solve().ok()?;
-                stable = snapshot(&m);
+                    stable = snapshot(&m);
                 }
                 let exchange = exchanged_s1(&stable, pv);
                 if exchange {
@@ -879,7 +879,7 @@ impl<'t> Ctx<'t> {
                         }
                     }
                     m.solve().ok()?;
-                stable = snapshot(&m);
+                    stable = snapshot(&m);
                 }
                 let exchange = !exchanged_s1(&stable, pv);
                 if exchange {
@@ -939,8 +939,7 @@ impl<'t> Ctx<'t> {
             // The next bracket: everyone not paired yet.
             let mut new_by_index = Vec::new();
             group_begin = 0;
-            single_bye =
-                odd && group_iter < n && bye_score >= score(group_iter);
+            single_bye = odd && group_iter < n && bye_score >= score(group_iter);
             for (pi, &pv) in by_index.iter().enumerate() {
                 if pi < next_begin && matched[pv] {
                     continue;
@@ -980,7 +979,11 @@ impl<'t> Ctx<'t> {
         match x.pref {
             None => {
                 if self.lower(a, b) {
-                    if y.rank & 1 == 1 { initial } else { initial.opposite() }
+                    if y.rank & 1 == 1 {
+                        initial
+                    } else {
+                        initial.opposite()
+                    }
                 } else if x.rank & 1 == 1 {
                     initial.opposite()
                 } else {
@@ -1035,15 +1038,20 @@ impl<'t> Ctx<'t> {
                 bye = Some(a);
                 continue;
             }
-            let (first, second) = if self.p[a].idx < self.p[b].idx { (a, b) } else { (b, a) };
+            let (first, second) = if self.p[a].idx < self.p[b].idx {
+                (a, b)
+            } else {
+                (b, a)
+            };
             if self.colour(first, second) == Colour::White {
                 boards.push((first, second));
             } else {
                 boards.push((second, first));
             }
         }
-        let plain_lower =
-            |a: usize, b: usize| (self.p[a].plain_score, self.p[b].rank) < (self.p[b].plain_score, self.p[a].rank);
+        let plain_lower = |a: usize, b: usize| {
+            (self.p[a].plain_score, self.p[b].rank) < (self.p[b].plain_score, self.p[a].rank)
+        };
         let key = |&(w, b): &(usize, usize)| {
             let (hi, lo) = if plain_lower(w, b) { (b, w) } else { (w, b) };
             (
@@ -1076,7 +1084,6 @@ pub fn record_round(t: &mut Tournament, round: u32, p: &Pairing, results: &[crat
         t.set_entry(b, round, RoundEntry::PairingBye);
     }
 }
-
 
 /// The first round of a tournament whose recorded pairing is not the one the engine makes from
 /// the state before it (what bbpPairings' `-c` reports).
@@ -1112,7 +1119,10 @@ impl std::fmt::Display for RoundMismatch {
                     "round {}: the pairing differs from the Dutch engine's; recorded only: {} {}; engine only: {} {}",
                     self.round,
                     only(&rec, &eng),
-                    self.recorded.bye.map(|b| format!("(bye {b})")).unwrap_or_default(),
+                    self.recorded
+                        .bye
+                        .map(|b| format!("(bye {b})"))
+                        .unwrap_or_default(),
                     only(&eng, &rec),
                     e.bye.map(|b| format!("(bye {b})")).unwrap_or_default(),
                 )?;

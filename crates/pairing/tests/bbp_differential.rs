@@ -36,9 +36,9 @@ fn recorded(t: &Tournament, round: u32) -> (BTreeSet<(PlayerId, PlayerId)>, Opti
 }
 
 fn files() -> Vec<PathBuf> {
-    let dir = std::env::var_os("BBP_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/bbp")
-    });
+    let dir = std::env::var_os("BBP_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/bbp"));
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("directory entry").path())

@@ -242,7 +242,9 @@ impl<const N: usize> Matcher<N> {
 
     fn top_blossoms(&self) -> Vec<usize> {
         let mut tops: Vec<usize> = (0..self.n).filter(|&v| self.inb[v] == v).collect();
-        tops.extend((self.n..2 * self.n).filter(|&b| self.base[b] != NONE && self.parent[b] == NONE));
+        tops.extend(
+            (self.n..2 * self.n).filter(|&b| self.base[b] != NONE && self.parent[b] == NONE),
+        );
         tops
     }
 
@@ -490,7 +492,12 @@ impl<const N: usize> Matcher<N> {
             endps.push((q, p));
             bw = self.inb[p];
         }
-        debug_assert!(path.len() >= 3 && path.len() % 2 == 1, "blossom of {} children {:?}", path.len(), path);
+        debug_assert!(
+            path.len() >= 3 && path.len() % 2 == 1,
+            "blossom of {} children {:?}",
+            path.len(),
+            path
+        );
         self.childs[b] = path;
         self.endps[b] = endps;
         self.label[b] = 1;
@@ -549,7 +556,10 @@ impl<const N: usize> Matcher<N> {
             let len = childs.len() as isize;
             let entry = self.labelend[b].1;
             let entrychild = self.inb[entry];
-            let mut j = childs.iter().position(|&c| c == entrychild).expect("entry child") as isize;
+            let mut j = childs
+                .iter()
+                .position(|&c| c == entrychild)
+                .expect("entry child") as isize;
             let jstep: isize = if j & 1 == 1 {
                 j -= len;
                 1
@@ -695,6 +705,7 @@ mod tests {
         }
     }
 
+    #[allow(clippy::collapsible_if)]
     fn best(n: usize, w: &[Vec<Option<u64>>]) -> Option<u64> {
         fn go(used: &mut Vec<bool>, w: &[Vec<Option<u64>>]) -> Option<u64> {
             let Some(a) = used.iter().position(|u| !u) else {
@@ -720,6 +731,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn warm_started_matching_stays_optimal_on_random_changes() {
         let mut rng = Rng(7);
         for case in 0..600 {
@@ -762,8 +774,12 @@ mod tests {
                 // Change the edges of one vertex, as the Dutch procedure does.
                 let v = (rng.next() % n as u64) as usize;
                 for x in 0..n {
-                    if x != v && rng.next() % 3 == 0 {
-                        let c = if rng.next() % 5 == 0 { None } else { Some(rng.next() % range) };
+                    if x != v && rng.next().is_multiple_of(3) {
+                        let c = if rng.next().is_multiple_of(5) {
+                            None
+                        } else {
+                            Some(rng.next() % range)
+                        };
                         w[v][x] = c;
                         w[x][v] = c;
                         m.set(v, x, c.map(Wide::from_u64));

@@ -142,7 +142,17 @@ mod tests {
 
     #[test]
     fn arithmetic_matches_i128() {
-        let vals = [0i128, 1, -1, 5, -7, 1 << 70, -(1 << 90), 123_456_789_012_345_678, i64::MAX as i128 * 3];
+        let vals = [
+            0i128,
+            1,
+            -1,
+            5,
+            -7,
+            1 << 70,
+            -(1 << 90),
+            123_456_789_012_345_678,
+            i64::MAX as i128 * 3,
+        ];
         for &a in &vals {
             assert_eq!(w(a).half(), w(a.div_euclid(2)), "half {a}");
             if a.abs() < 1 << 60 {

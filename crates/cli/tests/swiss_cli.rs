@@ -110,3 +110,64 @@ fn standings_show_points_and_tie_breaks() {
         .collect();
     assert!(leaders.contains(&"1") && leaders.contains(&"3"), "{text}");
 }
+
+/// `check --strict` accepts a tournament bbpPairings paired and refuses the same tournament with
+/// the colours of one game of the last round swapped, naming that round.
+#[test]
+fn strict_check_accepts_bbp_tournaments_and_refuses_a_tampered_round() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../pairing/tests/data/bbp/dutch-p57-r8-s6108.trf");
+    let text = std::fs::read_to_string(&path).expect("reference tournament");
+    let out = hanniball(&[
+        "swiss",
+        "check",
+        "--strict",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(stdout(&out).contains("every round is the Dutch engine's pairing"));
+
+    // Swap White and Black of player 1's last-round game, on both lines.
+    let mut lines: Vec<String> = text.split('\r').map(str::to_owned).collect();
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("001"))
+        .expect("a player");
+    let line = lines[first].trim_end().to_owned();
+    let col = 91 + 10 * ((line.len() - 91) / 10);
+    let opponent: u32 = line[col..col + 4]
+        .trim()
+        .parse()
+        .expect("player 1 played the last round");
+    let flip = |l: &mut String| {
+        let c = if &l[col + 5..col + 6] == "w" {
+            "b"
+        } else {
+            "w"
+        };
+        l.replace_range(col + 5..col + 6, c);
+    };
+    flip(&mut lines[first]);
+    let other = lines
+        .iter()
+        .position(|l| l.starts_with("001") && l[4..8].trim().parse() == Ok(opponent))
+        .expect("the opponent's line");
+    flip(&mut lines[other]);
+    let rounds = (line.len() - 91) / 10 + 1;
+    let tampered = write_temp("tampered.trf", &lines.join("\n"));
+    let out = hanniball(&[
+        "swiss",
+        "check",
+        "--strict",
+        tampered.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with(&format!("round {rounds}: the pairing differs")),
+        "{}",
+        stdout(&out)
+    );
+    // Without --strict the tampered file still meets the absolute criteria.
+    let out = hanniball(&["swiss", "check", tampered.to_str().expect("utf-8 path")]);
+    assert!(out.status.success(), "{}", stdout(&out));
+}

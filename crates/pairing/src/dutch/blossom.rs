@@ -106,7 +106,15 @@ impl<const N: usize> Matcher<N> {
         if !new.is_zero() {
             let s = self.slack(a, b);
             if s.is_negative() {
-                self.dual[a] = self.dual[a].sub(&s);
+                // Raise a free endpoint's dual if there is one: nothing gets unmatched then.
+                let x = if self.mate[a] == NONE || self.mate[a] == b {
+                    a
+                } else if self.mate[b] == NONE {
+                    b
+                } else {
+                    a
+                };
+                self.dual[x] = self.dual[x].sub(&s);
             }
         }
         for x in [a, b] {
@@ -230,6 +238,7 @@ impl<const N: usize> Matcher<N> {
         if !self.started {
             self.start();
         }
+        self.greedy();
         loop {
             if !self.mate.contains(&NONE) {
                 return Ok(());
@@ -237,6 +246,30 @@ impl<const N: usize> Matcher<N> {
             self.stage()?;
             #[cfg(test)]
             self.check();
+        }
+    }
+
+    /// Matches free single vertices joined by tight edges (keeps every invariant: the duals are
+    /// untouched and the new matched edges are tight), so that a stage is needed only where an
+    /// augmenting path is longer than one edge.
+    fn greedy(&mut self) {
+        let free: Vec<usize> = (0..self.n)
+            .filter(|&v| self.mate[v] == NONE && self.inb[v] == v)
+            .collect();
+        for (i, &v) in free.iter().enumerate() {
+            if self.mate[v] != NONE {
+                continue;
+            }
+            for &w in &free[i + 1..] {
+                if self.mate[w] == NONE
+                    && !self.weight2(v, w).is_zero()
+                    && self.slack(v, w).is_zero()
+                {
+                    self.mate[v] = w;
+                    self.mate[w] = v;
+                    break;
+                }
+            }
         }
     }
 

@@ -87,7 +87,13 @@ fn main() {
                 }
             }
             let start = Instant::now();
-            let p = pair_next_round(&t, &options).expect("the bench tournament can be paired");
+            let p = match pair_next_round(&t, &options) {
+                Ok(p) => p,
+                Err(e) => {
+                    println!("{players:>6} players, round {round:>2}: not paired: {e}");
+                    break;
+                }
+            };
             let secs = start.elapsed().as_secs_f64();
             total += secs;
             let mut line = format!("{players:>6} players, round {round:>2}: {secs:>8.3} s");

@@ -54,6 +54,9 @@ impl DutchOptions {
     }
 }
 
+/// The most memory (MiB) one round's exact pairing may take; about 2,500 players in late rounds.
+pub const MEMORY_LIMIT_MIB: u64 = 4096;
+
 /// One round's pairing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pairing {
@@ -72,6 +75,15 @@ pub enum PairingError {
     Inconsistent(Violation),
     #[error("round {round}: no pairing of the {players} players satisfies the absolute criteria")]
     NoValidPairing { round: u32, players: usize },
+    #[error(
+        "round {round}: {players} players need {mib} MiB for an exact Dutch pairing, more than the {limit} MiB allowed"
+    )]
+    TooLarge {
+        round: u32,
+        players: usize,
+        mib: u64,
+        limit: u64,
+    },
 }
 
 /// Writes a pairing as pairing programs (JaVaFo, bbpPairings) do: the number of pairs (the bye
@@ -141,6 +153,13 @@ fn bits(v: usize) -> u32 {
 
 fn past_of(t: &Tournament, e: &RoundEntry, me: usize) -> Past {
     let pab = t.pab_points;
+    // An opponent who is not in the tournament (an inconsistent file; `pair_next_round`
+    // refuses those before pairing) counts as no pairing at all.
+    if e.paired_opponent()
+        .is_some_and(|o| o.0 == 0 || o.0 as usize > t.players.len())
+    {
+        return past_of(t, &RoundEntry::NotPaired, me);
+    }
     match *e {
         RoundEntry::Game {
             opponent,
@@ -337,6 +356,18 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
     }
     let ctx = Ctx::new(t, entrants, played as u32);
     let words = (ctx.total_bits + 80).div_ceil(64) as usize;
+    // The matcher keeps a dense table of wide weights (and the bracket its own copy): refuse a
+    // field whose table would not fit rather than exhaust the machine's memory.
+    let table = (n as u64 + 1) * n as u64 / 2;
+    let mib = table * (words.next_power_of_two().max(2) as u64 * 8) * 2 / (1 << 20);
+    if mib > MEMORY_LIMIT_MIB {
+        return Err(PairingError::TooLarge {
+            round,
+            players: n,
+            mib,
+            limit: MEMORY_LIMIT_MIB,
+        });
+    }
     let pairs = match words {
         0..=2 => ctx.run::<2>(),
         3..=4 => ctx.run::<4>(),

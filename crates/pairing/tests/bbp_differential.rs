@@ -7,32 +7,13 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use hanniball_pairing::dutch::pair_round;
-use hanniball_pairing::{Colour, PlayerId, RoundEntry, Tournament, trf};
+use hanniball_pairing::dutch::{pair_round, recorded_pairing};
+use hanniball_pairing::{PlayerId, Tournament, trf};
 
 /// The round as the file records it: (white, black) pairs and the bye.
 fn recorded(t: &Tournament, round: u32) -> (BTreeSet<(PlayerId, PlayerId)>, Option<PlayerId>) {
-    let mut pairs = BTreeSet::new();
-    let mut bye = None;
-    for p in &t.players {
-        match p.entry(round) {
-            Some(RoundEntry::Game {
-                opponent,
-                colour: Colour::White,
-                ..
-            })
-            | Some(RoundEntry::Forfeit {
-                opponent,
-                colour: Some(Colour::White),
-                ..
-            }) => {
-                pairs.insert((p.id, *opponent));
-            }
-            Some(RoundEntry::PairingBye) => bye = Some(p.id),
-            _ => {}
-        }
-    }
-    (pairs, bye)
+    let p = recorded_pairing(t, round);
+    (p.boards.into_iter().collect(), p.bye)
 }
 
 fn files() -> Vec<PathBuf> {

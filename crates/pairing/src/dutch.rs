@@ -260,8 +260,17 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
             next += 1;
         }
     }
-    let score_back =
+    let plain_back =
         |i: usize, back: usize| -> u32 { pasts[i][..played - back].iter().map(|m| m.points).sum() };
+    // The score used for pairing: the score before the round plus that round's acceleration.
+    let score_back = |i: usize, back: usize| -> u32 {
+        let accel = t.players[i]
+            .accelerations
+            .get(played - back)
+            .copied()
+            .unwrap_or(0);
+        plain_back(i, back) + accel
+    };
     let mut entrants: Vec<Entrant> = Vec::new();
     for i in 0..t.players.len() {
         if absent(i) {
@@ -327,12 +336,11 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
                 std::cmp::Ordering::Equal => Float::None,
             }
         };
-        let score = score_back(i, 0);
         entrants.push(Entrant {
             idx: i,
             rank: rank[i],
-            score,
-            plain_score: score,
+            score: score_back(i, 0),
+            plain_score: plain_back(i, 0),
             pref,
             repeated,
             imbalance,
@@ -432,6 +440,17 @@ impl<'t> Ctx<'t> {
                 if let Some(&ko) = pos.get(o) {
                     forbidden[k][ko] = true;
                     forbidden[ko][k] = true;
+                }
+            }
+        }
+        for group in &t.forbidden {
+            let ks: Vec<usize> = group
+                .iter()
+                .filter_map(|id| pos.get(&(id.0 as usize).wrapping_sub(1)).copied())
+                .collect();
+            for &a in &ks {
+                for &b in &ks {
+                    forbidden[a][b] = a != b;
                 }
             }
         }

@@ -196,6 +196,9 @@ pub struct Player {
     pub entries: Vec<RoundEntry>,
     /// First round (1-based) from which the player is withdrawn and never paired again.
     pub withdrawn_from: Option<u32>,
+    /// Accelerated-pairing points (`XXA`), in half-points, for rounds 1, 2, ...: added to the
+    /// score used for pairing that round (not to the score itself).
+    pub accelerations: Vec<u32>,
 }
 
 impl Player {
@@ -207,6 +210,7 @@ impl Player {
             rating,
             entries: Vec::new(),
             withdrawn_from: None,
+            accelerations: Vec::new(),
         }
     }
 
@@ -253,6 +257,8 @@ pub struct Tournament {
     pub pab_points: u32,
     /// Players in starting-rank order: `players[i].id == PlayerId(i + 1)`.
     pub players: Vec<Player>,
+    /// Groups of players who must not be paired with each other (`XXP`), in every round.
+    pub forbidden: Vec<Vec<PlayerId>>,
 }
 
 impl Tournament {
@@ -264,6 +270,7 @@ impl Tournament {
             initial_colour: Colour::White,
             pab_points: 2,
             players: Vec::new(),
+            forbidden: Vec::new(),
         }
     }
 

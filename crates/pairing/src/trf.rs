@@ -12,6 +12,9 @@
 //!   does) and the number of rounds from the longest player record.
 //! - `BBU <points>`: value of the pairing-allocated bye (bbpPairings' line), default 1.0.
 //! - `XXW <rank> <round>`: this crate's extension, the player is withdrawn from that round on.
+//! - `XXA <rank> <points> <points> ...`: accelerated pairing, points added to the player's pairing
+//!   score in rounds 1, 2, ... (JaVaFo/bbpPairings; values separated by spaces).
+//! - `XXP <rank> <rank> ...`: these players must not meet each other in any round.
 //! - `###` comments are ignored; any other line is ignored with a [`TrfNote`].
 //!
 //! The points column is written from the entries and ignored when reading (the entries are the
@@ -98,6 +101,8 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
     let mut initial: Option<Colour> = None;
     let mut pab_points = 2;
     let mut withdrawals: Vec<(usize, u32, u32)> = Vec::new();
+    let mut accelerations: Vec<(u32, Vec<u32>)> = Vec::new();
+    let mut forbidden: Vec<Vec<PlayerId>> = Vec::new();
     let mut records: Vec<(usize, Player, Vec<RawEntry>)> = Vec::new();
 
     // TRF files end lines with CR (bbpPairings), LF or CRLF.
@@ -148,6 +153,21 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
                 }
             },
             "BBU" => pab_points = half_points(line_no, "bye points", rest)?,
+            "XXA" => {
+                let mut words = rest.split_whitespace();
+                let rank = number(line_no, "XXA player", words.next().unwrap_or(""))?;
+                let values = words
+                    .map(|w| half_points(line_no, "acceleration", w))
+                    .collect::<Result<Vec<u32>, _>>()?;
+                accelerations.push((rank, values));
+            }
+            "XXP" => {
+                let group = rest
+                    .split_whitespace()
+                    .map(|w| number(line_no, "XXP player", w).map(PlayerId))
+                    .collect::<Result<Vec<PlayerId>, _>>()?;
+                forbidden.push(group);
+            }
             "XXW" => {
                 let mut words = rest.split_whitespace().map(str::parse::<u32>);
                 match (words.next(), words.next(), words.next()) {
@@ -241,7 +261,16 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
             })
             .unwrap_or(Colour::White)
     });
+    for (rank, values) in accelerations {
+        if let Some(p) = (rank as usize)
+            .checked_sub(1)
+            .and_then(|i| players.get_mut(i))
+        {
+            p.accelerations = values;
+        }
+    }
     let tournament = Tournament {
+        forbidden,
         info,
         total_rounds: rounds.unwrap_or(longest),
         initial_colour,
@@ -498,6 +527,20 @@ pub fn write(t: &Tournament) -> String {
         if let Some(r) = p.withdrawn_from {
             out.push_str(&format!("XXW {} {}\n", p.id.0, r));
         }
+    }
+    for p in &t.players {
+        if !p.accelerations.is_empty() {
+            let values: Vec<String> = p
+                .accelerations
+                .iter()
+                .map(|&a| format!("{:>4}", HalfPoints(a).to_string()))
+                .collect();
+            out.push_str(&format!("XXA {:>4} {}\n", p.id.0, values.join(" ")));
+        }
+    }
+    for group in &t.forbidden {
+        let ids: Vec<String> = group.iter().map(|id| id.0.to_string()).collect();
+        out.push_str(&format!("XXP {}\n", ids.join(" ")));
     }
     out
 }

@@ -305,3 +305,33 @@ fn engine_refuses_what_it_cannot_pair() {
             .all(|&(w, b)| w != PlayerId(1) && b != PlayerId(1))
     );
 }
+
+/// Accelerations (`XXA`) and forbidden pairs (`XXP`) are read and written back unchanged.
+#[test]
+fn accelerations_and_forbidden_pairs_round_trip() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/dutch/bbp_xxa_xxp_dutch-p9-r6-s1001.txt");
+    let text = std::fs::read_to_string(path).expect("case file");
+    let trf_text: String = text
+        .split("=== expected")
+        .next()
+        .expect("TRF part")
+        .lines()
+        .filter(|l| !l.starts_with("# "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let t = trf::parse(&trf_text).expect("parses");
+    assert_eq!(t.players[0].accelerations, vec![2; 7]);
+    assert_eq!(t.players[2].accelerations, vec![1; 7]);
+    assert!(t.players[5].accelerations.is_empty());
+    assert_eq!(
+        t.forbidden,
+        vec![
+            vec![PlayerId(1), PlayerId(2), PlayerId(3)],
+            vec![PlayerId(5), PlayerId(9)]
+        ]
+    );
+    let again = trf::parse(&trf::write(&t)).expect("written TRF parses");
+    assert_eq!(again.players, t.players);
+    assert_eq!(again.forbidden, t.forbidden);
+}

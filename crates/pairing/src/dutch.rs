@@ -230,8 +230,11 @@ pub fn pair_next_round(t: &Tournament, options: &DutchOptions) -> Result<Pairing
 
 /// Pairs round `round` of `t` from the rounds before it (entries of later rounds are ignored;
 /// entries of `round` itself that are not pairings, such as requested byes, mark absentees).
+/// Round 0 has no pairing (an empty one is returned).
 pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
-    let played = round as usize - 1;
+    let Some(played) = (round as usize).checked_sub(1) else {
+        return Ok(Pairing::default());
+    };
     let pasts: Vec<Vec<Past>> = t
         .players
         .iter()

@@ -381,10 +381,15 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
     }
     let pairs = match words {
         0..=2 => ctx.run::<2>(),
-        3..=4 => ctx.run::<4>(),
-        5..=8 => ctx.run::<8>(),
-        9..=16 => ctx.run::<16>(),
-        17..=32 => ctx.run::<32>(),
+        3 => ctx.run::<3>(),
+        4 => ctx.run::<4>(),
+        5..=6 => ctx.run::<6>(),
+        7..=8 => ctx.run::<8>(),
+        9..=10 => ctx.run::<10>(),
+        11..=12 => ctx.run::<12>(),
+        13..=16 => ctx.run::<16>(),
+        17..=24 => ctx.run::<24>(),
+        25..=32 => ctx.run::<32>(),
         33..=64 => ctx.run::<64>(),
         _ => ctx.run::<128>(),
     };

@@ -17,20 +17,24 @@ impl<const N: usize> Default for Wide<N> {
 impl<const N: usize> Wide<N> {
     pub const ZERO: Wide<N> = Wide([0; N]);
 
+    #[inline]
     pub fn from_u64(v: u64) -> Self {
         let mut w = [0; N];
         w[0] = v;
         Wide(w)
     }
 
+    #[inline]
     pub fn is_zero(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
 
+    #[inline]
     pub fn is_negative(&self) -> bool {
         self.0[N - 1] >> 63 == 1
     }
 
+    #[inline]
     pub fn add(&self, o: &Self) -> Self {
         let mut r = [0; N];
         let mut carry = false;
@@ -43,6 +47,7 @@ impl<const N: usize> Wide<N> {
         Wide(r)
     }
 
+    #[inline]
     pub fn sub(&self, o: &Self) -> Self {
         let mut r = [0; N];
         let mut borrow = false;
@@ -55,17 +60,38 @@ impl<const N: usize> Wide<N> {
         Wide(r)
     }
 
+    /// `self + a - b` in one pass (the slack of an edge: two duals less the weight).
+    #[inline]
+    pub fn add_sub(&self, a: &Self, b: &Self) -> Self {
+        let mut r = [0; N];
+        let mut carry = 0u64;
+        let mut borrow = 0u64;
+        for (i, slot) in r.iter_mut().enumerate() {
+            let (s1, c1) = self.0[i].overflowing_add(a.0[i]);
+            let (s2, c2) = s1.overflowing_add(carry);
+            carry = u64::from(c1 || c2);
+            let (d1, b1) = s2.overflowing_sub(b.0[i]);
+            let (d2, b2) = d1.overflowing_sub(borrow);
+            borrow = u64::from(b1 || b2);
+            *slot = d2;
+        }
+        Wide(r)
+    }
+
     /// Adds a small unsigned value.
+    #[inline]
     pub fn add_u64(&self, v: u64) -> Self {
         self.add(&Wide::from_u64(v))
     }
 
     /// Subtracts a small unsigned value.
+    #[inline]
     pub fn sub_u64(&self, v: u64) -> Self {
         self.sub(&Wide::from_u64(v))
     }
 
     /// Shift left by `k` bits (bits shifted out are lost).
+    #[inline]
     pub fn shl(&self, k: u32) -> Self {
         let words = (k / 64) as usize;
         let bits = k % 64;
@@ -82,6 +108,7 @@ impl<const N: usize> Wide<N> {
     }
 
     /// Arithmetic shift right by one bit (halving, rounding towards minus infinity).
+    #[inline]
     pub fn half(&self) -> Self {
         let mut r = [0; N];
         for (i, slot) in r.iter_mut().enumerate() {
@@ -96,10 +123,12 @@ impl<const N: usize> Wide<N> {
     }
 
     /// Sets bit `k`.
+    #[inline]
     pub fn set_bit(&mut self, k: u32) {
         self.0[(k / 64) as usize] |= 1 << (k % 64);
     }
 
+    #[inline]
     pub fn is_odd(&self) -> bool {
         self.0[0] & 1 == 1
     }

@@ -250,7 +250,7 @@ impl Hub {
     pub fn player_events(&self, player: PlayerId) -> broadcast::Receiver<pb::PlayerEvent> {
         self.players
             .lock()
-            .expect("players lock")
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .entry(player)
             .or_insert_with(|| broadcast::channel(WATCH_BUFFER).0)
             .subscribe()
@@ -263,7 +263,10 @@ impl Hub {
         game: GameId,
         event: impl FnOnce() -> pb::player_event::Event,
     ) {
-        let players = self.players.lock().expect("players lock");
+        let players = self
+            .players
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(tx) = players.get(&player)
             && tx.receiver_count() > 0
         {
@@ -309,7 +312,11 @@ impl Hub {
     }
 
     fn loaded(&self, id: GameId) -> Option<Arc<Slot>> {
-        self.games.lock().expect("games lock").get(&id).cloned()
+        self.games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&id)
+            .cloned()
     }
 
     async fn load(&self, id: GameId) -> ServiceResult<Match> {
@@ -335,7 +342,7 @@ impl Hub {
         });
         self.games
             .lock()
-            .expect("games lock")
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(id, Arc::clone(&slot));
         tokio::spawn(Arc::clone(self).keep_time(id, Arc::clone(&slot)));
         slot
@@ -356,7 +363,10 @@ impl Hub {
                     () = self.shutdown.cancelled() => return,
                     () = tokio::time::sleep(FINISHED_IDLE) => {}
                 }
-                let mut games = self.games.lock().expect("games lock");
+                let mut games = self
+                    .games
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 if games
                     .get(&id)
                     .is_some_and(|current| Arc::ptr_eq(current, &slot))

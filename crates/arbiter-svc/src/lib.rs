@@ -91,12 +91,18 @@ impl Arbiter {
     /// Adds the Arbiter and Accounts services to `routes`.
     pub fn add_to(&self, routes: &mut RoutesBuilder) {
         routes
-            .add_service(ArbiterServer::new(ArbiterService {
-                shared: Arc::clone(&self.shared),
-            }))
-            .add_service(AccountsServer::new(AccountsService {
-                shared: Arc::clone(&self.shared),
-            }));
+            .add_service(
+                ArbiterServer::new(ArbiterService {
+                    shared: Arc::clone(&self.shared),
+                })
+                .max_decoding_message_size(hanniball_svc_kit::MAX_REQUEST_BYTES),
+            )
+            .add_service(
+                AccountsServer::new(AccountsService {
+                    shared: Arc::clone(&self.shared),
+                })
+                .max_decoding_message_size(hanniball_svc_kit::MAX_REQUEST_BYTES),
+            );
     }
 }
 

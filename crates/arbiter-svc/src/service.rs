@@ -9,6 +9,7 @@ use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_rules::{GameKind, GameOptions};
 use hanniball_svc_kit::auth::{Auth, Caller, hash_token, new_token};
+use hanniball_svc_kit::limits;
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
@@ -62,7 +63,11 @@ pub struct ArbiterService {
 }
 
 impl ArbiterService {
-    fn setup(request: &pb::CreateGameRequest) -> ServiceResult<Setup> {
+    fn setup(request: &pb::CreateGameRequest) -> Result<Setup, Status> {
+        limits::text("kind", &request.kind, limits::NAME)?;
+        limits::text("ruleset", &request.ruleset, limits::NAME)?;
+        limits::text("tag", &request.tag, limits::TEXT)?;
+        limits::text("idempotency_key", &request.idempotency_key, limits::KEY)?;
         let kind = if request.kind.is_empty() {
             GameKind::HanniBall
         } else {
@@ -70,16 +75,21 @@ impl ArbiterService {
                 .kind
                 .parse()
                 .map_err(|error: hanniball_rules::SetupError| {
-                    ServiceError::InvalidArgument(error.to_string())
+                    Status::from(ServiceError::InvalidArgument(error.to_string()))
                 })?
         };
         let time_control = match &request.time_control {
             None => None,
-            Some(tc) if tc.initial_ms <= 0 || tc.increment_ms < 0 => {
+            Some(tc)
+                if !(1..=MAX_INITIAL_MS).contains(&tc.initial_ms)
+                    || !(0..=MAX_INCREMENT_MS).contains(&tc.increment_ms) =>
+            {
                 return Err(ServiceError::InvalidArgument(format!(
-                    "time control needs initial_ms > 0 and increment_ms >= 0, got {} and {}",
+                    "time control needs 0 < initial_ms <= {MAX_INITIAL_MS} (30 days) and \
+                     0 <= increment_ms <= {MAX_INCREMENT_MS} (1 day), got {} and {}",
                     tc.initial_ms, tc.increment_ms
-                )));
+                ))
+                .into());
             }
             Some(tc) => Some(TimeControl {
                 initial_ms: tc.initial_ms,
@@ -114,6 +124,10 @@ impl ArbiterService {
     }
 }
 
+/// How long a stream waits for its client to read before it gives up on it: a client that stops
+/// reading (stuck, or hostile) holds no task and no subscription beyond this.
+const STALLED: Duration = Duration::from_secs(60);
+
 /// Forwards a broadcast subscription into a response stream until the subscription ends, the
 /// client goes away, `stop` says the event is the last, or the server shuts down. `own` turns a
 /// broadcast item into the message sent.
@@ -128,7 +142,7 @@ fn forward<T: Send + 'static, L: Clone + Send + 'static>(
     let shutdown = shared.hub.shutdown.clone();
     tokio::spawn(async move {
         for event in first {
-            if tx.send(Ok(event)).await.is_err() {
+            if tx.send_timeout(Ok(event), STALLED).await.is_err() {
                 return;
             }
         }
@@ -141,7 +155,7 @@ fn forward<T: Send + 'static, L: Clone + Send + 'static>(
                     Ok(event) => {
                         let event = own(event);
                         let last = stop(&event);
-                        if tx.send(Ok(event)).await.is_err() || last {
+                        if tx.send_timeout(Ok(event), STALLED).await.is_err() || last {
                             return;
                         }
                     }
@@ -164,6 +178,11 @@ fn forward<T: Send + 'static, L: Clone + Send + 'static>(
 fn is_game_over(event: &pb::GameEvent) -> bool {
     matches!(event.event, Some(pb::game_event::Event::GameOver(_)))
 }
+
+/// Longest initial clock time a game may have (30 days), and increment (1 day): the clocks'
+/// arithmetic stays far from overflow.
+const MAX_INITIAL_MS: i64 = 30 * 24 * 3_600_000;
+const MAX_INCREMENT_MS: i64 = 24 * 3_600_000;
 
 #[tonic::async_trait]
 impl pb::arbiter_server::Arbiter for ArbiterService {
@@ -236,6 +255,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
     ) -> Result<Response<pb::SubmitTurnResponse>, Status> {
         let caller = self.shared.caller(&request).await?;
         let r = request.into_inner();
+        limits::text("turn", &r.turn, limits::TURN)?;
         let id = game_id(r.game_id)?;
         let Caller::Player(_) = caller else {
             return Err(ServiceError::InvalidArgument(
@@ -394,7 +414,10 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
                         for row in &rows {
                             cursor = row.sequence;
                             if tx
-                                .send(Ok(convert::finished(row.sequence, &row.game)))
+                                .send_timeout(
+                                    Ok(convert::finished(row.sequence, &row.game)),
+                                    STALLED,
+                                )
                                 .await
                                 .is_err()
                             {
@@ -446,7 +469,8 @@ fn valid_name(name: &str) -> ServiceResult<()> {
         Ok(())
     } else {
         Err(ServiceError::InvalidArgument(format!(
-            "player name {name:?} must be 1 to 40 letters, digits, '-', '_' or '.'"
+            "player name {} must be 1 to 40 letters, digits, '-', '_' or '.'",
+            limits::quote(name)
         )))
     }
 }
@@ -508,8 +532,8 @@ impl apb::accounts_server::Accounts for AccountsService {
             Ok(row) => row,
             Err(hanniball_store::StoreError::Conflict(_)) => {
                 return Err(ServiceError::AlreadyExists(format!(
-                    "a player named {:?} already exists",
-                    r.name
+                    "a player named {} already exists",
+                    limits::quote(&r.name)
                 ))
                 .into());
             }
@@ -568,17 +592,19 @@ impl apb::accounts_server::Accounts for AccountsService {
         self.shared.caller(&request).await?;
         let row = match &request.get_ref().player {
             Some(apb::get_player_request::Player::Id(id)) => self.player(*id).await?,
-            Some(apb::get_player_request::Player::Name(name)) => self
-                .shared
-                .hub
-                .store
-                .player_by_name(name)
-                .await
-                .map_err(ServiceError::from)?
-                .ok_or_else(|| ServiceError::NotFound {
-                    what: "player",
-                    id: name.clone(),
-                })?,
+            Some(apb::get_player_request::Player::Name(name)) => {
+                limits::text("name", name, limits::NAME)?;
+                self.shared
+                    .hub
+                    .store
+                    .player_by_name(name)
+                    .await
+                    .map_err(ServiceError::from)?
+                    .ok_or_else(|| ServiceError::NotFound {
+                        what: "player",
+                        id: limits::quote(name),
+                    })?
+            }
             None => {
                 return Err(
                     ServiceError::InvalidArgument("give a player id or name".to_owned()).into(),

@@ -598,9 +598,17 @@ impl Match {
     ) -> Result<TurnPlan, ActionError> {
         let side = self.side_for(actor)?;
         let expected = self.next_turn_number();
+        if number == 0 {
+            return Err(ActionError::Malformed(
+                "turn numbers start at 1 (turn_number 0 is not a turn)".to_owned(),
+            ));
+        }
         if number < expected {
-            let record = &self.turns[number.saturating_sub(1) as usize];
-            if number >= 1 && record.side == side && record.text == text {
+            // (`number - 1 < turns.len()` here, but a request must never be able to panic.)
+            if let Some(record) = self.turns.get(number as usize - 1)
+                && record.side == side
+                && record.text == text
+            {
                 return Ok(TurnPlan::Replay(record.clone()));
             }
             return Err(ActionError::StaleTurn {

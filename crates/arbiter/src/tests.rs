@@ -113,8 +113,24 @@ fn turn_numbers_make_retries_idempotent_and_refuse_stale_or_future_turns() {
     ));
     assert!(matches!(
         m.plan_turn(Actor::Player(BLACK), 0, "d12-c10", Timestamp(3_000)),
-        Err(ActionError::StaleTurn { given: 0, .. })
+        Err(ActionError::Malformed(_))
     ));
+}
+
+#[test]
+fn turn_number_zero_is_refused_before_any_turn() {
+    let m = timed();
+    for number in [0, u32::MAX] {
+        let r = m.plan_turn(Actor::Player(WHITE), number, "d4-c6", Timestamp(1_000));
+        assert!(
+            matches!(
+                r,
+                Err(ActionError::Malformed(_) | ActionError::FutureTurn { .. })
+            ),
+            "turn {number}: {r:?}"
+        );
+    }
+    assert_eq!(m.next_turn_number(), 1);
 }
 
 #[test]

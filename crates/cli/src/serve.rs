@@ -223,9 +223,15 @@ pub async fn launch(
         scheduler.add_to(&mut routes);
         names.extend(Scheduler::SERVICE_NAMES);
     }
-    let served = hanniball_svc_kit::serve(listener, routes, &names, shutdown)
-        .await
-        .context("serving")?;
+    let served = hanniball_svc_kit::serve_with(
+        listener,
+        routes,
+        &names,
+        shutdown,
+        settings.server.edge_limits(),
+    )
+    .await
+    .context("serving")?;
     Ok((served, names))
 }
 

@@ -46,6 +46,27 @@ pub struct Matchmaking {
 pub struct Server {
     /// Address to listen on.
     pub listen: String,
+    /// Steady calls per second per caller (token, or peer address without one); 0: no limit.
+    pub calls_per_second: u32,
+    /// Calls above the steady rate a caller may make at once.
+    pub burst: u32,
+    /// Calls (streams included) a caller may have open at once; 0: no limit.
+    pub open_calls: u32,
+    /// Failed authentications per peer address per minute before it is refused; 0: no limit.
+    pub failed_auth_per_minute: u32,
+}
+
+impl Server {
+    /// The limits every request is held to.
+    #[must_use]
+    pub fn edge_limits(&self) -> hanniball_svc_kit::EdgeLimits {
+        hanniball_svc_kit::EdgeLimits {
+            calls_per_second: self.calls_per_second,
+            burst: self.burst,
+            open_calls: self.open_calls,
+            failed_auth_per_minute: self.failed_auth_per_minute,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -74,9 +95,14 @@ pub const DEFAULT_FILE: &str = "hanniball.toml";
 impl Settings {
     /// Loads settings; `file` must exist when given, `hanniball.toml` is read if it exists.
     pub fn load(file: Option<&Path>) -> Result<Settings> {
+        let edge = hanniball_svc_kit::EdgeLimits::default();
         let builder = config::Config::builder()
             .set_default("data_dir", "hanniball-data")?
             .set_default("server.listen", "127.0.0.1:50051")?
+            .set_default("server.calls_per_second", edge.calls_per_second)?
+            .set_default("server.burst", edge.burst)?
+            .set_default("server.open_calls", edge.open_calls)?
+            .set_default("server.failed_auth_per_minute", edge.failed_auth_per_minute)?
             .set_default("database.url", "")?
             .set_default("auth.admin_token", "")?
             .set_default("log.filter", "info")?

@@ -124,7 +124,11 @@ impl Ladders {
         } else {
             Err(ServiceError::NotFound {
                 what: "ladder",
-                id: format!("{name} (ladders: {})", self.names.join(", ")),
+                id: format!(
+                    "{} (ladders: {})",
+                    hanniball_svc_kit::limits::quote(&name),
+                    self.names.join(", ")
+                ),
             })
         }
     }

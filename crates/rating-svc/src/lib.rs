@@ -168,9 +168,12 @@ impl Rating {
 
     /// Adds the Rating service to `routes`.
     pub fn add_to(&self, routes: &mut RoutesBuilder) {
-        routes.add_service(RatingServer::new(RatingService {
-            shared: Arc::clone(&self.shared),
-        }));
+        routes.add_service(
+            RatingServer::new(RatingService {
+                shared: Arc::clone(&self.shared),
+            })
+            .max_decoding_message_size(hanniball_svc_kit::MAX_REQUEST_BYTES),
+        );
     }
 }
 

@@ -81,7 +81,7 @@ impl Shared {
                 .await?
                 .ok_or_else(|| ServiceError::NotFound {
                     what: "player",
-                    id: name.clone(),
+                    id: hanniball_svc_kit::limits::quote(name),
                 }),
             None => Err(ServiceError::InvalidArgument(
                 "give a player id or name".to_owned(),
@@ -112,7 +112,12 @@ fn sequence_token(token: &str) -> ServiceResult<Option<i64>> {
         .ok()
         .filter(|s| *s > 0)
         .map(Some)
-        .ok_or_else(|| ServiceError::InvalidArgument(format!("bad page_token {token:?}")))
+        .ok_or_else(|| {
+            ServiceError::InvalidArgument(format!(
+                "bad page_token {}",
+                hanniball_svc_kit::limits::quote(token)
+            ))
+        })
 }
 
 /// Where a leaderboard page starts: after this entry, with its rank and position.
@@ -146,7 +151,12 @@ fn parse_board_token(
     if token.is_empty() {
         return Ok(None);
     }
-    let bad = || ServiceError::InvalidArgument(format!("bad page_token {token:?}"));
+    let bad = || {
+        ServiceError::InvalidArgument(format!(
+            "bad page_token {}",
+            hanniball_svc_kit::limits::quote(token)
+        ))
+    };
     let mut fields = token.rsplitn(5, '|');
     let position = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
     let rank = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
@@ -194,7 +204,10 @@ impl pb::rating_server::Rating for RatingService {
         request: Request<pb::RecordResultRequest>,
     ) -> Result<Response<pb::RecordResultResponse>, Status> {
         self.shared.admin(&request).await?;
-        let result = convert::record_request(request.get_ref())?;
+        let r = request.get_ref();
+        hanniball_svc_kit::limits::text("kind", &r.kind, hanniball_svc_kit::limits::NAME)?;
+        hanniball_svc_kit::limits::text("ruleset", &r.ruleset, hanniball_svc_kit::limits::NAME)?;
+        let result = convert::record_request(r)?;
         let Some(event) = result.event(&self.shared.ladders)? else {
             tracing::info!(game_id = result.game_id, "unrated or aborted game ignored");
             return Ok(Response::new(pb::RecordResultResponse {
@@ -597,6 +610,7 @@ impl pb::rating_server::Rating for RatingService {
             .into());
         }
         let operator = r.operator.trim();
+        hanniball_svc_kit::limits::text("operator", operator, hanniball_svc_kit::limits::NAME)?;
         let actor = if operator.is_empty() {
             "admin".to_owned()
         } else {

@@ -115,10 +115,13 @@ impl Scheduler {
 
     /// Adds the Scheduler service to `routes`.
     pub fn add_to(&self, routes: &mut RoutesBuilder) {
-        routes.add_service(SchedulerServer::new(SchedulerService {
-            core: self.core.clone(),
-            auth: Arc::clone(&self.auth),
-        }));
+        routes.add_service(
+            SchedulerServer::new(SchedulerService {
+                core: self.core.clone(),
+                auth: Arc::clone(&self.auth),
+            })
+            .max_decoding_message_size(hanniball_svc_kit::MAX_REQUEST_BYTES),
+        );
     }
 }
 

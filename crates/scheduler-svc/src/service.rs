@@ -7,6 +7,7 @@ use hanniball_pairing::tiebreak::TieBreak;
 use hanniball_proto::scheduler::v1 as pb;
 use hanniball_rules::GameKind;
 use hanniball_store::scheduler::{ByeRow, EntrantRow, QueueRow, TournamentRow};
+use hanniball_svc_kit::limits;
 use hanniball_svc_kit::{Auth, Caller};
 use tonic::{Request, Response, Status};
 
@@ -158,12 +159,13 @@ fn positive(id: i64, what: &'static str) -> ServiceResult<i64> {
 }
 
 fn game_kind(kind: &str, ruleset: &str) -> ServiceResult<(GameKind, String)> {
+    let (kind_text, ruleset_text) = (limits::quote(kind), limits::quote(ruleset));
     let kind: GameKind = if kind.is_empty() {
         GameKind::HanniBall
     } else {
         kind.parse().map_err(|_| {
             ServiceError::InvalidArgument(format!(
-                "unknown game kind {kind:?}: expected hanniball or paper-football"
+                "unknown game kind {kind_text}: expected hanniball or paper-football"
             ))
         })?
     };
@@ -173,7 +175,7 @@ fn game_kind(kind: &str, ruleset: &str) -> ServiceResult<(GameKind, String)> {
         ruleset.to_owned()
     } else {
         return Err(ServiceError::InvalidArgument(format!(
-            "unknown ruleset {ruleset:?} for {}: expected one of {}",
+            "unknown ruleset {ruleset_text} for {}: expected one of {}",
             kind.name(),
             kind.rulesets().join(", ")
         )));
@@ -181,12 +183,18 @@ fn game_kind(kind: &str, ruleset: &str) -> ServiceResult<(GameKind, String)> {
     Ok((kind, ruleset))
 }
 
+/// Longest initial clock time (30 days) and increment (1 day), as the arbiter accepts them.
+const MAX_INITIAL_MS: i64 = 30 * 24 * 3_600_000;
+const MAX_INCREMENT_MS: i64 = 24 * 3_600_000;
+
 fn check_time_control(tc: Option<&hanniball_proto::arbiter::v1::TimeControl>) -> ServiceResult<()> {
     if let Some(tc) = tc
-        && (tc.initial_ms <= 0 || tc.increment_ms < 0)
+        && (!(1..=MAX_INITIAL_MS).contains(&tc.initial_ms)
+            || !(0..=MAX_INCREMENT_MS).contains(&tc.increment_ms))
     {
         return Err(ServiceError::InvalidArgument(format!(
-            "time control needs initial_ms > 0 and increment_ms >= 0, got {} and {}",
+            "time control needs 0 < initial_ms <= {MAX_INITIAL_MS} (30 days) and \
+             0 <= increment_ms <= {MAX_INCREMENT_MS} (1 day), got {} and {}",
             tc.initial_ms, tc.increment_ms
         )));
     }
@@ -204,6 +212,13 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .into_inner()
             .settings
             .ok_or_else(|| ServiceError::InvalidArgument("settings are required".to_owned()))?;
+        limits::text("settings.name", &s.name, limits::TEXT)?;
+        limits::text("settings.kind", &s.kind, limits::NAME)?;
+        limits::text("settings.ruleset", &s.ruleset, limits::NAME)?;
+        limits::list("settings.tiebreaks", s.tiebreaks.len(), 16)?;
+        for t in &s.tiebreaks {
+            limits::text("settings.tiebreaks", t, limits::NAME)?;
+        }
         let (kind, ruleset) = game_kind(&s.kind, &s.ruleset)?;
         check_time_control(s.time_control.as_ref())?;
         let system = system_name(s.system());
@@ -526,8 +541,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let r = request.into_inner();
         if !model::RESULTS.contains(&r.result.as_str()) {
             return Err(ServiceError::InvalidArgument(format!(
-                "unknown result {:?}: expected one of {}",
-                r.result,
+                "unknown result {}: expected one of {}",
+                limits::quote(&r.result),
                 model::RESULTS.join(", ")
             ))
             .into());
@@ -655,6 +670,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .into());
         };
         let r = request.into_inner();
+        limits::text("kind", &r.kind, limits::NAME)?;
+        limits::text("ruleset", &r.ruleset, limits::NAME)?;
         let (kind, ruleset) = game_kind(&r.kind, &r.ruleset)?;
         check_time_control(r.time_control.as_ref())?;
         self.core

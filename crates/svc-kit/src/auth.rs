@@ -94,7 +94,11 @@ impl Auth {
             .trim();
         // The cache is keyed by the token itself, so that a cached call costs no hashing; the
         // database still sees only hashes.
-        if let Some((caller, at)) = self.cache.lock().expect("cache lock").get(token)
+        if let Some((caller, at)) = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(token)
             && at.elapsed() < CACHE_TTL
         {
             return caller.ok_or(AuthError::BadToken);
@@ -116,7 +120,10 @@ impl Auth {
                 .await?
                 .map(|row| Caller::Player(row.id))
         };
-        let mut cache = self.cache.lock().expect("cache lock");
+        let mut cache = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         // Bound the memory a stream of made-up tokens can take.
         if cache.len() >= self.cache_max {
             cache.retain(|_, (_, at)| at.elapsed() < CACHE_TTL);
@@ -130,7 +137,10 @@ impl Auth {
 
     /// Forgets cached lookups (after a revocation).
     pub fn forget_all(&self) {
-        self.cache.lock().expect("cache lock").clear();
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clear();
     }
 }
 
@@ -199,7 +209,11 @@ mod tests {
         for i in 0..10 {
             let refused = auth.caller(&bearer(&format!("made-up-{i}")), &store).await;
             assert!(matches!(refused, Err(AuthError::BadToken)), "{refused:?}");
-            let len = auth.cache.lock().expect("cache lock").len();
+            let len = auth
+                .cache
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .len();
             assert!(len <= 3, "{len} cached tokens, at most 3 allowed");
         }
         // A cached admin token still answers Admin, and a cached refusal still refuses.

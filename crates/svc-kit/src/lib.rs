@@ -8,11 +8,14 @@
 
 pub mod auth;
 pub mod client;
+pub mod edge;
+pub mod limits;
 pub mod server;
 
 pub use auth::{Auth, AuthError, Caller};
 pub use client::{Bearer, connect};
-pub use server::{Served, serve};
+pub use edge::{EdgeLayer, EdgeLimits};
+pub use server::{MAX_REQUEST_BYTES, Served, serve, serve_with};
 
 /// Waits `delay`, or less if `shutdown` comes first; false on shutdown. The retry loops of every
 /// service (and of the bot client) back off with it.

@@ -3,12 +3,15 @@
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tonic::service::RoutesBuilder;
 use tonic::transport::server::TcpIncoming;
+
+use crate::edge::{EdgeLayer, EdgeLimits};
 
 static REQUEST_COUNTER: AtomicU64 = AtomicU64::new(0);
 
@@ -48,14 +51,78 @@ impl Served {
     }
 }
 
+/// Answers a panicked call with `INTERNAL` ("internal error"): the panic itself is logged by the
+/// hook that [`serve`] installs, inside the call's span (so with its request id).
+#[derive(Clone, Copy, Debug)]
+struct PanicAnswer;
+
+impl tower_http::catch_panic::ResponseForPanic for PanicAnswer {
+    type ResponseBody = tonic::body::Body;
+
+    fn response_for_panic(
+        &mut self,
+        _err: Box<dyn std::any::Any + Send + 'static>,
+    ) -> tonic::codegen::http::Response<tonic::body::Body> {
+        tonic::Status::internal("internal error").into_http()
+    }
+}
+
+/// Logs panics through `tracing` (with the span, hence the request id, of the call that
+/// panicked), once per process.
+fn log_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let location = info
+                .location()
+                .map(|l| format!("{}:{}", l.file(), l.line()))
+                .unwrap_or_default();
+            let message = info
+                .payload()
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            tracing::error!(%location, %message, "panic");
+            if !tracing::dispatcher::has_been_set() {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// How long an HTTP/2 connection may be silent before it is pinged, and how long the answer may
+/// take before the connection (and every call on it) is dropped.
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
+const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
+/// Calls open at once on one connection.
+const STREAMS_PER_CONNECTION: u32 = 256;
+/// The largest request a service decodes (a turn, a tournament's TRF, a page request): far above
+/// any legitimate request, far below what would hurt.
+pub const MAX_REQUEST_BYTES: usize = 256 * 1024;
+
 /// Serves `routes` on `listener` until `shutdown`; `names` are the full gRPC service names
-/// (`hanniball.arbiter.v1.Arbiter`, …) reported as serving by the health service.
+/// (`hanniball.arbiter.v1.Arbiter`, …) reported as serving by the health service. Uses the
+/// default [`EdgeLimits`].
 pub async fn serve(
     listener: TcpListener,
     routes: RoutesBuilder,
     names: &[&str],
     shutdown: CancellationToken,
 ) -> std::io::Result<Served> {
+    serve_with(listener, routes, names, shutdown, EdgeLimits::default()).await
+}
+
+/// [`serve`] with the given limits per caller.
+pub async fn serve_with(
+    listener: TcpListener,
+    routes: RoutesBuilder,
+    names: &[&str],
+    shutdown: CancellationToken,
+    limits: EdgeLimits,
+) -> std::io::Result<Served> {
+    log_panics();
     let addr = listener.local_addr()?;
     let (health, health_service) = tonic_health::server::health_reporter();
     for name in names {
@@ -63,15 +130,32 @@ pub async fn serve(
             .set_service_status(*name, tonic_health::ServingStatus::Serving)
             .await;
     }
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(hanniball_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()
+    // Reflection in both generations: v1, and v1alpha for the clients that speak only it
+    // (Python's grpcio-reflection, older grpcurl and Postman).
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(hanniball_proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    };
+    let v1 = reflection().build_v1().map_err(std::io::Error::other)?;
+    let v1alpha = reflection()
+        .build_v1alpha()
         .map_err(std::io::Error::other)?;
     let mut routes = routes;
-    routes.add_service(health_service).add_service(reflection);
+    routes
+        .add_service(health_service)
+        .add_service(v1)
+        .add_service(v1alpha);
     let router = tonic::transport::Server::builder()
         .trace_fn(request_span)
+        .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
+        .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+        .tcp_keepalive(Some(KEEPALIVE_INTERVAL))
+        .max_concurrent_streams(Some(STREAMS_PER_CONNECTION))
+        .layer(EdgeLayer::new(limits))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            PanicAnswer,
+        ))
         .add_routes(routes.routes());
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     let names: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();

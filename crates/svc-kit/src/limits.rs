@@ -1,0 +1,70 @@
+//! Bounds on what a request may carry, checked before a service does anything with it, and the
+//! rule that an error message quotes client input only briefly.
+
+/// Longest quote of client input in an error message, in characters.
+pub const QUOTE_CHARS: usize = 64;
+
+/// Longest turn text (four steps need about 40 characters).
+pub const TURN: usize = 256;
+/// Longest short identifier: a game kind, ruleset, ladder, player name, operator.
+pub const NAME: usize = 128;
+/// Longest free text: a tag, a tournament name, a reason.
+pub const TEXT: usize = 1_000;
+/// Longest idempotency key or page token.
+pub const KEY: usize = 256;
+/// Most ids in one request.
+pub const IDS: usize = 1_000;
+
+/// `value` for an error message: at most [`QUOTE_CHARS`] characters, then `…`, Debug-quoted (so
+/// control characters are visible and nothing breaks a log line).
+#[must_use]
+pub fn quote(value: &str) -> String {
+    let mut chars = value.chars();
+    let head: String = chars.by_ref().take(QUOTE_CHARS).collect();
+    if chars.next().is_some() {
+        format!("{head:?}…")
+    } else {
+        format!("{head:?}")
+    }
+}
+
+/// Refuses a text field longer than `max` bytes, naming the field and the limit.
+pub fn text(field: &str, value: &str, max: usize) -> Result<(), tonic::Status> {
+    if value.len() > max {
+        return Err(tonic::Status::invalid_argument(format!(
+            "{field} is {} bytes long; the limit is {max} bytes",
+            value.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a repeated field with more than `max` items, naming the field and the limit.
+pub fn list(field: &str, len: usize, max: usize) -> Result<(), tonic::Status> {
+    if len > max {
+        return Err(tonic::Status::invalid_argument(format!(
+            "{field} has {len} items; the limit is {max}"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_are_short_and_fields_are_named() {
+        assert_eq!(quote("d4-c6"), "\"d4-c6\"");
+        let long = "é".repeat(1000);
+        let q = quote(&long);
+        assert!(q.ends_with('…'));
+        assert_eq!(q.chars().count(), QUOTE_CHARS + 3);
+        assert!(text("turn", "abc", 3).is_ok());
+        let e = text("turn", "abcd", 3).unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument);
+        assert!(e.message().contains("turn") && e.message().contains('3'));
+        assert!(list("player_ids", 2, 1).is_err());
+        assert!(list("player_ids", 1, 1).is_ok());
+    }
+}

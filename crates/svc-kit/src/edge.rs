@@ -271,7 +271,7 @@ impl State {
         self: &Arc<Self>,
         peer: Option<IpAddr>,
         key: &Key,
-    ) -> Result<OpenGuard, Response<tonic::body::Body>> {
+    ) -> Result<OpenGuard, Box<Response<tonic::body::Body>>> {
         if self.seen.fetch_add(1, Ordering::Relaxed) % 4096 == 4095 {
             self.clean();
         }
@@ -291,7 +291,7 @@ impl State {
                 let now = Instant::now();
                 if until > now {
                     let wait = until - now;
-                    return Err(refuse(
+                    return Err(Box::new(refuse(
                         tonic::Code::ResourceExhausted,
                         format!(
                             "too many failed authentications from this address (limit {} a minute); retry after {}",
@@ -299,7 +299,7 @@ impl State {
                             seconds(wait)
                         ),
                         Some(wait),
-                    ));
+                    )));
                 }
             }
         }
@@ -307,7 +307,7 @@ impl State {
             && let Err(not_until) = calls.check_key(key)
         {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
-            return Err(refuse(
+            return Err(Box::new(refuse(
                 tonic::Code::ResourceExhausted,
                 format!(
                     "rate limit: more than {} calls a second (burst {}) by this caller; retry after {}",
@@ -316,19 +316,19 @@ impl State {
                     seconds(wait)
                 ),
                 Some(wait),
-            ));
+            )));
         }
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let n = open.entry(key.clone()).or_insert(0);
         if self.limits.open_calls > 0 && *n >= self.limits.open_calls {
-            return Err(refuse(
+            return Err(Box::new(refuse(
                 tonic::Code::ResourceExhausted,
                 format!(
                     "too many open calls by this caller (limit {}, streams included); close some first",
                     self.limits.open_calls
                 ),
                 Some(Duration::from_secs(1)),
-            ));
+            )));
         }
         *n += 1;
         Ok(OpenGuard {
@@ -408,7 +408,7 @@ where
         let key = State::key(&request, peer);
         let guard = match self.state.admit(peer, &key) {
             Ok(guard) => guard,
-            Err(refusal) => return Box::pin(async move { Ok(refusal) }),
+            Err(refusal) => return Box::pin(async move { Ok(*refusal) }),
         };
         // The clone is ready only if the original is; take the ready one (tower's idiom).
         let clone = self.inner.clone();

@@ -509,9 +509,19 @@ async fn every_rpc_answers_arbitrary_requests_with_a_documented_code() {
     assert!(seen.contains_key("INVALID_ARGUMENT"), "{seen:?}");
     assert!(seen.contains_key("UNAUTHENTICATED"), "{seen:?}");
 
-    // The watched game is unchanged and still plays.
+    // The watched game is unchanged and still plays (with a fresh token: the storm's admin
+    // calls may have revoked black's).
     let after = game_state(&url, &admin, game).await;
     assert_eq!(before, after, "the game changed during the storm");
+    let mut accounts = AccountsClient::connect(url.clone()).await.expect("connect");
+    let black = accounts
+        .issue_token(authed(apb::IssueTokenRequest { player_id: ids[1] }, &admin))
+        .await
+        .expect("a token for black")
+        .into_inner()
+        .token
+        .expect("token")
+        .token;
     let mut arbiter = ArbiterClient::connect(url.clone()).await.expect("connect");
     arbiter
         .submit_turn(authed(
@@ -520,13 +530,25 @@ async fn every_rpc_answers_arbitrary_requests_with_a_documented_code() {
                 turn_number: 2,
                 turn: "d12-c10".to_owned(),
             },
-            &tokens[1],
+            &black,
         ))
         .await
         .expect("the game goes on");
+    // What is stored replays to the same position on a fresh start.
+    let live = game_state(&url, &admin, game).await;
     child.kill().ok();
     child.wait().ok();
     assert_no_panic(&dir);
+    std::fs::rename(dir.join("log"), dir.join("log.1")).expect("keep the first log");
+    let (mut child, url) = serve(&dir, &[]);
+    let replayed = game_state(&url, &admin, game).await;
+    assert_eq!(
+        live.state, replayed.state,
+        "the stored game replays to another position"
+    );
+    assert_eq!(live.turns, replayed.turns);
+    child.kill().ok();
+    child.wait().ok();
     eprintln!("{requests} requests: {seen:?}");
     std::fs::remove_dir_all(&dir).ok();
 }

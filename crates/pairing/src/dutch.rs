@@ -608,10 +608,6 @@ impl<'t> Ctx<'t> {
         Some(r)
     }
 
-    fn max_weight<const N: usize>(&self) -> Wide<N> {
-        Wide::from_u64(1).shl(self.total_bits + 2).sub_u64(1)
-    }
-
     /// Runs the bracket procedure; the pairs as (sorted index, sorted index or `usize::MAX`).
     /// Indices are the matcher's vertices (positions in the pairing order), hence index loops.
     #[allow(clippy::needless_range_loop)]
@@ -698,21 +694,8 @@ impl<'t> Ctx<'t> {
                 }
             }
         }
-        let max_w = self.max_weight::<N>();
-        let finalize = |m: &mut Matcher<N>, a: usize, b: usize| {
-            for x in 0..n {
-                if x != a {
-                    m.set(a, x, (x == b).then_some(max_w));
-                }
-                if x != b {
-                    m.set(b, x, (x == a).then_some(max_w));
-                }
-            }
-            if odd {
-                m.set(a, dummy, None);
-                m.set(b, dummy, None);
-            }
-        };
+        // A pair decided for good leaves the matcher's graph.
+        let finalize = |m: &mut Matcher<N>, a: usize, b: usize| m.retire(a, b);
 
         let mut result: Vec<(usize, usize)> = Vec::new();
         let mut matched = vec![false; n];

@@ -42,22 +42,20 @@ pub(crate) struct Matcher<const N: usize> {
     unused: Vec<usize>,
     queue: Vec<usize>,
     started: bool,
+    /// The vertices still in play (not retired), the only ones a stage looks at.
+    live: Vec<usize>,
+    retired: Vec<bool>,
 }
 
 /// No perfect matching exists on the present edges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct NoPerfectMatching;
 
-fn tri(a: usize, b: usize) -> usize {
-    let (hi, lo) = if a > b { (a, b) } else { (b, a) };
-    hi * (hi - 1) / 2 + lo
-}
-
 impl<const N: usize> Matcher<N> {
     pub fn new(n: usize) -> Self {
         Matcher {
             n,
-            w2: vec![Wide::ZERO; n * n.saturating_sub(1) / 2],
+            w2: vec![Wide::ZERO; n * n],
             mate: vec![NONE; n],
             dual: vec![Wide::ZERO; 2 * n],
             parent: vec![NONE; 2 * n],
@@ -73,6 +71,8 @@ impl<const N: usize> Matcher<N> {
             unused: (n..2 * n).rev().collect(),
             queue: Vec::new(),
             started: false,
+            live: (0..n).collect(),
+            retired: vec![false; n],
         }
     }
 
@@ -83,7 +83,7 @@ impl<const N: usize> Matcher<N> {
     }
 
     fn weight2(&self, a: usize, b: usize) -> &Wide<N> {
-        &self.w2[tri(a, b)]
+        &self.w2[a * self.n + b]
     }
 
     #[inline]
@@ -94,15 +94,20 @@ impl<const N: usize> Matcher<N> {
     /// Sets the weight of edge `a`–`b` (`None`: no edge). Keeps the current solution usable as
     /// the start of the next `solve`.
     pub fn set(&mut self, a: usize, b: usize, weight: Option<Wide<N>>) {
+        if self.retired[a] || self.retired[b] {
+            debug_assert!(false, "edge {a}-{b} of a retired vertex set");
+            return;
+        }
         let new = match weight {
             Some(c) => c.add_u64(1).add(&c.add_u64(1)),
             None => Wide::ZERO,
         };
-        let i = tri(a, b);
+        let i = a * self.n + b;
         if self.w2[i] == new {
             return;
         }
         self.w2[i] = new;
+        self.w2[b * self.n + a] = new;
         if !self.started {
             return;
         }
@@ -133,6 +138,34 @@ impl<const N: usize> Matcher<N> {
                 self.mate[m] = NONE;
             }
         }
+    }
+
+    /// Pairs `a` with `b` for good (the matching is solved, and they are matched to each other):
+    /// both leave the graph, so no later stage scans them or their edges. The same as giving
+    /// them no other edge, at no cost.
+    pub fn retire(&mut self, a: usize, b: usize) {
+        debug_assert_eq!(self.mate[a], b, "only a matched pair retires");
+        for x in [a, b] {
+            if self.inb[x] != x {
+                let top = self.inb[x];
+                self.dissolve(top);
+            }
+        }
+        if self.mate[a] != b {
+            // (Not reached by the Dutch procedure; kept total.)
+            for x in [a, b] {
+                let m = self.mate[x];
+                if m != NONE {
+                    self.mate[m] = NONE;
+                }
+            }
+            self.mate[a] = b;
+            self.mate[b] = a;
+        }
+        self.retired[a] = true;
+        self.retired[b] = true;
+        let retired = &self.retired;
+        self.live.retain(|&v| !retired[v]);
     }
 
     /// Turns a top-level blossom back into single vertices, moving its duals (and those of the
@@ -382,8 +415,9 @@ impl<const N: usize> Matcher<N> {
         loop {
             while let Some(v) = self.queue.pop() {
                 let dv = self.dual[v];
-                let row = v * v.saturating_sub(1) / 2;
-                for w in 0..n {
+                let row = v * n;
+                for k in 0..self.live.len() {
+                    let w = self.live[k];
                     // (v's blossom can grow during the scan.)
                     let bv = self.inb[v];
                     let bw = self.inb[w];
@@ -395,11 +429,7 @@ impl<const N: usize> Matcher<N> {
                     if lw == 2 && self.label[w] != 0 {
                         continue;
                     }
-                    let wt = if w < v {
-                        &self.w2[row + w]
-                    } else {
-                        &self.w2[w * (w - 1) / 2 + v]
-                    };
+                    let wt = &self.w2[row + w];
                     if wt.is_zero() {
                         continue;
                     }
@@ -633,7 +663,8 @@ impl<const N: usize> Matcher<N> {
                     let mut cl = Vec::new();
                     self.leaves(c, &mut cl);
                     for x in cl {
-                        for y in 0..self.n {
+                        for k in 0..self.live.len() {
+                            let y = self.live[k];
                             if y != x && !self.weight2(x, y).is_zero() {
                                 self.consider_best(b, x, y, &mut touched);
                             }
@@ -936,6 +967,7 @@ mod tests {
                     }
                 }
             }
+            let mut retired = vec![false; n];
             for step in 0..8 {
                 let expected = best(n, &w);
                 let got = m.solve();
@@ -957,10 +989,32 @@ mod tests {
                         assert_eq!(total, e, "case {case} step {step}");
                     }
                 }
+                // Now and then a matched pair is decided for good, as the Dutch procedure does:
+                // it leaves the graph (for the reference: it keeps only its own edge).
+                if rng.next().is_multiple_of(4) {
+                    let v = (rng.next() % n as u64) as usize;
+                    if !retired[v] {
+                        let u = m.mate(v).expect("perfect");
+                        m.retire(v, u);
+                        for x in 0..n {
+                            for (a, b) in [(v, u), (u, v)] {
+                                if x != b && x != a {
+                                    w[a][x] = None;
+                                    w[x][a] = None;
+                                }
+                            }
+                        }
+                        retired[v] = true;
+                        retired[u] = true;
+                    }
+                }
                 // Change the edges of one vertex, as the Dutch procedure does.
                 let v = (rng.next() % n as u64) as usize;
+                if retired[v] {
+                    continue;
+                }
                 for x in 0..n {
-                    if x != v && rng.next().is_multiple_of(3) {
+                    if x != v && !retired[x] && rng.next().is_multiple_of(3) {
                         let c = if rng.next().is_multiple_of(5) {
                             None
                         } else {

@@ -367,10 +367,21 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
     }
     let ctx = Ctx::new(t, entrants, played as u32);
     let words = (ctx.total_bits + 80).div_ceil(64) as usize;
-    // The matcher keeps a dense table of wide weights (and the bracket its own copy): refuse a
+    // The matcher keeps a dense table of wide weights (and the bracket its own): refuse a
     // field whose table would not fit rather than exhaust the machine's memory.
-    let table = (n as u64 + 1) * n as u64 / 2;
-    let mib = table * (words.next_power_of_two().max(2) as u64 * 8) * 2 / (1 << 20);
+    let width = match words {
+        0..=2 => 2,
+        3 | 4 => words,
+        5..=12 => words.next_multiple_of(2),
+        13..=16 => 16,
+        17..=24 => 24,
+        25..=32 => 32,
+        33..=64 => 64,
+        _ => 128,
+    } as u64;
+    // The matcher's square table, and the bracket's triangle of base weights (at most n²/2).
+    let entries = (n as u64 + 1).pow(2) + (n as u64).pow(2) / 2;
+    let mib = entries * width * 8 / (1 << 20);
     if mib > MEMORY_LIMIT_MIB {
         return Err(PairingError::TooLarge {
             round,

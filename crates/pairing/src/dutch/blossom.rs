@@ -33,6 +33,11 @@ pub(crate) struct Matcher<const N: usize> {
     label: Vec<u8>,
     labelend: Vec<(usize, usize)>,
     bestedge: Vec<(usize, usize)>,
+    /// The weight (`w2`) of `bestedge`, so that its slack is read without a trip to the table.
+    bestw: Vec<Wide<N>>,
+    /// `bestedge`'s slack, valid where `bestok` (until the duals change).
+    bestslack: Vec<Wide<N>>,
+    bestok: Vec<bool>,
     /// For an S-blossom formed in this stage: its least-slack edge to each other S-blossom
     /// (van Rantwijk's `blossombestedges`), so that forming a blossom merges its children's lists
     /// instead of rescanning every leaf's neighbours.
@@ -66,6 +71,9 @@ impl<const N: usize> Matcher<N> {
             label: vec![0; 2 * n],
             labelend: vec![EMPTY; 2 * n],
             bestedge: vec![EMPTY; 2 * n],
+            bestw: vec![Wide::ZERO; 2 * n],
+            bestslack: vec![Wide::ZERO; 2 * n],
+            bestok: vec![false; 2 * n],
             bestlist: vec![None; 2 * n],
             bestto: vec![(NONE, NONE, Wide::ZERO); 2 * n],
             unused: (n..2 * n).rev().collect(),
@@ -405,6 +413,7 @@ impl<const N: usize> Matcher<N> {
         self.label.iter_mut().for_each(|l| *l = 0);
         self.bestedge.iter_mut().for_each(|e| *e = EMPTY);
         self.bestlist.iter_mut().for_each(|l| *l = None);
+        self.bestok.iter_mut().for_each(|ok| *ok = false);
         self.labelend.iter_mut().for_each(|e| *e = EMPTY);
         self.queue.clear();
         for b in self.top_blossoms() {
@@ -450,16 +459,22 @@ impl<const N: usize> Matcher<N> {
                             self.label[w] = 2;
                             self.labelend[w] = (v, w);
                         }
-                    } else if lw == 1 {
-                        let be = self.bestedge[bv];
-                        if be == EMPTY || s < self.slack(be.0, be.1) {
-                            self.bestedge[bv] = (v, w);
-                        }
-                    } else if self.label[w] == 0 {
-                        // (Also a vertex inside a T-blossom: it is free if the blossom expands.)
-                        let be = self.bestedge[w];
-                        if be == EMPTY || s < self.slack(be.0, be.1) {
-                            self.bestedge[w] = (v, w);
+                    } else {
+                        // The best edge of v's blossom (to an S-blossom) or of w (free, or
+                        // inside a T-blossom: it is free if the blossom expands).
+                        let x = if lw == 1 {
+                            bv
+                        } else if self.label[w] == 0 {
+                            w
+                        } else {
+                            continue;
+                        };
+                        let wt = *wt;
+                        if self.bestedge[x] == EMPTY || s < self.cached_best_slack(x) {
+                            self.bestedge[x] = (v, w);
+                            self.bestw[x] = wt;
+                            self.bestslack[x] = s;
+                            self.bestok[x] = true;
                         }
                     }
                 }
@@ -472,7 +487,7 @@ impl<const N: usize> Matcher<N> {
             for v in 0..n {
                 if self.label[self.inb[v]] == 0 && self.bestedge[v] != EMPTY {
                     let (a, b) = self.bestedge[v];
-                    let d = self.slack(a, b);
+                    let d = self.best_slack(v);
                     if delta.is_none_or(|x| d < x) {
                         delta = Some(d);
                         kind = 2;
@@ -490,7 +505,7 @@ impl<const N: usize> Matcher<N> {
                     if self.inb[x] == self.inb[y] {
                         continue;
                     }
-                    let d = self.slack(x, y).half();
+                    let d = self.best_slack(b).half();
                     if delta.is_none_or(|v| d < v) {
                         delta = Some(d);
                         kind = 3;
@@ -511,6 +526,7 @@ impl<const N: usize> Matcher<N> {
             let Some(delta) = delta else {
                 return Err(NoPerfectMatching);
             };
+            self.bestok.iter_mut().for_each(|ok| *ok = false);
             for v in 0..n {
                 match self.label[self.inb[v]] {
                     1 => self.dual[v] = self.dual[v].sub(&delta),
@@ -688,6 +704,28 @@ impl<const N: usize> Matcher<N> {
         }
         self.bestlist[b] = Some(list);
         self.bestedge[b] = best;
+        if best != EMPTY {
+            self.bestw[b] = *self.weight2(best.0, best.1);
+            self.bestslack[b] = best_slack;
+            self.bestok[b] = true;
+        }
+    }
+
+    /// The slack of `bestedge[x]` (which must be set), computed once between dual changes.
+    #[inline]
+    fn cached_best_slack(&mut self, x: usize) -> Wide<N> {
+        if !self.bestok[x] {
+            self.bestslack[x] = self.best_slack(x);
+            self.bestok[x] = true;
+        }
+        self.bestslack[x]
+    }
+
+    /// The slack of `bestedge[x]` (which must be set).
+    #[inline]
+    fn best_slack(&self, x: usize) -> Wide<N> {
+        let (a, b) = self.bestedge[x];
+        self.dual[a].add_sub(&self.dual[b], &self.bestw[x])
     }
 
     /// Records edge `x`–`y` (an edge of blossom `b`, either way round) as `b`'s best edge to the

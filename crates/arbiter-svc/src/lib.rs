@@ -138,13 +138,22 @@ pub async fn start(
     options: Options,
     shutdown: CancellationToken,
 ) -> Result<Running, error::ServiceError> {
+    let limits = hanniball_svc_kit::EdgeLimits {
+        trusted_tokens: vec![options.admin_token.clone()],
+        ..hanniball_svc_kit::EdgeLimits::default()
+    };
     let arbiter = Arbiter::build(store, options, shutdown.clone()).await?;
     let mut routes = RoutesBuilder::default();
     arbiter.add_to(&mut routes);
-    let served =
-        hanniball_svc_kit::serve(listener, routes, &Arbiter::SERVICE_NAMES, shutdown.clone())
-            .await
-            .map_err(|e| error::ServiceError::Internal(format!("cannot serve: {e}")))?;
+    let served = hanniball_svc_kit::serve_with(
+        listener,
+        routes,
+        &Arbiter::SERVICE_NAMES,
+        shutdown.clone(),
+        limits,
+    )
+    .await
+    .map_err(|e| error::ServiceError::Internal(format!("cannot serve: {e}")))?;
     tracing::info!(addr = %served.addr, "arbiter serving");
     Ok(Running {
         addr: served.addr,

@@ -228,7 +228,10 @@ pub async fn launch(
         routes,
         &names,
         shutdown,
-        settings.server.edge_limits(),
+        hanniball_svc_kit::EdgeLimits {
+            trusted_tokens: vec![token.to_owned()],
+            ..settings.server.edge_limits()
+        },
     )
     .await
     .context("serving")?;

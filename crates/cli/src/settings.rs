@@ -65,6 +65,7 @@ impl Server {
             burst: self.burst,
             open_calls: self.open_calls,
             failed_auth_per_minute: self.failed_auth_per_minute,
+            trusted_tokens: Vec::new(),
         }
     }
 }

@@ -207,13 +207,22 @@ pub async fn start(
     options: RatingOptions,
     shutdown: CancellationToken,
 ) -> Result<Running, ServiceError> {
+    let limits = hanniball_svc_kit::EdgeLimits {
+        trusted_tokens: vec![options.admin_token.clone()],
+        ..hanniball_svc_kit::EdgeLimits::default()
+    };
     let rating = Rating::build(store, options, shutdown.clone()).await?;
     let mut routes = RoutesBuilder::default();
     rating.add_to(&mut routes);
-    let served =
-        hanniball_svc_kit::serve(listener, routes, &Rating::SERVICE_NAMES, shutdown.clone())
-            .await
-            .map_err(|e| ServiceError::Internal(format!("cannot serve: {e}")))?;
+    let served = hanniball_svc_kit::serve_with(
+        listener,
+        routes,
+        &Rating::SERVICE_NAMES,
+        shutdown.clone(),
+        limits,
+    )
+    .await
+    .map_err(|e| ServiceError::Internal(format!("cannot serve: {e}")))?;
     tracing::info!(addr = %served.addr, "rating serving");
     Ok(Running {
         addr: served.addr,

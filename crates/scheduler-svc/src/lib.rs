@@ -206,12 +206,22 @@ pub async fn start(
     options: &SchedulerOptions,
     shutdown: CancellationToken,
 ) -> Result<Running, ServiceError> {
+    let limits = hanniball_svc_kit::EdgeLimits {
+        trusted_tokens: vec![options.admin_token.clone()],
+        ..hanniball_svc_kit::EdgeLimits::default()
+    };
     let scheduler = Scheduler::build(store, options, shutdown.clone())?;
     let mut routes = RoutesBuilder::default();
     scheduler.add_to(&mut routes);
-    let served = hanniball_svc_kit::serve(listener, routes, &Scheduler::SERVICE_NAMES, shutdown)
-        .await
-        .map_err(|e| ServiceError::Internal(format!("cannot serve: {e}")))?;
+    let served = hanniball_svc_kit::serve_with(
+        listener,
+        routes,
+        &Scheduler::SERVICE_NAMES,
+        shutdown,
+        limits,
+    )
+    .await
+    .map_err(|e| ServiceError::Internal(format!("cannot serve: {e}")))?;
     Ok(Running {
         addr: served.addr,
         served,

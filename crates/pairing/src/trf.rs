@@ -10,7 +10,8 @@
 //! - `XXR <rounds>` (or `142 <rounds>`): total rounds; `XXC [rank] white1|black1` (or `152 W|B`): the
 //!   top seed's colour in round 1. Without either, the colour is taken from round 1 (as bbpPairings
 //!   does) and the number of rounds from the longest player record.
-//! - `BBU <points>`: value of the pairing-allocated bye (bbpPairings' line), default 1.0.
+//! - `BBU <points>`: value of the pairing-allocated bye (bbpPairings' line), default 1.0. This and
+//!   the `XXA` values are at most 99.5, the most the TRF points format holds.
 //! - `XXW <rank> <round>`: this crate's extension, the player is withdrawn from that round on.
 //! - `XXA <rank> <points> <points> ...`: accelerated pairing, points added to the player's pairing
 //!   score in rounds 1, 2, ... (JaVaFo/bbpPairings; values separated by spaces).
@@ -32,6 +33,15 @@ use crate::tournament::{
 pub enum TrfError {
     #[error("line {line}: {field} {text:?} is not a number")]
     BadNumber {
+        line: usize,
+        field: &'static str,
+        text: String,
+    },
+    #[error(
+        "line {line}: {field} {text:?} is more than {} points",
+        HalfPoints(MAX_HALF_POINTS)
+    )]
+    TooManyPoints {
         line: usize,
         field: &'static str,
         text: String,
@@ -296,7 +306,11 @@ fn number(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError>
     })
 }
 
-/// Reads `1.0`, `0.5`, `1` as half-points.
+/// The most a `BBU` or `XXA` value may be, in half-points: 99.5 points, the most the TRF points
+/// format (`dd.d`) holds. Scores are sums of such values, and must not overflow.
+const MAX_HALF_POINTS: u32 = 199;
+
+/// Reads `1.0`, `0.5`, `1` as half-points, at most [`MAX_HALF_POINTS`].
 fn half_points(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError> {
     let t = text.trim();
     let bad = || TrfError::BadNumber {
@@ -311,7 +325,17 @@ fn half_points(line: usize, field: &'static str, text: &str) -> Result<u32, TrfE
         "5" => 1,
         _ => return Err(bad()),
     };
-    Ok(whole * 2 + half)
+    match whole
+        .checked_mul(2)
+        .and_then(|halves| halves.checked_add(half))
+    {
+        Some(halves) if halves <= MAX_HALF_POINTS => Ok(halves),
+        _ => Err(TrfError::TooManyPoints {
+            line,
+            field,
+            text: t.to_string(),
+        }),
+    }
 }
 
 /// One round's columns before the opponent is checked against the player list.
@@ -494,14 +518,16 @@ pub fn write(t: &Tournament) -> String {
             p.rating.to_string()
         };
         let name: String = p.name.chars().take(33).collect();
+        // The points end in column 84 (columns 81-84, `dd.d`). A score of 100 points or more
+        // does not fit: it spills left over the blank birth date (70-79) rather than right,
+        // which would move every round column and make the file unreadable.
         let mut line = format!(
-            "001 {:>4} {:1}{:>3} {:<33} {:>4} {:>3} {:>11} {:>10} {:>4} {:>4}",
+            "001 {:>4} {:1}{:>3} {:<33} {:>4} {:>3} {:>11} {:>15} {:>4}",
             p.id.0,
             "",
             "",
             name,
             rating,
-            "",
             "",
             "",
             points_text(t.score(p.id)),

@@ -115,10 +115,19 @@ fn start_server() -> (String, String) {
                 admin_token: admin,
                 clock: hanniball_arbiter_svc::Clock::System,
             };
-            let running = hanniball_arbiter_svc::start(
+            // The per-caller limits would cap a saturation run by design; the edge layer itself
+            // (and its cost) stays in the path.
+            let limits = hanniball_svc_kit::EdgeLimits {
+                calls_per_second: 0,
+                open_calls: 0,
+                failed_auth_per_minute: 0,
+                ..hanniball_svc_kit::EdgeLimits::default()
+            };
+            let running = hanniball_arbiter_svc::start_with_limits(
                 store,
                 listener,
                 options,
+                limits,
                 tokio_util::sync::CancellationToken::new(),
             )
             .await

@@ -138,10 +138,21 @@ pub async fn start(
     options: Options,
     shutdown: CancellationToken,
 ) -> Result<Running, error::ServiceError> {
-    let limits = hanniball_svc_kit::EdgeLimits {
-        trusted_tokens: vec![options.admin_token.clone()],
-        ..hanniball_svc_kit::EdgeLimits::default()
-    };
+    let limits = hanniball_svc_kit::EdgeLimits::default();
+    start_with_limits(store, listener, options, limits, shutdown).await
+}
+
+/// [`start`] with the given edge limits (the admin token is always trusted); the load benchmark
+/// turns the per-caller limits off to measure the server itself.
+pub async fn start_with_limits(
+    store: Store,
+    listener: TcpListener,
+    options: Options,
+    limits: hanniball_svc_kit::EdgeLimits,
+    shutdown: CancellationToken,
+) -> Result<Running, error::ServiceError> {
+    let mut limits = limits;
+    limits.trusted_tokens.push(options.admin_token.clone());
     let arbiter = Arbiter::build(store, options, shutdown.clone()).await?;
     let mut routes = RoutesBuilder::default();
     arbiter.add_to(&mut routes);

@@ -6,13 +6,28 @@ use super::piece::{Piece, Step};
 use super::square::Square;
 use crate::game::GameResult;
 
+/// Longest quote of the given text in a message, in characters (a client's 1 MB turn must not
+/// come back as a 1 MB error).
+const QUOTE_CHARS: usize = 64;
+
+/// `text` Debug-quoted, cut after [`QUOTE_CHARS`] characters with `…`.
+pub(crate) fn quote(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(QUOTE_CHARS).collect();
+    if chars.next().is_some() {
+        format!("{head:?}…")
+    } else {
+        format!("{head:?}")
+    }
+}
+
 /// Text that is not valid notation. The message names the offending token.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{what} {token:?}: {reason}")]
+#[error("{what} {}: {reason}", quote(token))]
 pub struct ParseError {
     /// What was being read (`position`, `board rank 12`, `step`, `turn`, ...).
     pub what: String,
-    /// The bad token, exactly as given.
+    /// The bad token, exactly as given (the message quotes at most 64 characters of it).
     pub token: String,
     /// Why it is not valid.
     pub reason: String,

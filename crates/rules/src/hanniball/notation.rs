@@ -266,7 +266,7 @@ fn parse_square(step: &str, text: &str) -> Result<Square, ParseError> {
         ParseError::new(
             "step",
             step,
-            format!("{text:?} is not a square of the board"),
+            format!("{} is not a square of the board", super::error::quote(text)),
         )
     })
 }

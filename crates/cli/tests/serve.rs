@@ -1,84 +1,20 @@
 //! `hanniball serve` as a process: embedded SQLite default, the generated admin token, and
 //! recovery after `kill -9` on the same database with identical positions, history and clocks.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
+use common::{authed, data_dir, register_two, serve};
 
-use hanniball_proto::accounts::v1 as apb;
-use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
-use tonic::Request;
-
-fn data_dir() -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    std::env::temp_dir().join(format!(
-        "hanniball-serve-test-{}-{nanos}",
-        std::process::id()
-    ))
-}
-
-/// Starts `hanniball serve` on a free port and returns the child and its URL.
-fn serve(dir: &Path) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hanniball"))
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .env("HANNIBALL__DATA_DIR", dir)
-        .env("HANNIBALL__LOG__FORMAT", "json")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the binary starts");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("a first line");
-    let url = line
-        .trim()
-        .strip_prefix("hanniball serving on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
-    (child, url)
-}
-
-fn authed<T>(message: T, token: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {token}").parse().expect("ascii"),
-    );
-    request
-}
 
 #[tokio::test]
 async fn state_survives_kill_9() {
-    let dir = data_dir();
-    let (mut first, url) = serve(&dir);
+    let dir = data_dir("serve-test");
+    let (mut first, url) = serve(&dir, &[]);
     let admin = std::fs::read_to_string(dir.join("admin-token")).expect("admin token generated");
     let admin = admin.trim();
-    let mut accounts = AccountsClient::connect(url.clone()).await.expect("connect");
     let mut arbiter = ArbiterClient::connect(url.clone()).await.expect("connect");
-    let mut tokens = Vec::new();
-    let mut ids = Vec::new();
-    for name in ["white", "black"] {
-        let answer = accounts
-            .register_player(authed(
-                apb::RegisterPlayerRequest {
-                    name: name.to_owned(),
-                    kind: apb::PlayerKind::Bot as i32,
-                    issue_token: true,
-                },
-                admin,
-            ))
-            .await
-            .expect("register")
-            .into_inner();
-        ids.push(answer.player.expect("player").id);
-        tokens.push(answer.token.expect("token").token);
-    }
+    let (tokens, ids) = register_two(&url, admin).await;
     let game = arbiter
         .create_game(authed(
             pb::CreateGameRequest {
@@ -128,7 +64,7 @@ async fn state_survives_kill_9() {
     first.kill().expect("kill -9");
     first.wait().expect("reaped");
 
-    let (mut second, url) = serve(&dir);
+    let (mut second, url) = serve(&dir, &[]);
     let mut arbiter = ArbiterClient::connect(url).await.expect("reconnect");
     let after = get(&mut arbiter).await;
     let (sb, sa) = (before.state.expect("state"), after.state.expect("state"));

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """A HanniBall bot in plain Python gRPC: an example of the API, not a strong player.
 
-It follows its games on the arbiter's WatchPlayer stream, lists its active games on every
-(re)connect so that it resumes mid-game, and when it is to move plays a one-step turn: a goal if
-one step scores, otherwise (half the time) the step that takes the ball furthest forward, otherwise
-a random legal step. With --queue it waits for opponents in the scheduler's matchmaking queue.
+It knows no rules: it follows its games on the arbiter's WatchPlayer stream, lists its active
+games on every (re)connect so that it resumes mid-game, and when it is to move builds a whole turn
+of up to four steps, each chosen from what GetLegalSteps lists as legal after the steps chosen so
+far: a goal if a step scores, otherwise (half the time) the step that takes the ball furthest
+forward, otherwise a random step; it ends the turn where the arbiter says it may, checks it with
+CheckTurn and submits it. With --queue it waits for opponents in the scheduler's matchmaking queue.
 
 The gRPC stubs are generated at start-up from the repository's .proto files into a temporary
 directory (nothing generated is kept or committed). See README.md.
@@ -76,19 +78,12 @@ def ball_step(step: str):
     return int(m.group(2)), m.group(4) + m.group(5), int(m.group(5))
 
 
-def changes_position(step: str) -> bool:
-    """One step is a legal turn when it changes the position (RULES 1.4): only a ricochet that
-    returns the ball to its shooter changes nothing."""
-    m = STEP.match(step)
-    return not (m and m.group(6) and m.group(6) + m.group(7) == m.group(1) + m.group(2))
-
-
-def choose_step(steps: list[str], side: str, rng: random.Random) -> str:
+def choose_step(steps: list[str], side: str, rng: random.Random):
+    """A goal if a step scores; otherwise, half the time, the step that takes the ball furthest
+    forward; otherwise a random step. None when every step would score for the opponent."""
     own_goal = GOALS["black" if side == "white" else "white"]
     candidates = []
     for step in steps:
-        if not changes_position(step):
-            continue
         ball = ball_step(step)
         if ball and ball[1] in GOALS[side]:
             return step  # a goal ends the game at once
@@ -96,7 +91,7 @@ def choose_step(steps: list[str], side: str, rng: random.Random) -> str:
             continue  # never score for the opponent
         candidates.append(step)
     if not candidates:
-        return rng.choice(steps)  # let the arbiter decide (it will explain a refusal)
+        return None
     if rng.random() < 0.5:
         forward = 1 if side == "white" else -1
         gains = [(forward * (b[2] - b[0]), s) for s in candidates if (b := ball_step(s))]
@@ -115,8 +110,9 @@ class Fatal(Exception):
 class Bot:
     def __init__(self, args: argparse.Namespace):
         self.args = args
+        self.server = args.server
+        self.scheduler_url = args.scheduler or args.server
         self.target = address(args.server)
-        self.scheduler_target = address(args.scheduler) if args.scheduler else self.target
         self.metadata = (("authorization", f"Bearer {args.token}"),)
         self.rng = random.Random(args.seed)
         self.me = 0
@@ -126,6 +122,7 @@ class Bot:
         self.active: set[int] = set()
         self.finished: set[int] = set()
         self.turns_played = 0
+        self.longest_turn = 0  # most steps in one turn played
 
     # -- helpers
     def done(self) -> bool:
@@ -188,7 +185,7 @@ class Bot:
             except grpc.RpcError as error:
                 log(f"{self.name}: resigning game {game_id}: {error.details()}")
             return
-        for _ in range(20):
+        for _ in range(5):
             answer = self.call(self.arbiter.GetLegalSteps,
                                arbiter_pb2.GetLegalStepsRequest(game_id=game_id))
             state = answer.state
@@ -198,34 +195,56 @@ class Bot:
             to_move = "white" if state.side_to_move == arbiter_pb2.SIDE_WHITE else "black"
             if to_move != side or not answer.steps:
                 return
-            steps = list(answer.steps)
-            while steps:
-                step = choose_step(steps, side, self.rng)
-                request = arbiter_pb2.SubmitTurnRequest(
-                    game_id=game_id, turn_number=state.next_turn_number, turn=step)
-                try:
-                    reply = self.call(self.arbiter.SubmitTurn, request)
-                except grpc.RpcError as error:
-                    code = error.code()
-                    if code == grpc.StatusCode.INVALID_ARGUMENT:
-                        log(f"{self.name}: game {game_id}: {step!r} refused: {error.details()}")
-                        steps.remove(step)
-                        continue
-                    if code in (grpc.StatusCode.ABORTED, grpc.StatusCode.FAILED_PRECONDITION):
-                        log(f"{self.name}: game {game_id}: turn {state.next_turn_number} "
-                            f"not taken ({code.name}: {error.details()}); re-reading")
-                        break  # re-read the game and decide again
-                    raise
-                self.turns_played += 1
-                if self.args.verbose:
-                    log(f"{self.name}: game {game_id} turn {reply.record.number}: {step}")
-                if reply.state.status != arbiter_pb2.GAME_STATUS_ACTIVE:
-                    self.game_over(game_id, reply.state)
+            turn = self.build_turn(game_id, side)
+            if turn is None:
+                log(f"{self.name}: game {game_id}: found no turn; resigning")
+                self.call(self.arbiter.Resign, arbiter_pb2.ResignRequest(game_id=game_id))
                 return
-            else:
-                log(f"{self.name}: game {game_id}: every legal step was refused")
-                return
+            request = arbiter_pb2.SubmitTurnRequest(
+                game_id=game_id, turn_number=state.next_turn_number, turn=turn)
+            try:
+                # What SubmitTurn would answer, changing nothing; then the real thing.
+                self.call(self.arbiter.CheckTurn, request)
+                reply = self.call(self.arbiter.SubmitTurn, request)
+            except grpc.RpcError as error:
+                code = error.code()
+                if code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.ABORTED,
+                            grpc.StatusCode.FAILED_PRECONDITION):
+                    # A turn through another connection, the clock, a refused turn: read the game
+                    # again and decide again.
+                    log(f"{self.name}: game {game_id}: {turn!r} not taken "
+                        f"({code.name}: {error.details()}); re-reading")
+                    continue
+                raise
+            self.turns_played += 1
+            self.longest_turn = max(self.longest_turn, len(turn.split()))
+            if self.args.verbose:
+                log(f"{self.name}: game {game_id} turn {reply.record.number}: {turn}")
+            if reply.state.status != arbiter_pb2.GAME_STATUS_ACTIVE:
+                self.game_over(game_id, reply.state)
+            return
         log(f"{self.name}: game {game_id}: giving up on this turn for now")
+
+    def build_turn(self, game_id: int, side: str):
+        """A whole turn (up to four steps), each step chosen from what the arbiter lists as legal
+        after the steps chosen so far; the turn ends where the arbiter says it may (sometimes at
+        once, always after a goal or when nothing useful is left). None if no turn was found."""
+        for _ in range(10):
+            chosen: list[str] = []
+            while True:
+                answer = self.call(self.arbiter.GetLegalSteps, arbiter_pb2.GetLegalStepsRequest(
+                    game_id=game_id, after=" ".join(chosen)))
+                if answer.must_end:
+                    return " ".join(chosen)
+                step = choose_step(list(answer.steps), side, self.rng)
+                scores = step is not None and (b := ball_step(step)) is not None \
+                    and b[1] in GOALS[side]
+                if answer.may_end and not scores and (step is None or self.rng.random() < 0.3):
+                    return " ".join(chosen)
+                if step is None:
+                    break  # a dead end before the turn may end: start the turn again
+                chosen.append(step)
+        return None
 
     def resync(self) -> None:
         """After (re)connecting: our active games (and any we knew that ended meanwhile)."""
@@ -261,8 +280,8 @@ class Bot:
     def session(self) -> None:
         """One connection: returns when done; raises grpc.RpcError when the connection fails."""
         options = [("grpc.keepalive_time_ms", 30_000), ("grpc.keepalive_timeout_ms", 10_000)]
-        with grpc.insecure_channel(self.target, options=options) as channel, \
-                grpc.insecure_channel(self.scheduler_target, options=options) as scheduler:
+        with open_channel(self.server, self.args, options) as channel, \
+                open_channel(self.scheduler_url, self.args, options) as scheduler:
             self.arbiter = arbiter_grpc.ArbiterStub(channel)
             self.scheduler = scheduler_grpc.SchedulerStub(scheduler)
             accounts = accounts_grpc.AccountsStub(channel)
@@ -307,13 +326,31 @@ class Bot:
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 10.0)
         log(f"{self.name}: done: {len(self.finished)} game(s) finished, "
-            f"{self.turns_played} turns played")
+            f"{self.turns_played} turns played, longest turn {self.longest_turn} steps")
         return 0
 
 
 def address(url: str) -> str:
-    """host:port for grpc from http://host:port or host:port."""
+    """host:port for grpc from http://host:port, https://host:port or host:port."""
     return re.sub(r"^https?://", "", url).rstrip("/")
+
+
+def open_channel(url: str, args, options):
+    """A channel to url: TLS for https:// (checked against --ca-cert, else the system roots;
+    with --client-cert/--client-key when the server requires a client certificate), plain
+    otherwise."""
+    if not url.startswith("https://"):
+        if args.ca_cert or args.client_cert:
+            raise Fatal(f"--ca-cert/--client-cert are for TLS, but {url} is not https://")
+        return grpc.insecure_channel(address(url), options=options)
+
+    def read(path):
+        return Path(path).read_bytes() if path else None
+
+    credentials = grpc.ssl_channel_credentials(root_certificates=read(args.ca_cert),
+                                               private_key=read(args.client_key),
+                                               certificate_chain=read(args.client_cert))
+    return grpc.secure_channel(address(url), credentials, options=options)
 
 
 def parse_time(text: str):
@@ -326,10 +363,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--server", default=os.environ.get("HANNIBALL_SERVER",
                                                            "http://127.0.0.1:50051"),
-                        help="server address, http://host:port or host:port "
-                             "(default: $HANNIBALL_SERVER or http://127.0.0.1:50051)")
+                        help="server address, http://host:port, https://host:port (TLS) or "
+                             "host:port (default: $HANNIBALL_SERVER or http://127.0.0.1:50051)")
     parser.add_argument("--token", default=os.environ.get("HANNIBALL_TOKEN"),
                         help="the bot's bearer token (default: $HANNIBALL_TOKEN)")
+    parser.add_argument("--ca-cert", default=os.environ.get("HANNIBALL_CA_CERT"),
+                        help="for an https:// server: trust this CA certificate (PEM) instead of "
+                             "the system roots (default: $HANNIBALL_CA_CERT)")
+    parser.add_argument("--client-cert", default=os.environ.get("HANNIBALL_CLIENT_CERT"),
+                        help="for a server that requires one: a client certificate (PEM)")
+    parser.add_argument("--client-key", default=os.environ.get("HANNIBALL_CLIENT_KEY"),
+                        help="the key of --client-cert (PEM)")
     parser.add_argument("--scheduler",
                         help="the scheduler's address when it runs apart from the arbiter "
                              "(default: --server)")

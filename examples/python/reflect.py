@@ -27,9 +27,15 @@ EXPECTED = {
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--server", default="http://127.0.0.1:50051")
+    parser.add_argument("--ca-cert", help="for https://: the CA certificate to trust (PEM)")
     args = parser.parse_args()
-    target = args.server.removeprefix("http://")
-    with grpc.insecure_channel(target) as channel:
+    if args.server.startswith("https://"):
+        roots = open(args.ca_cert, "rb").read() if args.ca_cert else None
+        channel = grpc.secure_channel(args.server.removeprefix("https://"),
+                                      grpc.ssl_channel_credentials(root_certificates=roots))
+    else:
+        channel = grpc.insecure_channel(args.server.removeprefix("http://"))
+    with channel:
         database = ProtoReflectionDescriptorDatabase(channel)
         services = set(database.get_services())
         print("services:", ", ".join(sorted(services)))

@@ -8,6 +8,10 @@ pub use sea_orm_migration::prelude::*;
 mod m20261121_000001_arbiter;
 mod m20261121_000002_rating;
 mod m20261121_000003_scheduler;
+mod m20261210_000004_token_scopes;
+mod m20261211_000005_game_version;
+mod m20261212_000006_self_entry;
+mod m20261213_000007_clock_leases;
 
 /// All migrations, oldest first.
 pub struct Migrator;
@@ -19,6 +23,10 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000001_arbiter::Migration),
             Box::new(m20261121_000002_rating::Migration),
             Box::new(m20261121_000003_scheduler::Migration),
+            Box::new(m20261210_000004_token_scopes::Migration),
+            Box::new(m20261211_000005_game_version::Migration),
+            Box::new(m20261212_000006_self_entry::Migration),
+            Box::new(m20261213_000007_clock_leases::Migration),
         ]
     }
 }

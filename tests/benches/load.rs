@@ -2,7 +2,7 @@
 //! empty RPC (`Ping`) on the same server as the baseline.
 //!
 //! `cargo bench -p hanniball-e2e --bench load -- [--games N] [--seconds S] [--rounds K]
-//!  [--rate R] [--only ping|turn] [--server URL --token ADMIN_TOKEN]`
+//!  [--rate R] [--only ping|turn|steps] [--server URL --token ADMIN_TOKEN]`
 //!
 //! Without `--server` it starts the arbiter in-process (its own runtime) on a fresh SQLite file with
 //! durable commits (WAL, synchronous=FULL). Phases of `S` seconds (default 5):
@@ -11,6 +11,11 @@
 //!   and as the median, since the baseline itself varies from run to run;
 //! - paced, once for each call: the games together offer `R` calls per second (default 2,000);
 //!   latency p50/p99 is measured at that load (`--rate 0` skips it).
+//!
+//! `--only steps` measures `GetLegalSteps` with a two-step `after` instead (the call a bot without
+//! its own rules makes for every step it considers): each game is first played a random number of
+//! turns into its script, then every call asks for the steps after the first two steps of the
+//! game's next turn; the games do not move on during the phases.
 //!
 //! The random games are played out locally before the run (64 of them, reused), so that the
 //! generator spends its share of the cores on gRPC, not on the rules; the server validates every
@@ -76,7 +81,8 @@ fn args() -> Args {
         None => {}
         Some("ping") => args.only = Some(Call::Ping),
         Some("turn") => args.only = Some(Call::Turn),
-        Some(other) => panic!("--only ping|turn, not {other}"),
+        Some("steps") => args.only = Some(Call::Steps),
+        Some(other) => panic!("--only ping|turn|steps, not {other}"),
     }
     if let (Some(url), Some(token)) = (value("--server"), value("--token")) {
         args.server = Some((url, token));
@@ -112,7 +118,7 @@ fn start_server() -> (String, String) {
                 .await
                 .expect("port");
             let options = hanniball_arbiter_svc::Options {
-                admin_token: admin,
+                admin_token: admin.into(),
                 clock: hanniball_arbiter_svc::Clock::System,
             };
             // The per-caller limits would cap a saturation run by design; the edge layer itself
@@ -160,6 +166,9 @@ async fn channels(url: &str, count: usize) -> Vec<Channel> {
 /// with the server.
 struct Script {
     turns: Vec<(String, usize)>,
+    /// For each turn, two steps that may begin it (its own first two, or its only step and a step
+    /// listed after it; one step where none is): the `after` of `--only steps`.
+    partials: Vec<String>,
 }
 
 impl Script {
@@ -167,12 +176,24 @@ impl Script {
         let mut rng = fastrand::Rng::with_seed(seed);
         let mut position = Position::initial(Ruleset::Standard);
         let mut turns = Vec::new();
+        let mut partials = Vec::new();
         while let Some(turn) = random_turn(&position, &mut |n| rng.usize(..n)) {
             let side = usize::from(position.side_to_move() == hanniball_rules::Side::Black);
+            let first = turn.0[0];
+            let second = turn.0.get(1).copied().or_else(|| {
+                let mid = position
+                    .play_steps(&[first])
+                    .expect("the turn's first step");
+                mid.legal_steps().first().copied()
+            });
+            partials.push(match second {
+                Some(second) => format!("{first} {second}"),
+                None => first.to_string(),
+            });
             position = position.play_turn(&turn).expect("a random turn is legal");
             turns.push((turn.to_string(), side));
         }
-        Script { turns }
+        Script { turns, partials }
     }
 }
 
@@ -212,6 +233,7 @@ async fn new_game(admin: &mut Client, white: i64, black: i64) -> i64 {
 enum Call {
     Ping,
     Turn,
+    Steps,
 }
 
 /// Runs one phase with every slot; returns the slots, the calls completed and latencies in µs.
@@ -250,6 +272,17 @@ async fn phase(
                             .ping(pb::PingRequest {})
                             .await
                             .expect("ping");
+                    }
+                    Call::Steps => {
+                        let answer = slot.clients[*side]
+                            .get_legal_steps(pb::GetLegalStepsRequest {
+                                game_id: slot.game,
+                                after: script.partials[slot.next as usize - 1].clone(),
+                            })
+                            .await
+                            .expect("the partial turn is legal")
+                            .into_inner();
+                        assert!(answer.must_end || !answer.steps.is_empty());
                     }
                     Call::Turn => {
                         let response = slot.clients[*side]
@@ -402,6 +435,26 @@ fn main() {
                 ],
             });
         }
+        if args.only == Some(Call::Steps) {
+            // Spread the games over their scripts, so that the steps are asked in varied
+            // positions (but never past a script's last turn: its game would end).
+            let mut rng = fastrand::Rng::with_seed(7);
+            for slot in &mut parked {
+                let script = &scripts[slot.script];
+                let played = rng.usize(..script.turns.len().min(40));
+                for (turn, side) in &script.turns[..played] {
+                    slot.clients[*side]
+                        .submit_turn(pb::SubmitTurnRequest {
+                            game_id: slot.game,
+                            turn_number: slot.next,
+                            turn: turn.clone(),
+                        })
+                        .await
+                        .expect("turn accepted");
+                    slot.next += 1;
+                }
+            }
+        }
         let mut slots = parked;
         let mean_turns =
             scripts.iter().map(|s| s.turns.len()).sum::<usize>() as f64 / scripts.len() as f64;
@@ -410,11 +463,13 @@ fn main() {
              new game), {:.0} s per phase, paced at {:.0} calls/s in all",
             args.games, args.seconds, args.rate
         );
-        let calls = [(Call::Ping, "Ping (empty RPC)"), (Call::Turn, "SubmitTurn")];
-        let calls: Vec<_> = calls
-            .into_iter()
-            .filter(|(call, _)| args.only.is_none_or(|only| only == *call))
-            .collect();
+        let calls = match args.only {
+            Some(Call::Steps) => vec![(Call::Steps, "GetLegalSteps after 2 steps")],
+            only => [(Call::Ping, "Ping (empty RPC)"), (Call::Turn, "SubmitTurn")]
+                .into_iter()
+                .filter(|(call, _)| only.is_none_or(|only| only == *call))
+                .collect(),
+        };
         // Saturation phases alternate, round after round, so that both calls see the same
         // machine; the throughput ratio is taken per round and its median reported.
         let mut ratios = Vec::new();

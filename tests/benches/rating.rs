@@ -4,7 +4,8 @@
 //!     straight through the store (no ratings computed), so the first rebuild computes and writes
 //!     everything: every event's before/after and every rating ("cold"). A second rebuild finds
 //!     everything equal and writes nothing ("warm": the cost of checking the incremental ratings).
-//! (b) leaderboard pages over gRPC (the rating service in-process) with 100,000 rated players:
+//! (b) leaderboard pages over gRPC (the rating service in-process) with 100,000 rated players,
+//! and the same pages as the web part renders them (`/ladders/hanniball`, over HTTP):
 //!     first pages, deep pages through page tokens, and filtered pages; p50/p99.
 //!
 //! `cargo bench -p hanniball-e2e --bench rating -- [--games N] [--players P] [--queries Q]`
@@ -275,7 +276,68 @@ async fn leaderboards(store: Store, args: &Args) {
         ranks.push(started.elapsed());
     }
     report("GetRating with rank (random player)", ranks);
+    web_pages(&running.addr.to_string(), token, &tokens, args.queries).await;
     running.stop().await.expect("stop");
+}
+
+/// The leaderboard's web page (`hanniball-web` on the rating service; it calls nothing else for
+/// it): the first page and random deep pages, each request on a new HTTP connection.
+async fn web_pages(rating: &str, token: &str, tokens: &[String], queries: usize) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("port");
+    let web = listener.local_addr().expect("addr").to_string();
+    let url = format!("http://{rating}");
+    let router = hanniball_web::router(&hanniball_web::WebOptions {
+        // The ladder page asks only the rating service; the arbiter channel stays unused.
+        arbiter_url: url.clone(),
+        scheduler_url: None,
+        rating_url: Some(url),
+        token: token.to_owned(),
+        tls: hanniball_svc_kit::ClientTls::default(),
+    })
+    .expect("router");
+    let shutdown = CancellationToken::new();
+    tokio::spawn(hanniball_web::serve(listener, router, shutdown.clone()));
+    let get = async |path: String| {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let started = Instant::now();
+        let mut stream = tokio::net::TcpStream::connect(&web).await.expect("connect");
+        stream
+            .write_all(
+                format!("GET {path} HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n")
+                    .as_bytes(),
+            )
+            .await
+            .expect("request");
+        let mut page = Vec::new();
+        stream.read_to_end(&mut page).await.expect("page");
+        assert!(
+            page.starts_with(b"HTTP/1.1 200"),
+            "{}",
+            String::from_utf8_lossy(&page)
+        );
+        started.elapsed()
+    };
+    let mut first = Vec::new();
+    for _ in 0..queries {
+        first.push(get("/ladders/hanniball".to_owned()).await);
+    }
+    report("web: leaderboard page, first 50", first);
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut deep = Vec::new();
+    for _ in 0..queries {
+        let token = &tokens[rng.usize(tokens.len() / 2..tokens.len())];
+        deep.push(
+            get(format!(
+                "/ladders/hanniball?page={}",
+                hanniball_web::query_encode(token)
+            ))
+            .await,
+        );
+    }
+    report("web: leaderboard page, deep (second half)", deep);
+    shutdown.cancel();
 }
 
 fn main() {

@@ -40,7 +40,7 @@ pub async fn start_at(db_url: &str, start: Timestamp) -> TestServer {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("port");
     let (clock, manual) = Clock::manual(start);
     let options = Options {
-        admin_token: ADMIN_TOKEN.to_owned(),
+        admin_token: ADMIN_TOKEN.into(),
         clock,
     };
     let running = hanniball_arbiter_svc::start(store, listener, options, CancellationToken::new())
@@ -68,9 +68,17 @@ pub type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
 pub struct Client {
     pub arbiter: Arbiter,
     pub accounts: Accounts,
+    /// The token it sends (empty: none).
+    pub token: String,
 }
 
 impl TestServer {
+    /// What the server's manual clock shows, in ms since the epoch.
+    #[must_use]
+    pub fn clock_now(&self) -> i64 {
+        self.clock.now()
+    }
+
     /// The server's address as a URL.
     #[must_use]
     pub fn url(&self) -> String {
@@ -88,6 +96,7 @@ impl TestServer {
         Client {
             arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
             accounts: AccountsClient::with_interceptor(channel, bearer),
+            token: token.unwrap_or_default().to_owned(),
         }
     }
 
@@ -164,6 +173,18 @@ impl TestServer {
     }
 }
 
+/// A game as `GetGame` shows it (the call must succeed).
+pub async fn game_of(client: &mut Client, game: i64) -> pb::Game {
+    client
+        .arbiter
+        .get_game(pb::GetGameRequest { game_id: game })
+        .await
+        .expect("get game")
+        .into_inner()
+        .game
+        .expect("game")
+}
+
 /// Submits a turn.
 pub async fn submit(
     client: &mut Client,
@@ -180,6 +201,63 @@ pub async fn submit(
         })
         .await
         .map(tonic::Response::into_inner)
+}
+
+/// `GetLegalSteps` after the partial turn `after` (RULES.md notation, steps separated by spaces).
+pub async fn legal_steps(
+    client: &mut Client,
+    game: i64,
+    after: &str,
+) -> Result<pb::GetLegalStepsResponse, Status> {
+    client
+        .arbiter
+        .get_legal_steps(pb::GetLegalStepsRequest {
+            game_id: game,
+            after: after.to_owned(),
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// `CheckTurn`: what `SubmitTurn` of `turn` would answer, changing nothing.
+pub async fn check_turn(
+    client: &mut Client,
+    game: i64,
+    number: u32,
+    turn: &str,
+) -> Result<pb::CheckTurnResponse, Status> {
+    client
+        .arbiter
+        .check_turn(pb::CheckTurnRequest {
+            game_id: game,
+            turn_number: number,
+            turn: turn.to_owned(),
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// A turn built the way a bot without a rules engine builds one: step by step from the steps the
+/// server lists after the steps chosen so far, picked at random, ending at random where the turn
+/// may end (always where it must). Returns the turn and the server's answer for it whole.
+pub async fn turn_through_the_api(
+    client: &mut Client,
+    game: i64,
+    rng: &mut fastrand::Rng,
+) -> Result<(String, pb::GetLegalStepsResponse), Status> {
+    let mut chosen: Vec<String> = Vec::new();
+    loop {
+        let answer = legal_steps(client, game, &chosen.join(" ")).await?;
+        if answer.may_end && (answer.must_end || rng.u8(..4) == 0) {
+            return Ok((chosen.join(" "), answer));
+        }
+        if answer.steps.is_empty() {
+            // A dead end (steps that changed nothing): start the turn again.
+            chosen.clear();
+            continue;
+        }
+        chosen.push(answer.steps[rng.usize(..answer.steps.len())].clone());
+    }
 }
 
 /// The turns of a game that ends in a goal, found by goal-seeking random play from the start
@@ -199,4 +277,23 @@ pub fn goal_game(seed: u64) -> Vec<String> {
             return turns;
         }
     }
+}
+
+/// The value after `name` on the command line (`--games 8`), for the benchmarks.
+#[must_use]
+pub fn arg_value(name: &str) -> Option<String> {
+    let all: Vec<String> = std::env::args().collect();
+    all.iter()
+        .position(|a| a == name)
+        .and_then(|i| all.get(i + 1).cloned())
+}
+
+/// The `p` quantile (0 to 1) of `sorted` durations, nearest rank; zero when empty.
+#[must_use]
+pub fn percentile(sorted: &[std::time::Duration], p: f64) -> std::time::Duration {
+    if sorted.is_empty() {
+        return std::time::Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
+    sorted[i]
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use hanniball_e2e::{ADMIN_TOKEN, Client, Table, databases, goal_game, start, submit};
+use hanniball_e2e::{ADMIN_TOKEN, Table, databases, game_of, goal_game, start, submit};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
 use tokio_stream::StreamExt;
@@ -12,17 +12,6 @@ use tonic::Code;
 fn code<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> (Code, String) {
     let status = result.expect_err("the call should fail");
     (status.code(), status.message().to_owned())
-}
-
-async fn state(client: &mut Client, game: i64) -> pb::Game {
-    client
-        .arbiter
-        .get_game(pb::GetGameRequest { game_id: game })
-        .await
-        .expect("get game")
-        .into_inner()
-        .game
-        .expect("game")
 }
 
 #[tokio::test]
@@ -50,7 +39,7 @@ async fn a_whole_game_to_a_goal() {
                 .unwrap_or_else(|e| panic!("turn {number} {turn}: {e}"));
             assert_eq!(response.record.expect("record").number, number);
         }
-        let end = state(&mut w, game.id).await;
+        let end = game_of(&mut w, game.id).await;
         let st = end.state.expect("state");
         assert_eq!(st.status, pb::GameStatus::Finished as i32);
         let result = st.result.expect("result");
@@ -167,12 +156,12 @@ async fn bad_turns_are_refused_and_change_nothing() {
             code(submit(&mut w, game.id, 2, "d4-c6").await).0,
             Code::FailedPrecondition
         );
-        assert_eq!(state(&mut w, game.id).await.turns.len(), 0);
+        assert_eq!(game_of(&mut w, game.id).await.turns.len(), 0);
         // Accepted, then retried: the same answer, applied once.
         let first = submit(&mut w, game.id, 1, "d4-c6").await.expect("turn 1");
         let again = submit(&mut w, game.id, 1, "d4-c6").await.expect("retry");
         assert_eq!(first.record, again.record);
-        assert_eq!(state(&mut w, game.id).await.turns.len(), 1);
+        assert_eq!(game_of(&mut w, game.id).await.turns.len(), 1);
         // Stale: another turn for a number already played.
         let (c, message) = code(submit(&mut w, game.id, 1, "f4-e6").await);
         assert_eq!(c, Code::FailedPrecondition);
@@ -188,7 +177,10 @@ async fn bad_turns_are_refused_and_change_nothing() {
         );
         let listed = w
             .arbiter
-            .get_legal_steps(pb::GetLegalStepsRequest { game_id: game.id })
+            .get_legal_steps(pb::GetLegalStepsRequest {
+                game_id: game.id,
+                ..Default::default()
+            })
             .await
             .expect("legal steps")
             .into_inner();
@@ -238,7 +230,10 @@ async fn tokens_and_permissions() {
         let mut admin = server.admin().await;
         let issued = admin
             .accounts
-            .issue_token(apb::IssueTokenRequest { player_id: white })
+            .issue_token(apb::IssueTokenRequest {
+                player_id: white,
+                ..Default::default()
+            })
             .await
             .expect("issue")
             .into_inner()
@@ -287,7 +282,7 @@ async fn tokens_and_permissions() {
         );
         assert_eq!(c, Code::InvalidArgument);
         // The game is untouched by all of that.
-        assert_eq!(state(&mut w, game.id).await.turns.len(), 0);
+        assert_eq!(game_of(&mut w, game.id).await.turns.len(), 0);
         assert!(!ADMIN_TOKEN.is_empty());
         server.running.stop().await.expect("stop");
     }
@@ -325,7 +320,7 @@ async fn loss_on_time_without_any_call() {
         let result = over.result.expect("result");
         assert_eq!(result.reason, pb::EndReason::Time as i32);
         assert_eq!(result.outcome, pb::Outcome::WhiteWins as i32);
-        let st = state(&mut w, game.id).await.state.expect("state");
+        let st = game_of(&mut w, game.id).await.state.expect("state");
         assert_eq!(st.status, pb::GameStatus::Finished as i32);
         assert_eq!(st.clocks.expect("clocks").black_ms, 0);
         let (c, _) = code(submit(&mut b, game.id, 2, "d12-c10").await);
@@ -395,14 +390,15 @@ async fn restart_recovers_every_unfinished_game() {
         submit(&mut w, game.id, 1, "d4-c6").await.expect("turn 1");
         server.clock.advance(2_500);
         submit(&mut b, game.id, 2, "d12-c10").await.expect("turn 2");
-        let before = state(&mut w, game.id).await;
+        let before = game_of(&mut w, game.id).await;
         server.running.stop().await.expect("stop");
 
-        // A new process on the same database, much later.
+        // A new process on the same database, 5 s after the last turn (the manual clock started
+        // at 1_700_000_000_000 and moved 4 s).
         let again =
-            hanniball_e2e::start_at(&db, hanniball_arbiter::Timestamp(1_800_000_000_000)).await;
+            hanniball_e2e::start_at(&db, hanniball_arbiter::Timestamp(1_700_000_009_000)).await;
         let mut w2 = again.client(Some(ADMIN_TOKEN)).await;
-        let after = state(&mut w2, game.id).await;
+        let after = game_of(&mut w2, game.id).await;
         let (sb, sa) = (before.state.expect("state"), after.state.expect("state"));
         assert_eq!(sa.position, sb.position);
         assert_eq!(after.turns, before.turns);
@@ -412,13 +408,24 @@ async fn restart_recovers_every_unfinished_game() {
             (cb.white_ms, cb.black_ms, cb.running)
         );
         assert_eq!(sa.status, pb::GameStatus::Active as i32);
-        // Downtime is not charged: White still has its time, and play goes on.
+        // Loading changes no clock: White's has run since Black's turn, through the restart.
         assert_eq!(ca.white_ms, 60_000 - 1_500 + 2_000);
+        assert_eq!(
+            ca.as_of_ms, cb.as_of_ms,
+            "the clock runs from the stored moment"
+        );
+        assert_eq!(
+            ca.white_ms - (again.clock_now() - ca.as_of_ms),
+            60_000 - 1_500 + 2_000 - 5_000
+        );
         let token = again
             .admin()
             .await
             .accounts
-            .issue_token(apb::IssueTokenRequest { player_id: white })
+            .issue_token(apb::IssueTokenRequest {
+                player_id: white,
+                ..Default::default()
+            })
             .await
             .expect("token")
             .into_inner()

@@ -241,7 +241,7 @@ async fn the_consumer_waits_for_an_arbiter_that_starts_later() {
         let (clock, _) =
             hanniball_arbiter_svc::Clock::manual(hanniball_arbiter::Timestamp(1_700_000_000_000));
         let options = hanniball_arbiter_svc::Options {
-            admin_token: ADMIN_TOKEN.to_owned(),
+            admin_token: ADMIN_TOKEN.into(),
             clock,
         };
         let running =
@@ -278,7 +278,10 @@ async fn auth_errors_and_unknown_players() {
             .admin()
             .await
             .accounts
-            .issue_token(hanniball_proto::accounts::v1::IssueTokenRequest { player_id: alice })
+            .issue_token(hanniball_proto::accounts::v1::IssueTokenRequest {
+                player_id: alice,
+                ..Default::default()
+            })
             .await
             .expect("token")
             .into_inner()

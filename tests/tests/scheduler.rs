@@ -39,7 +39,7 @@ async fn serve(db: &str) -> Server {
     let arbiter = Arbiter::build(
         store.clone(),
         Options {
-            admin_token: ADMIN_TOKEN.to_owned(),
+            admin_token: ADMIN_TOKEN.into(),
             clock: Clock::System,
         },
         shutdown.clone(),

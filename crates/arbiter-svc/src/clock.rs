@@ -28,6 +28,12 @@ impl ManualClock {
         let now = self.now.fetch_add(ms, Ordering::SeqCst) + ms;
         self.changed.send_replace(now);
     }
+
+    /// The time it shows, in ms since the epoch.
+    #[must_use]
+    pub fn now(&self) -> i64 {
+        self.now.load(Ordering::SeqCst)
+    }
 }
 
 impl Clock {

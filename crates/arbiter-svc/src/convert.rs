@@ -2,7 +2,7 @@
 
 use hanniball_arbiter::{Clocks, Event, FinalResult, Reason, Status, TimeControl, TurnRecord};
 use hanniball_proto::arbiter::v1 as pb;
-use hanniball_rules::{EndReason, Outcome, Side};
+use hanniball_rules::{EndReason, GameResult, Outcome, Side};
 use hanniball_store::{GameRow, PlayerRow};
 
 use crate::view::{GameView, StateView};
@@ -14,7 +14,7 @@ pub fn side(side: Side) -> i32 {
     }
 }
 
-fn optional_side(value: Option<Side>) -> i32 {
+pub fn optional_side(value: Option<Side>) -> i32 {
     value.map_or(pb::Side::Unspecified as i32, side)
 }
 
@@ -71,6 +71,14 @@ pub fn result(result: &FinalResult) -> pb::GameResult {
     }
 }
 
+/// A result the rules gave (a partial turn's), as the arbiter reports results.
+pub fn rules_result(rules: &GameResult) -> pb::GameResult {
+    result(&FinalResult {
+        outcome: Some(rules.outcome),
+        reason: Reason::Rules(rules.reason),
+    })
+}
+
 pub fn time_control(tc: &TimeControl) -> pb::TimeControl {
     pb::TimeControl {
         initial_ms: tc.initial_ms,
@@ -87,7 +95,7 @@ pub fn turn(record: &TurnRecord) -> pb::TurnRecord {
         clocks_after: Some(pb::Clocks {
             white_ms: record.white_ms,
             black_ms: record.black_ms,
-            running: pb::Side::Unspecified as i32,
+            running: optional_side(record.running),
             as_of_ms: record.played_at.0,
         }),
         played_at_ms: record.played_at.0,

@@ -12,10 +12,21 @@ pub enum ServiceError {
     NoToken,
     #[error("invalid or revoked token")]
     BadToken,
+    #[error("token expired")]
+    Expired,
     #[error("this call needs the admin token")]
     AdminOnly,
+    /// The token is valid but lacks the call's scope (the message names both).
+    #[error("{0}")]
+    MissingScope(String),
     #[error("you do not play in game {0}")]
     NotYourGame(i64),
+    /// A player asking for what only the admin (or another player) may do; the message says what.
+    #[error("{0}")]
+    Denied(String),
+    /// A limit on what one player may hold (the message names it).
+    #[error("{0}")]
+    TooMany(String),
     #[error("{0}")]
     InvalidArgument(String),
     #[error("{what} {id} not found")]
@@ -42,6 +53,7 @@ impl From<StoreError> for ServiceError {
                 ServiceError::Unavailable
             }
             StoreError::Conflict(_) => ServiceError::LostRace,
+            StoreError::Invalid(detail) => ServiceError::InvalidArgument(detail),
             StoreError::Corrupt(detail) | StoreError::Database(detail) => {
                 ServiceError::Internal(detail)
             }
@@ -54,7 +66,9 @@ impl From<AuthError> for ServiceError {
         match error {
             AuthError::NoToken => ServiceError::NoToken,
             AuthError::BadToken => ServiceError::BadToken,
+            AuthError::Expired => ServiceError::Expired,
             AuthError::AdminOnly => ServiceError::AdminOnly,
+            AuthError::MissingScope { .. } => ServiceError::MissingScope(error.to_string()),
             AuthError::NoRandomness(detail) => ServiceError::Internal(detail),
             AuthError::Store(error) => error.into(),
         }
@@ -64,8 +78,14 @@ impl From<AuthError> for ServiceError {
 impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Self {
         let code = match &error {
-            ServiceError::NoToken | ServiceError::BadToken => Code::Unauthenticated,
-            ServiceError::AdminOnly | ServiceError::NotYourGame(_) => Code::PermissionDenied,
+            ServiceError::NoToken | ServiceError::BadToken | ServiceError::Expired => {
+                Code::Unauthenticated
+            }
+            ServiceError::AdminOnly
+            | ServiceError::MissingScope(_)
+            | ServiceError::NotYourGame(_)
+            | ServiceError::Denied(_) => Code::PermissionDenied,
+            ServiceError::TooMany(_) => Code::ResourceExhausted,
             ServiceError::InvalidArgument(_) => Code::InvalidArgument,
             ServiceError::NotFound { .. } => Code::NotFound,
             ServiceError::AlreadyExists(_) => Code::AlreadyExists,

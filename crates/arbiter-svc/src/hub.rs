@@ -7,14 +7,15 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Duration;
 
 use hanniball_arbiter::{
-    Actor, Event, GameId, Match, PlayerId, Setup, Status, Timestamp, Transition, TurnPlan,
-    TurnRecord,
+    ActionError, Actor, Event, GameId, Match, PlayerId, Setup, Status, Timestamp, Transition,
+    TurnPlan, TurnRecord,
 };
 use hanniball_proto::arbiter::v1 as pb;
+use hanniball_rules::PartialTurn;
 use hanniball_store::{NewGame, Store, StoreError, Write};
 use tokio::sync::{Mutex, Notify, broadcast};
 use tokio_util::sync::CancellationToken;
@@ -31,6 +32,13 @@ const FINISHED_IDLE: Duration = Duration::from_secs(30);
 const WATCH_BUFFER: usize = 256;
 /// The armed deadline of a game whose clock does not run.
 const NO_DEADLINE: i64 = i64::MAX;
+/// Times a call plans again after losing a race to another replica.
+const RETRIES: u32 = 3;
+/// How long a clock lease lasts unless renewed (PostgreSQL replicas; see [`Hub::keep_leases`]).
+const LEASE_MS: i64 = 3_000;
+/// How often a replica renews its clock leases and takes over lapsed ones; with [`LEASE_MS`], a
+/// dead owner's games are taken over within 4 s.
+const LEASE_RENEW: Duration = Duration::from_secs(1);
 
 /// A platform action other than a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +48,13 @@ pub enum Action {
     AcceptDraw,
     DeclineDraw,
     Abort,
+}
+
+/// Whether a planned turn is stored (`SubmitTurn`) or only shown (`CheckTurn`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Commit {
+    Store,
+    DryRun,
 }
 
 /// A game event as watchers share it (one copy, however many watch).
@@ -57,12 +72,16 @@ struct Slot {
     rearm: Notify,
     /// The deadline (ms since the epoch) the clock task sleeps until; [`NO_DEADLINE`] if none.
     armed: AtomicI64,
+    /// Whether this replica holds the game's clock lease (as of the last claim).
+    owns_clock: AtomicBool,
 }
 
 /// What a game's lock guards.
 #[derive(Debug)]
 struct Cell {
     game: Match,
+    /// The version of the stored row this copy is (PostgreSQL; see [`Hub::replicated`]).
+    version: i64,
     /// Made when the first watcher comes: most games are never watched by anyone but their
     /// players' event streams.
     events: Option<broadcast::Sender<SharedEvent>>,
@@ -81,6 +100,11 @@ pub struct Hub {
     players: std::sync::Mutex<HashMap<PlayerId, broadcast::Sender<pb::PlayerEvent>>>,
     /// Signalled whenever a game finishes (results stream consumers wake up).
     pub results: Notify,
+    /// Other processes may write the same games (PostgreSQL): writes are guarded by the row's
+    /// version, reads compare it first, and changes are heard through `LISTEN`.
+    replicated: bool,
+    /// This process's name in clock leases (unique per process and hub).
+    replica: String,
 }
 
 impl Hub {
@@ -88,6 +112,7 @@ impl Hub {
     #[must_use]
     pub fn new(store: Store, clock: Clock, shutdown: CancellationToken) -> Arc<Hub> {
         Arc::new(Hub {
+            replicated: store.shared_by_replicas(),
             writer: Writer::start(store.clone()),
             store,
             clock,
@@ -96,6 +121,7 @@ impl Hub {
             loading: Mutex::new(()),
             players: std::sync::Mutex::new(HashMap::new()),
             results: Notify::new(),
+            replica: replica_name(),
         })
     }
 
@@ -135,6 +161,11 @@ impl Hub {
         let now = self.clock.now();
         let mut game = Match::new(GameId(0), setup, now)
             .map_err(|error| ServiceError::InvalidArgument(error.to_string()))?;
+        // From the commit until its slot is in the map, the game is in the database but not
+        // here: hold the loading lock across both, so that nobody (a reader, or this replica
+        // hearing its own notification) loads a second copy meanwhile. A second copy would take
+        // the map's place while watchers stay on the first, and never hear of the game again.
+        let loading = self.loading.lock().await;
         game.id = match self
             .writer
             .create(NewGame::of(&game, idempotency_key))
@@ -143,6 +174,7 @@ impl Hub {
             Ok(id) => id,
             // Two creations raced with one key: the other one won; answer with its game.
             Err(StoreError::Conflict(_)) if idempotency_key.is_some() => {
+                drop(loading);
                 let key = idempotency_key.expect("checked above");
                 let id = self
                     .store
@@ -155,9 +187,6 @@ impl Hub {
         };
         let view = GameView::of(&game, true);
         tracing::info!(game_id = %game.id, white = %game.setup.white, black = %game.setup.black, "game created");
-        // Players may call about the game as soon as they hear of it: until its slot is in the
-        // map, hold the loading lock so that nobody loads a second copy from the database.
-        let _loading = self.loading.lock().await;
         let started = convert::game(&view);
         for side in [hanniball_rules::Side::White, hanniball_rules::Side::Black] {
             self.tell_player(game.player(side), game.id, || {
@@ -165,7 +194,8 @@ impl Hub {
             });
         }
         self.announce_turn(&game, &view.state);
-        self.install(game);
+        self.install(game, 0);
+        drop(loading);
         Ok(view)
     }
 
@@ -173,28 +203,48 @@ impl Hub {
     pub async fn view(self: &Arc<Self>, id: GameId, with_turns: bool) -> ServiceResult<GameView> {
         let slot = self.slot(id).await?;
         let mut cell = slot.cell.lock().await;
+        self.catch_up(&slot, &mut cell).await?;
         self.settle_time(&slot, &mut cell).await;
         Ok(GameView::of(&cell.game, with_turns))
     }
 
-    /// Legal steps for the side to move, and the state.
+    /// The steps legal for the side to move after `after` (the steps already chosen this turn;
+    /// empty for the turn's start), where the turn stands then, and the state. A game that is
+    /// over has no steps, and a partial turn in it is refused as the game being over.
     pub async fn legal_steps(
         self: &Arc<Self>,
         id: GameId,
-    ) -> ServiceResult<(Vec<String>, StateView)> {
+        after: &str,
+    ) -> ServiceResult<(PartialTurn, StateView)> {
         let slot = self.slot(id).await?;
         let mut cell = slot.cell.lock().await;
+        self.catch_up(&slot, &mut cell).await?;
         self.settle_time(&slot, &mut cell).await;
         let game = &cell.game;
-        let steps = if game.status() == Status::Active {
-            game.game().legal_steps()
+        let partial = if game.status() == Status::Active {
+            game.game()
+                .partial_turn(after)
+                .map_err(|error| ServiceError::InvalidArgument(format!("after: {error}")))?
+        } else if after.is_empty() {
+            PartialTurn {
+                next: Vec::new(),
+                may_end: false,
+                must_end: true,
+                position: game.position().to_owned(),
+                result: None,
+            }
         } else {
-            Vec::new()
+            let over = game.result().map_or_else(
+                || game.status().name().to_owned(),
+                |result| result.summary(),
+            );
+            return Err(ActionError::GameOver(over).into());
         };
-        Ok((steps, StateView::of(game)))
+        Ok((partial, StateView::of(game)))
     }
 
-    /// Plays a turn.
+    /// Plays a turn. A copy that turns out stale (another replica changed the game) is brought
+    /// up to date and the turn planned again, within the call.
     pub async fn submit_turn(
         self: &Arc<Self>,
         id: GameId,
@@ -202,21 +252,68 @@ impl Hub {
         number: u32,
         text: &str,
     ) -> ServiceResult<(TurnRecord, StateView)> {
-        let slot = self.slot(id).await?;
-        let mut cell = slot.cell.lock().await;
-        self.settle_time(&slot, &mut cell).await;
-        let now = self.clock.now();
-        match cell.game.plan_turn(actor, number, text, now)? {
-            TurnPlan::Replay(record) => Ok((record, StateView::of(&cell.game))),
-            TurnPlan::New(t) => {
-                let record = t.record.clone().expect("a turn transition has its record");
-                let after = self.commit(&slot, &mut cell, t).await?;
-                Ok((record, after))
-            }
-        }
+        self.turn(id, actor, number, text, Commit::Store).await
     }
 
-    /// Resign, draw offers and answers, abort.
+    /// What [`Hub::submit_turn`] would answer now, changing nothing: the same planning (and so
+    /// the same refusals), then the transition applied to a copy of the match instead of being
+    /// stored. Like every call on a game, it first records a loss on time that is already due
+    /// (the game's clock task records it at that moment anyway).
+    pub async fn check_turn(
+        self: &Arc<Self>,
+        id: GameId,
+        actor: Actor,
+        number: u32,
+        text: &str,
+    ) -> ServiceResult<(TurnRecord, StateView)> {
+        self.turn(id, actor, number, text, Commit::DryRun).await
+    }
+
+    /// A turn planned by the arbiter, then stored and applied, or (dry run) only applied to a copy.
+    async fn turn(
+        self: &Arc<Self>,
+        id: GameId,
+        actor: Actor,
+        number: u32,
+        text: &str,
+        commit: Commit,
+    ) -> ServiceResult<(TurnRecord, StateView)> {
+        let slot = self.slot(id).await?;
+        let mut cell = slot.cell.lock().await;
+        if commit == Commit::DryRun {
+            // Nothing is stored, so no guard would notice a stale copy: compare first.
+            self.catch_up(&slot, &mut cell).await?;
+        }
+        self.settle_time(&slot, &mut cell).await;
+        for attempt in 0.. {
+            let now = self.clock.now();
+            let planned = cell.game.plan_turn(actor, number, text, now);
+            // A refusal may come from a stale copy: check before answering with it.
+            if planned.is_err() && attempt == 0 && self.catch_up(&slot, &mut cell).await? {
+                continue;
+            }
+            match planned? {
+                TurnPlan::Replay(record) => return Ok((record, StateView::of(&cell.game))),
+                TurnPlan::New(t) => {
+                    let record = t.record.clone().expect("a turn transition has its record");
+                    if commit == Commit::DryRun {
+                        let mut preview = cell.game.clone();
+                        preview.apply(t);
+                        return Ok((record, StateView::of(&preview)));
+                    }
+                    match self.commit(&slot, &mut cell, t).await {
+                        Err(ServiceError::LostRace) if attempt < RETRIES => {}
+                        Err(error) => return Err(error),
+                        Ok(after) => return Ok((record, after)),
+                    }
+                }
+            }
+        }
+        unreachable!("the loop returns")
+    }
+
+    /// Resign, draw offers and answers, abort; planned again on an up-to-date copy if this one
+    /// was stale.
     pub async fn act(
         self: &Arc<Self>,
         id: GameId,
@@ -226,22 +323,32 @@ impl Hub {
         let slot = self.slot(id).await?;
         let mut cell = slot.cell.lock().await;
         self.settle_time(&slot, &mut cell).await;
-        let now = self.clock.now();
-        let game = &cell.game;
-        let t = match action {
-            Action::Resign => game.plan_resign(actor, now),
-            Action::OfferDraw => game.plan_offer_draw(actor, now),
-            Action::AcceptDraw => game.plan_accept_draw(actor, now),
-            Action::DeclineDraw => game.plan_decline_draw(actor, now),
-            Action::Abort => game.plan_abort(actor, now),
-        }?;
-        self.commit(&slot, &mut cell, t).await
+        for attempt in 0.. {
+            let now = self.clock.now();
+            let game = &cell.game;
+            let planned = match action {
+                Action::Resign => game.plan_resign(actor, now),
+                Action::OfferDraw => game.plan_offer_draw(actor, now),
+                Action::AcceptDraw => game.plan_accept_draw(actor, now),
+                Action::DeclineDraw => game.plan_decline_draw(actor, now),
+                Action::Abort => game.plan_abort(actor, now),
+            };
+            if planned.is_err() && attempt == 0 && self.catch_up(&slot, &mut cell).await? {
+                continue;
+            }
+            match self.commit(&slot, &mut cell, planned?).await {
+                Err(ServiceError::LostRace) if attempt < RETRIES => {}
+                result => return result,
+            }
+        }
+        unreachable!("the loop returns")
     }
 
     /// Starts watching a game.
     pub async fn watch(self: &Arc<Self>, id: GameId, from_turn: u32) -> ServiceResult<Watch> {
         let slot = self.slot(id).await?;
         let mut cell = slot.cell.lock().await;
+        self.catch_up(&slot, &mut cell).await?;
         self.settle_time(&slot, &mut cell).await;
         Ok(start_watch(&mut cell, from_turn))
     }
@@ -307,8 +414,8 @@ impl Hub {
         if let Some(slot) = self.loaded(id) {
             return Ok(slot);
         }
-        let game = self.load(id).await?;
-        Ok(self.install(game))
+        let (game, version) = self.load(id).await?;
+        Ok(self.install(game, version))
     }
 
     fn loaded(&self, id: GameId) -> Option<Arc<Slot>> {
@@ -319,31 +426,42 @@ impl Hub {
             .cloned()
     }
 
-    async fn load(&self, id: GameId) -> ServiceResult<Match> {
-        let stored = self
-            .store
-            .load_game(id)
-            .await?
-            .ok_or_else(|| ServiceError::NotFound {
-                what: "game",
-                id: id.to_string(),
-            })?;
-        Match::restore(stored, self.clock.now())
-            .map_err(|error| ServiceError::Internal(format!("game {id} does not restore: {error}")))
+    async fn load(&self, id: GameId) -> ServiceResult<(Match, i64)> {
+        let (stored, version) =
+            self.store
+                .load_game_versioned(id)
+                .await?
+                .ok_or_else(|| ServiceError::NotFound {
+                    what: "game",
+                    id: id.to_string(),
+                })?;
+        let game = Match::restore(stored).map_err(|error| {
+            ServiceError::Internal(format!("game {id} does not restore: {error}"))
+        })?;
+        Ok((game, version))
     }
 
     /// Puts a game in the map and starts its clock task. The caller holds the loading lock.
-    fn install(self: &Arc<Self>, game: Match) -> Arc<Slot> {
+    fn install(self: &Arc<Self>, game: Match, version: i64) -> Arc<Slot> {
         let id = game.id;
         let slot = Arc::new(Slot {
             armed: AtomicI64::new(armed(game.deadline())),
-            cell: Mutex::new(Cell { game, events: None }),
+            cell: Mutex::new(Cell {
+                game,
+                version,
+                events: None,
+            }),
             rearm: Notify::new(),
+            owns_clock: AtomicBool::new(false),
         });
-        self.games
+        let replaced = self
+            .games
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(id, Arc::clone(&slot));
+        if replaced.is_none() {
+            metrics::gauge!("hanniball_games_loaded").increment(1.0);
+        }
         tokio::spawn(Arc::clone(self).keep_time(id, Arc::clone(&slot)));
         slot
     }
@@ -359,6 +477,11 @@ impl Hub {
                 (deadline, cell.game.status() != Status::Active)
             };
             if finished {
+                if slot.owns_clock.swap(false, Ordering::SeqCst)
+                    && let Err(error) = self.store.release_clocks(&[id], &self.replica).await
+                {
+                    tracing::debug!(game_id = %id, %error, "could not release a clock lease");
+                }
                 tokio::select! {
                     () = self.shutdown.cancelled() => return,
                     () = tokio::time::sleep(FINISHED_IDLE) => {}
@@ -372,6 +495,7 @@ impl Hub {
                     .is_some_and(|current| Arc::ptr_eq(current, &slot))
                 {
                     games.remove(&id);
+                    metrics::gauge!("hanniball_games_loaded").decrement(1.0);
                 }
                 return;
             }
@@ -379,6 +503,16 @@ impl Hub {
                 () = self.shutdown.cancelled() => return,
                 () = slot.rearm.notified() => {}
                 () = sleep_until(&self.clock, deadline) => {
+                    if !self.hold_clock(id, &slot).await {
+                        // Another live replica keeps this clock: it ends the game, and this copy
+                        // hears of it. Ask again a little later, in case that replica has died.
+                        tokio::select! {
+                            () = self.shutdown.cancelled() => return,
+                            () = slot.rearm.notified() => {}
+                            () = tokio::time::sleep(LEASE_RENEW) => {}
+                        }
+                        continue;
+                    }
                     let mut cell = slot.cell.lock().await;
                     if !self.settle_time(&slot, &mut cell).await {
                         // Not stored (the database is down?): try again shortly.
@@ -387,6 +521,83 @@ impl Hub {
                     }
                 }
             }
+        }
+    }
+
+    /// Whether this replica keeps game `id`'s clock: claims (or renews) its lease, which succeeds
+    /// unless another replica holds one that has not lapsed. Always true on SQLite.
+    async fn hold_clock(&self, id: GameId, slot: &Slot) -> bool {
+        if !self.replicated {
+            return true;
+        }
+        let now = self.clock.now().0;
+        let held = match self
+            .store
+            .claim_clocks(&[id], &self.replica, now, now + LEASE_MS)
+            .await
+        {
+            Ok(held) => held.contains(&id),
+            Err(error) => {
+                tracing::warn!(game_id = %id, %error, "could not claim a clock lease");
+                false
+            }
+        };
+        slot.owns_clock.store(held, Ordering::SeqCst);
+        held
+    }
+
+    /// PostgreSQL replicas: keeps this replica's clock leases alive and takes over lapsed ones,
+    /// for every loaded game whose clock runs, every [`LEASE_RENEW`]; gives them up at shutdown.
+    /// So exactly one live replica keeps a game's clock, and when it dies another takes over
+    /// within [`LEASE_MS`] + [`LEASE_RENEW`]. The lease decides who ends a game on time; the
+    /// version guard on every write still makes sure a game is ended once.
+    pub async fn keep_leases(self: Arc<Self>) {
+        loop {
+            let slots: Vec<(GameId, Arc<Slot>)> = self
+                .games
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .iter()
+                .filter(|(_, slot)| slot.armed.load(Ordering::SeqCst) != NO_DEADLINE)
+                .map(|(id, slot)| (*id, Arc::clone(slot)))
+                .collect();
+            let ids: Vec<GameId> = slots.iter().map(|(id, _)| *id).collect();
+            let now = self.clock.now().0;
+            match self
+                .store
+                .claim_clocks(&ids, &self.replica, now, now + LEASE_MS)
+                .await
+            {
+                Ok(held) => {
+                    let held: std::collections::HashSet<GameId> = held.into_iter().collect();
+                    for (id, slot) in &slots {
+                        let owns = held.contains(id);
+                        if owns && !slot.owns_clock.swap(true, Ordering::SeqCst) {
+                            tracing::debug!(game_id = %id, replica = %self.replica, "keeps the clock");
+                            // Perhaps taken over from a dead replica after the deadline passed.
+                            slot.rearm.notify_one();
+                        } else if !owns {
+                            slot.owns_clock.store(false, Ordering::SeqCst);
+                        }
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "could not renew the clock leases"),
+            }
+            tokio::select! {
+                () = self.shutdown.cancelled() => break,
+                () = tokio::time::sleep(LEASE_RENEW) => {}
+            }
+        }
+        let held: Vec<GameId> = self
+            .games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .filter(|(_, slot)| slot.owns_clock.load(Ordering::SeqCst))
+            .map(|(id, _)| *id)
+            .collect();
+        if let Err(error) = self.store.release_clocks(&held, &self.replica).await {
+            tracing::debug!(%error, "could not give up the clock leases at shutdown");
         }
     }
 
@@ -401,6 +612,8 @@ impl Hub {
                 tracing::info!(game_id = %cell.game.id, "loss on time");
                 true
             }
+            // Another replica stored it (or another change) first; the copy is up to date now.
+            Err(ServiceError::LostRace) => true,
             Err(error) => {
                 tracing::warn!(game_id = %cell.game.id, %error, "could not store a loss on time");
                 false
@@ -408,29 +621,38 @@ impl Hub {
         }
     }
 
-    /// Stores a transition, then applies it and tells everyone. On a lost race the match is
-    /// reloaded from the database, which knows better.
+    /// Stores a transition, then applies it and tells everyone. On a lost race (another replica
+    /// changed the game since this copy was made) the copy is brought up to date, and the caller
+    /// may plan again.
     async fn commit(
         &self,
         slot: &Slot,
         cell: &mut Cell,
         mut t: Transition,
     ) -> ServiceResult<StateView> {
-        let game = &mut cell.game;
-        match self.writer.write(Write::of(game, &t)).await {
+        let mut write = Write::of(&cell.game, &t);
+        if self.replicated {
+            write.expected_version = Some(cell.version);
+        }
+        match self.writer.write(write).await {
             Ok(()) => {}
             Err(StoreError::Conflict(detail)) => {
-                tracing::warn!(game_id = %game.id, %detail, "lost a race; reloading the game");
-                if let Ok(fresh) = Box::pin(self.load(game.id)).await {
-                    *game = fresh;
-                    slot.rearm.notify_one();
-                }
+                tracing::debug!(game_id = %cell.game.id, %detail, "lost a race; catching up");
+                Box::pin(self.refresh(slot, cell)).await?;
                 return Err(ServiceError::LostRace);
             }
             Err(error) => return Err(error.into()),
         }
+        cell.version += 1;
         let happened = std::mem::take(&mut t.events);
-        game.apply(t);
+        cell.game.apply(t);
+        Ok(self.publish(slot, cell, &happened))
+    }
+
+    /// After a change of `cell`'s game: wakes its clock task if needed, and tells watchers and
+    /// players what `happened`. Returns the state now.
+    fn publish(&self, slot: &Slot, cell: &mut Cell, happened: &[Event]) -> StateView {
+        let game = &cell.game;
         // Wake the clock task if the game ended or must end sooner than it planned.
         if armed(game.deadline()) < slot.armed.load(Ordering::SeqCst)
             || game.status() != Status::Active
@@ -445,7 +667,7 @@ impl Hub {
         {
             cell.events = None;
         }
-        for event in &happened {
+        for event in happened {
             if let Some(tx) = &cell.events {
                 let _ = tx.send(Arc::new(convert::game_event(event, &after)));
             }
@@ -478,8 +700,170 @@ impl Hub {
                 }
             }
         }
-        Ok(after)
+        after
     }
+
+    /// Brings a copy up to date if another replica changed the game since it was made (one
+    /// query for the row's version; nothing on SQLite, where this process is the only writer).
+    /// True if the copy changed.
+    async fn catch_up(&self, slot: &Slot, cell: &mut Cell) -> ServiceResult<bool> {
+        if !self.replicated {
+            return Ok(false);
+        }
+        match self.store.game_version(cell.game.id).await? {
+            Some(version) if version != cell.version => {
+                Box::pin(self.refresh(slot, cell)).await?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// Brings a copy up to date from the database and tells this process's watchers and players
+    /// what changed meanwhile (turns, draw offers, the end), as if it had happened here. Reads the
+    /// game row and only the turns after the copy's (replaying just those); a tail that does not
+    /// follow the copy falls back to loading the whole game.
+    async fn refresh(&self, slot: &Slot, cell: &mut Cell) -> ServiceResult<()> {
+        let id = cell.game.id;
+        let held = cell.game.turns().len();
+        let old_offer = cell.game.draw_offer();
+        let old_status = cell.game.status();
+        let tail = self
+            .store
+            .load_game_after(id, held as u32)
+            .await?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "game",
+                id: id.to_string(),
+            })?;
+        let (stored, version) = tail;
+        if let Err(error) = cell.game.catch_up(stored) {
+            tracing::warn!(game_id = %id, %error, "the copy does not catch up; reloading it");
+            let (fresh, version) = self.load(id).await?;
+            if fresh.turns().len() < held {
+                return Err(ServiceError::Internal(format!(
+                    "game {id}: the stored log is shorter than this copy's"
+                )));
+            }
+            cell.game = fresh;
+            cell.version = version;
+        } else {
+            cell.version = version;
+        }
+        let game = &cell.game;
+        let mut happened: Vec<Event> = game.turns()[held..]
+            .iter()
+            .cloned()
+            .map(Event::TurnPlayed)
+            .collect();
+        match (old_offer, game.draw_offer()) {
+            (_, Some(by)) if old_offer != Some(by) => happened.push(Event::DrawOffered(by)),
+            (Some(by), None) if game.status() == Status::Active => {
+                happened.push(Event::DrawDeclined(by.opponent()));
+            }
+            _ => {}
+        }
+        if old_status == Status::Active
+            && let Some(result) = game.result()
+        {
+            happened.push(Event::GameOver(result));
+        }
+        slot.rearm.notify_one();
+        self.publish(slot, cell, &happened);
+        Ok(())
+    }
+
+    /// Follows the changes other processes make (PostgreSQL `LISTEN`): a game this process holds
+    /// is brought up to date at once (its watchers and players hear of it); a game it does not
+    /// hold yet (created elsewhere) is loaded, so that its clock runs here too and its players
+    /// hear that it started. After a lost connection every held game is compared.
+    /// `changes` is [`hanniball_store::Store::listen_games`]'s stream, opened before the active
+    /// games were loaded so that nothing committed in between is missed.
+    pub async fn follow(
+        self: Arc<Self>,
+        changes: impl tokio_stream::Stream<Item = Option<(GameId, i64)>>,
+    ) {
+        let mut changes = std::pin::pin!(changes);
+        loop {
+            let change = tokio::select! {
+                () = self.shutdown.cancelled() => return,
+                change = tokio_stream::StreamExt::next(&mut changes) => change,
+            };
+            match change {
+                None => return,
+                Some(Some((id, version))) => {
+                    if let Err(error) = self.heard(id, version).await {
+                        tracing::warn!(game_id = %id, %error, "could not follow a change");
+                    }
+                }
+                Some(None) => {
+                    tracing::warn!("game notifications may have been missed; comparing every game");
+                    let slots: Vec<Arc<Slot>> = self
+                        .games
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .values()
+                        .cloned()
+                        .collect();
+                    for slot in slots {
+                        let mut cell = slot.cell.lock().await;
+                        if let Err(error) = self.catch_up(&slot, &mut cell).await {
+                            tracing::warn!(game_id = %cell.game.id, %error, "could not catch up");
+                        }
+                    }
+                    if let Err(error) = self.load_active().await {
+                        tracing::warn!(%error, "could not load the active games");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A change of game `id` to `version`, committed by some process (this one included).
+    async fn heard(self: &Arc<Self>, id: GameId, version: i64) -> ServiceResult<()> {
+        if let Some(slot) = self.loaded(id) {
+            let mut cell = slot.cell.lock().await;
+            if cell.version < version {
+                self.refresh(&slot, &mut cell).await?;
+            }
+            return Ok(());
+        }
+        // A game created elsewhere (or one this process has let go): load it under the loading
+        // lock, so that a game this process is creating right now is not announced twice.
+        let _loading = self.loading.lock().await;
+        if self.loaded(id).is_some() {
+            return Ok(());
+        }
+        let (game, version) = self.load(id).await?;
+        if game.status() == Status::Active && game.turns().is_empty() {
+            let view = GameView::of(&game, true);
+            let started = convert::game(&view);
+            for side in [hanniball_rules::Side::White, hanniball_rules::Side::Black] {
+                self.tell_player(game.player(side), game.id, || {
+                    pb::player_event::Event::GameStarted(started.clone())
+                });
+            }
+            self.announce_turn(&game, &view.state);
+        }
+        if game.status() == Status::Active {
+            self.install(game, version);
+        }
+        Ok(())
+    }
+}
+
+/// A name for this replica in clock leases: the process id, the start time and a counter (several
+/// hubs run in one test process).
+fn replica_name() -> String {
+    static HUBS: AtomicI64 = AtomicI64::new(0);
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros());
+    format!(
+        "pid{}-{started:x}-{}",
+        std::process::id(),
+        HUBS.fetch_add(1, Ordering::SeqCst)
+    )
 }
 
 /// A deadline as a clock task arms it.
@@ -543,7 +927,7 @@ fn replayed_state(game: GameId, record: &TurnRecord) -> pb::GameState {
         clocks: Some(pb::Clocks {
             white_ms: record.white_ms,
             black_ms: record.black_ms,
-            running: convert::side(record.side.opponent()),
+            running: convert::optional_side(record.running),
             as_of_ms: record.played_at.0,
         }),
         result: None,

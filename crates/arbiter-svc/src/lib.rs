@@ -20,7 +20,7 @@ use std::sync::Arc;
 use hanniball_proto::accounts::v1::accounts_server::AccountsServer;
 use hanniball_proto::arbiter::v1::arbiter_server::ArbiterServer;
 use hanniball_store::Store;
-use hanniball_svc_kit::{Auth, Served};
+use hanniball_svc_kit::{AdminToken, Auth, Served};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::server::NamedService;
@@ -34,8 +34,9 @@ use service::{AccountsService, ArbiterService, Shared};
 /// How the arbiter runs.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// The admin bearer token (from configuration).
-    pub admin_token: String,
+    /// The admin bearer token (from configuration; shared, so that it can be replaced while the
+    /// server runs: `"token".into()` for a fixed one).
+    pub admin_token: AdminToken,
     /// The clock (the system clock except in tests).
     pub clock: Clock,
 }
@@ -79,12 +80,26 @@ impl Arbiter {
                 }
             }
         });
+        // Replicas on PostgreSQL: listen for the others' changes before loading, so that nothing
+        // committed in between is missed; then follow them.
+        let changes = hub.store.listen_games().await?;
         let loaded = hub.load_active().await?;
         tracing::info!(games = loaded, "arbiter loaded its unfinished games");
+        if let Some(changes) = changes {
+            tokio::spawn(Arc::clone(&hub).follow(changes));
+            // One replica keeps each running clock (a lease in the database).
+            tokio::spawn(Arc::clone(&hub).keep_leases());
+        }
         let shared = Arc::new(Shared {
             hub: Arc::clone(&hub),
-            auth: Auth::new(&options.admin_token),
+            auth: Auth::new(options.admin_token.clone()).with_clock({
+                let clock = hub.clock.clone();
+                move || clock.now()
+            }),
         });
+        // Revocations (here and, on PostgreSQL, on every replica) empty the token cache and end
+        // the streams of the revoked token.
+        tokio::spawn(shared.auth.follow(&hub.store, hub.shutdown.clone()));
         Ok(Arbiter { hub, shared })
     }
 
@@ -152,7 +167,7 @@ pub async fn start_with_limits(
     shutdown: CancellationToken,
 ) -> Result<Running, error::ServiceError> {
     let mut limits = limits;
-    limits.trusted_tokens.push(options.admin_token.clone());
+    limits.admin_token = Some(options.admin_token.clone());
     let arbiter = Arbiter::build(store, options, shutdown.clone()).await?;
     let mut routes = RoutesBuilder::default();
     arbiter.add_to(&mut routes);

@@ -8,7 +8,9 @@ use hanniball_arbiter::{GameId, PlayerId, Setup, TimeControl};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_rules::{GameKind, GameOptions};
-use hanniball_svc_kit::auth::{Auth, Caller, hash_token, new_token};
+use hanniball_svc_kit::auth::{
+    Auth, AuthError, Caller, Grant, Scope, Scopes, hash_token, new_token,
+};
 use hanniball_svc_kit::limits;
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::Stream;
@@ -27,11 +29,29 @@ pub struct Shared {
 }
 
 impl Shared {
-    async fn caller<T>(&self, request: &Request<T>) -> ServiceResult<Caller> {
+    /// The caller, if its token holds `scope` (README, "Token scopes").
+    async fn caller<T>(&self, request: &Request<T>, scope: Scope) -> ServiceResult<Caller> {
         Ok(self
             .auth
-            .caller(request.metadata(), &self.hub.store)
+            .caller(request.metadata(), &self.hub.store, scope)
             .await?)
+    }
+
+    /// What the caller's token grants, if it holds `scope`.
+    async fn grant<T>(&self, request: &Request<T>, scope: Scope) -> ServiceResult<Grant> {
+        let grant = self.auth.grant(request.metadata(), &self.hub.store).await?;
+        grant.require(scope)?;
+        Ok(grant)
+    }
+
+    /// Resolves when the token of `grant` is revoked or expires: a stream opened with it ends.
+    fn ended(&self, grant: Grant) -> impl Future<Output = AuthError> + Send + 'static {
+        self.auth.ended(grant, &self.hub.store)
+    }
+
+    /// Fails unless the caller is the admin.
+    async fn admin<T>(&self, request: &Request<T>) -> ServiceResult<()> {
+        Ok(self.caller(request, Scope::Admin).await?.require_admin()?)
     }
 }
 
@@ -63,6 +83,35 @@ pub struct ArbiterService {
 }
 
 impl ArbiterService {
+    /// SubmitTurn, or (`dry`) CheckTurn: the same checks (the `play` scope too) in the same
+    /// order, so that a check is refused exactly as the turn would be.
+    async fn turn<T>(
+        &self,
+        request: &Request<T>,
+        game: i64,
+        number: u32,
+        text: &str,
+        dry: bool,
+    ) -> Result<(pb::TurnRecord, pb::GameState), Status> {
+        let caller = self.shared.caller(request, Scope::Play).await?;
+        limits::text("turn", text, limits::TURN)?;
+        let id = game_id(game)?;
+        let Caller::Player(_) = caller else {
+            return Err(ServiceError::InvalidArgument(
+                "the admin does not play turns; use a player's token".to_owned(),
+            )
+            .into());
+        };
+        let hub = &self.shared.hub;
+        let played = if dry {
+            hub.check_turn(id, caller.actor(), number, text).await
+        } else {
+            hub.submit_turn(id, caller.actor(), number, text).await
+        };
+        let (record, state) = played.map_err(not_your_game(id))?;
+        Ok((convert::turn(&record), convert::state(&state)))
+    }
+
     fn setup(request: &pb::CreateGameRequest) -> Result<Setup, Status> {
         limits::text("kind", &request.kind, limits::NAME)?;
         limits::text("ruleset", &request.ruleset, limits::NAME)?;
@@ -113,7 +162,7 @@ impl ArbiterService {
     async fn action(&self, request: Request<i64>, action: Action) -> Result<pb::GameState, Status> {
         let id = game_id(*request.get_ref())?;
         // The game itself refuses callers who do not play in it (PERMISSION_DENIED).
-        let caller = self.shared.caller(&request).await?;
+        let caller = self.shared.caller(&request, Scope::Play).await?;
         let state = self
             .shared
             .hub
@@ -129,14 +178,16 @@ impl ArbiterService {
 const STALLED: Duration = Duration::from_secs(60);
 
 /// Forwards a broadcast subscription into a response stream until the subscription ends, the
-/// client goes away, `stop` says the event is the last, or the server shuts down. `own` turns a
-/// broadcast item into the message sent.
+/// client goes away, `stop` says the event is the last, the server shuts down, or the stream's
+/// token ends (`ended`: revoked or expired; the stream then ends with its `UNAUTHENTICATED`).
+/// `own` turns a broadcast item into the message sent.
 fn forward<T: Send + 'static, L: Clone + Send + 'static>(
     first: Vec<T>,
     live: Option<broadcast::Receiver<L>>,
     shared: &Arc<Shared>,
     own: fn(L) -> T,
     stop: fn(&T) -> bool,
+    ended: impl Future<Output = AuthError> + Send + 'static,
 ) -> EventStream<T> {
     let (tx, rx) = mpsc::channel::<Result<T, Status>>(64);
     let shutdown = shared.hub.shutdown.clone();
@@ -147,8 +198,15 @@ fn forward<T: Send + 'static, L: Clone + Send + 'static>(
             }
         }
         let Some(mut live) = live else { return };
+        let mut ended = std::pin::pin!(ended);
         loop {
             tokio::select! {
+                // First: an event that arrives after the token's end is never sent.
+                biased;
+                error = &mut ended => {
+                    let _ = tx.send(Err(ServiceError::from(error).into())).await;
+                    return;
+                }
                 () = shutdown.cancelled() => return,
                 () = tx.closed() => return,
                 received = live.recv() => match received {
@@ -190,7 +248,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
-        self.shared.caller(&request).await?.require_admin()?;
+        self.shared.admin(&request).await?;
         let setup = Self::setup(request.get_ref())?;
         let key = Some(request.get_ref().idempotency_key.as_str()).filter(|key| !key.is_empty());
         let view = self.shared.hub.create_game(setup, key).await?;
@@ -203,7 +261,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         &self,
         request: Request<pb::GetGameRequest>,
     ) -> Result<Response<pb::GetGameResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let id = game_id(request.get_ref().game_id)?;
         let view = self.shared.hub.view(id, true).await?;
         Ok(Response::new(pb::GetGameResponse {
@@ -215,7 +273,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         &self,
         request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let r = request.get_ref();
         let status = convert::status_filter(r.status).map_err(ServiceError::InvalidArgument)?;
         let limit = if r.limit == 0 { 50 } else { r.limit.min(500) };
@@ -240,12 +298,18 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         &self,
         request: Request<pb::GetLegalStepsRequest>,
     ) -> Result<Response<pb::GetLegalStepsResponse>, Status> {
-        self.shared.caller(&request).await?;
-        let id = game_id(request.get_ref().game_id)?;
-        let (steps, state) = self.shared.hub.legal_steps(id).await?;
+        self.shared.caller(&request, Scope::Read).await?;
+        let r = request.get_ref();
+        limits::text("after", &r.after, limits::TURN)?;
+        let id = game_id(r.game_id)?;
+        let (partial, state) = self.shared.hub.legal_steps(id, &r.after).await?;
         Ok(Response::new(pb::GetLegalStepsResponse {
-            steps,
+            steps: partial.next,
             state: Some(convert::state(&state)),
+            may_end: partial.may_end,
+            must_end: partial.must_end,
+            position_after: partial.position,
+            result_after: partial.result.as_ref().map(convert::rules_result),
         }))
     }
 
@@ -253,25 +317,27 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         &self,
         request: Request<pb::SubmitTurnRequest>,
     ) -> Result<Response<pb::SubmitTurnResponse>, Status> {
-        let caller = self.shared.caller(&request).await?;
-        let r = request.into_inner();
-        limits::text("turn", &r.turn, limits::TURN)?;
-        let id = game_id(r.game_id)?;
-        let Caller::Player(_) = caller else {
-            return Err(ServiceError::InvalidArgument(
-                "the admin does not play turns; use a player's token".to_owned(),
-            )
-            .into());
-        };
+        let r = request.get_ref();
         let (record, state) = self
-            .shared
-            .hub
-            .submit_turn(id, caller.actor(), r.turn_number, &r.turn)
-            .await
-            .map_err(not_your_game(id))?;
+            .turn(&request, r.game_id, r.turn_number, &r.turn, false)
+            .await?;
         Ok(Response::new(pb::SubmitTurnResponse {
-            record: Some(convert::turn(&record)),
-            state: Some(convert::state(&state)),
+            record: Some(record),
+            state: Some(state),
+        }))
+    }
+
+    async fn check_turn(
+        &self,
+        request: Request<pb::CheckTurnRequest>,
+    ) -> Result<Response<pb::CheckTurnResponse>, Status> {
+        let r = request.get_ref();
+        let (record, state) = self
+            .turn(&request, r.game_id, r.turn_number, &r.turn, true)
+            .await?;
+        Ok(Response::new(pb::CheckTurnResponse {
+            record: Some(record),
+            state: Some(state),
         }))
     }
 
@@ -328,7 +394,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         &self,
         request: Request<pb::WatchGameRequest>,
     ) -> Result<Response<Self::WatchGameStream>, Status> {
-        self.shared.caller(&request).await?;
+        let grant = self.shared.grant(&request, Scope::Read).await?;
         let id = game_id(request.get_ref().game_id)?;
         let (first, live) = self
             .shared
@@ -341,6 +407,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
             &self.shared,
             Arc::unwrap_or_clone,
             is_game_over,
+            self.shared.ended(grant),
         )))
     }
 
@@ -350,7 +417,8 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         &self,
         request: Request<pb::WatchPlayerRequest>,
     ) -> Result<Response<Self::WatchPlayerStream>, Status> {
-        let Caller::Player(player) = self.shared.caller(&request).await? else {
+        let grant = self.shared.grant(&request, Scope::Read).await?;
+        let Caller::Player(player) = grant.caller else {
             return Err(ServiceError::InvalidArgument(
                 "the admin has no player events; use a player's token".to_owned(),
             )
@@ -392,6 +460,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
             &self.shared,
             std::convert::identity,
             |_| false,
+            self.shared.ended(grant),
         )))
     }
 
@@ -401,7 +470,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         &self,
         request: Request<pb::WatchResultsRequest>,
     ) -> Result<Response<Self::WatchResultsStream>, Status> {
-        self.shared.caller(&request).await?.require_admin()?;
+        self.shared.admin(&request).await?;
         let mut cursor = request.get_ref().after_sequence.max(0);
         let (tx, rx) = mpsc::channel::<Result<pb::FinishedGame, Status>>(64);
         let hub = Arc::clone(&self.shared.hub);
@@ -460,6 +529,50 @@ pub struct AccountsService {
     pub shared: Arc<Shared>,
 }
 
+/// Longest token lifetime that can be asked for: 10 years.
+const MAX_TOKEN_SECONDS: i64 = 10 * 365 * 24 * 3_600;
+
+/// Most live (unrevoked, unexpired) tokens a player may hold when issuing its own: a bot that
+/// rotates its token leaks none, and a runaway one cannot fill the table.
+const MAX_OWN_TOKENS: u64 = 100;
+
+/// The player whose tokens a call is about: the admin names any player (`player_id` > 0); a
+/// player is its own (`player_id` 0, "me", or its own id), never another's.
+fn tokens_of(caller: Caller, player_id: i64) -> ServiceResult<PlayerId> {
+    match caller {
+        Caller::Admin if player_id > 0 => Ok(PlayerId(player_id)),
+        Caller::Admin => Err(ServiceError::InvalidArgument(format!(
+            "player_id must be a positive id, not {player_id} (0 means \"me\" for a player token only)"
+        ))),
+        Caller::Player(me) if player_id == 0 || player_id == me.0 => Ok(me),
+        Caller::Player(me) => Err(ServiceError::Denied(format!(
+            "a player manages only its own tokens: player {player_id} is not you (player {me})"
+        ))),
+    }
+}
+
+/// The scopes asked for a player token: by name, all of a player's when none are named; never
+/// `admin`, which only the configured admin token holds.
+fn token_scopes(names: &[String]) -> Result<Scopes, Status> {
+    limits::list("scopes", names.len(), limits::SCOPES)?;
+    for name in names {
+        limits::text("scopes", name, limits::NAME)?;
+    }
+    if names.is_empty() {
+        return Ok(Scopes::PLAYER);
+    }
+    let scopes = Scopes::parse(names.iter().map(String::as_str))
+        .map_err(|error| ServiceError::InvalidArgument(error.to_string()))?;
+    if scopes.contains(Scope::Admin) {
+        return Err(ServiceError::InvalidArgument(
+            "a player token cannot hold the admin scope; only the configured admin token does"
+                .to_owned(),
+        )
+        .into());
+    }
+    Ok(scopes)
+}
+
 fn valid_name(name: &str) -> ServiceResult<()> {
     let ok = (1..=40).contains(&name.chars().count())
         && name
@@ -476,16 +589,32 @@ fn valid_name(name: &str) -> ServiceResult<()> {
 }
 
 impl AccountsService {
-    async fn issue(&self, player: PlayerId) -> ServiceResult<apb::IssuedToken> {
+    async fn issue(
+        &self,
+        player: PlayerId,
+        scopes: Scopes,
+        expires_at: Option<hanniball_arbiter::Timestamp>,
+    ) -> ServiceResult<apb::IssuedToken> {
         let token = new_token()?;
         let now = self.shared.hub.clock.now();
         let token_id = self
             .shared
             .hub
             .store
-            .insert_token(player, &hash_token(&token), now)
+            .insert_token(
+                player,
+                &hash_token(&token),
+                now,
+                &scopes.to_stored(),
+                expires_at,
+            )
             .await?;
-        Ok(apb::IssuedToken { token_id, token })
+        Ok(apb::IssuedToken {
+            token_id,
+            token,
+            scopes: scopes.names(),
+            expires_at_ms: expires_at.map_or(0, |at| at.0),
+        })
     }
 
     async fn player(&self, id: i64) -> ServiceResult<hanniball_store::PlayerRow> {
@@ -507,7 +636,7 @@ impl apb::accounts_server::Accounts for AccountsService {
         &self,
         request: Request<apb::RegisterPlayerRequest>,
     ) -> Result<Response<apb::RegisterPlayerResponse>, Status> {
-        self.shared.caller(&request).await?.require_admin()?;
+        self.shared.admin(&request).await?;
         let r = request.into_inner();
         valid_name(&r.name)?;
         let kind = match apb::PlayerKind::try_from(r.kind) {
@@ -540,7 +669,7 @@ impl apb::accounts_server::Accounts for AccountsService {
             Err(error) => return Err(ServiceError::from(error).into()),
         };
         let token = if r.issue_token {
-            Some(self.issue(row.id).await?)
+            Some(self.issue(row.id, Scopes::PLAYER, None).await?)
         } else {
             None
         };
@@ -555,9 +684,71 @@ impl apb::accounts_server::Accounts for AccountsService {
         &self,
         request: Request<apb::IssueTokenRequest>,
     ) -> Result<Response<apb::IssueTokenResponse>, Status> {
-        self.shared.caller(&request).await?.require_admin()?;
-        let player = self.player(request.get_ref().player_id).await?;
-        let token = self.issue(player.id).await?;
+        let grant = self.shared.grant(&request, Scope::Tokens).await?;
+        let r = request.get_ref();
+        let asked = token_scopes(&r.scopes)?;
+        if !(0..=MAX_TOKEN_SECONDS).contains(&r.expires_in_seconds) {
+            return Err(ServiceError::InvalidArgument(format!(
+                "expires_in_seconds must be 0 (never) to {MAX_TOKEN_SECONDS} (10 years), not {}",
+                r.expires_in_seconds
+            ))
+            .into());
+        }
+        let now = self.shared.hub.clock.now();
+        let mut expires_at = (r.expires_in_seconds > 0).then(|| {
+            hanniball_arbiter::Timestamp(now.0.saturating_add(r.expires_in_seconds * 1_000))
+        });
+        let player = tokens_of(grant.caller, r.player_id)?;
+        let scopes = match grant.caller {
+            Caller::Admin => asked,
+            Caller::Player(_) => {
+                // Never more than the calling token: a narrowed token cannot widen itself, and
+                // a token that expires cannot outlive itself through a successor.
+                let scopes = if r.scopes.is_empty() {
+                    grant.scopes
+                } else {
+                    asked
+                };
+                if !scopes.is_subset(grant.scopes) {
+                    return Err(ServiceError::Denied(format!(
+                        "a token cannot grant scopes it lacks: {} (the calling token has: {})",
+                        scopes.without(grant.scopes),
+                        grant.scopes
+                    ))
+                    .into());
+                }
+                if let Some(limit) = grant.expires_at {
+                    match expires_at {
+                        None => expires_at = Some(limit),
+                        Some(at) if at > limit => {
+                            return Err(ServiceError::InvalidArgument(format!(
+                                "expires_in_seconds {} is past the calling token's expiry at {} ms",
+                                r.expires_in_seconds, limit.0
+                            ))
+                            .into());
+                        }
+                        Some(_) => {}
+                    }
+                }
+                let live = self
+                    .shared
+                    .hub
+                    .store
+                    .live_token_count(player, now)
+                    .await
+                    .map_err(ServiceError::from)?;
+                if live >= MAX_OWN_TOKENS {
+                    return Err(ServiceError::TooMany(format!(
+                        "player {player} holds {live} live tokens, at most {MAX_OWN_TOKENS}; revoke some first"
+                    ))
+                    .into());
+                }
+                scopes
+            }
+        };
+        let player = self.player(player.0).await?;
+        let token = self.issue(player.id, scopes, expires_at).await?;
+        tracing::info!(player_id = %player.id, token_id = token.token_id, by_admin = grant.caller == Caller::Admin, "token issued");
         Ok(Response::new(apb::IssueTokenResponse {
             token: Some(token),
         }))
@@ -567,29 +758,77 @@ impl apb::accounts_server::Accounts for AccountsService {
         &self,
         request: Request<apb::RevokeTokenRequest>,
     ) -> Result<Response<apb::RevokeTokenResponse>, Status> {
-        self.shared.caller(&request).await?.require_admin()?;
+        let grant = self.shared.grant(&request, Scope::Tokens).await?;
         let id = request.get_ref().token_id;
+        let not_found = || ServiceError::NotFound {
+            what: "token",
+            id: id.to_string(),
+        };
+        let store = &self.shared.hub.store;
+        if let Caller::Player(me) = grant.caller {
+            // Another player's token answers as an unknown one: ids reveal nothing.
+            let row = store.token(id).await.map_err(ServiceError::from)?;
+            if row.is_none_or(|row| row.player != me) {
+                return Err(not_found().into());
+            }
+        }
         let now = self.shared.hub.clock.now();
-        let revoked = self
-            .shared
-            .hub
-            .store
+        let revoked = store
             .revoke_token(id, now)
             .await
             .map_err(ServiceError::from)?
-            .ok_or_else(|| ServiceError::NotFound {
-                what: "token",
-                id: id.to_string(),
-            })?;
-        self.shared.auth.forget_all();
+            .ok_or_else(not_found)?;
+        // Before answering: the token's streams here end, its cached lookups go.
+        self.shared.auth.revoked(id);
+        tracing::info!(token_id = id, revoked, "token revoked");
         Ok(Response::new(apb::RevokeTokenResponse { revoked }))
+    }
+
+    async fn list_tokens(
+        &self,
+        request: Request<apb::ListTokensRequest>,
+    ) -> Result<Response<apb::ListTokensResponse>, Status> {
+        let grant = self.shared.grant(&request, Scope::Tokens).await?;
+        let r = request.get_ref();
+        let player = tokens_of(grant.caller, r.player_id)?;
+        let player = self.player(player.0).await?.id;
+        let limit = if r.limit == 0 {
+            100
+        } else {
+            r.limit.min(1_000)
+        };
+        let rows = self
+            .shared
+            .hub
+            .store
+            .list_tokens(player, r.after_id, u64::from(limit))
+            .await
+            .map_err(ServiceError::from)?;
+        let tokens = rows
+            .into_iter()
+            .map(|row| {
+                let scopes = Scopes::from_stored(&row.scopes).map_err(|error| {
+                    ServiceError::Internal(format!("token {}: {error}", row.id))
+                })?;
+                Ok(apb::TokenInfo {
+                    token_id: row.id,
+                    player_id: row.player.0,
+                    scopes: scopes.names(),
+                    created_at_ms: row.created_at.0,
+                    expires_at_ms: row.expires_at.map_or(0, |at| at.0),
+                    revoked_at_ms: row.revoked_at.map_or(0, |at| at.0),
+                    current: grant.token_id == Some(row.id),
+                })
+            })
+            .collect::<ServiceResult<Vec<_>>>()?;
+        Ok(Response::new(apb::ListTokensResponse { tokens }))
     }
 
     async fn get_player(
         &self,
         request: Request<apb::GetPlayerRequest>,
     ) -> Result<Response<apb::GetPlayerResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let row = match &request.get_ref().player {
             Some(apb::get_player_request::Player::Id(id)) => self.player(*id).await?,
             Some(apb::get_player_request::Player::Name(name)) => {
@@ -620,7 +859,7 @@ impl apb::accounts_server::Accounts for AccountsService {
         &self,
         request: Request<apb::ListPlayersRequest>,
     ) -> Result<Response<apb::ListPlayersResponse>, Status> {
-        self.shared.caller(&request).await?.require_admin()?;
+        self.shared.admin(&request).await?;
         let r = request.get_ref();
         let limit = if r.limit == 0 {
             100
@@ -643,15 +882,23 @@ impl apb::accounts_server::Accounts for AccountsService {
         &self,
         request: Request<apb::WhoAmIRequest>,
     ) -> Result<Response<apb::WhoAmIResponse>, Status> {
-        let response = match self.shared.caller(&request).await? {
-            Caller::Admin => apb::WhoAmIResponse {
-                player: None,
-                admin: true,
-            },
-            Caller::Player(id) => apb::WhoAmIResponse {
-                player: Some(convert::player(&self.player(id.0).await?)),
-                admin: false,
-            },
+        // No scope needed: any live token may learn what it may do.
+        let grant = self
+            .shared
+            .auth
+            .grant(request.metadata(), &self.shared.hub.store)
+            .await
+            .map_err(ServiceError::from)?;
+        let (player, admin) = match grant.caller {
+            Caller::Admin => (None, true),
+            Caller::Player(id) => (Some(convert::player(&self.player(id.0).await?)), false),
+        };
+        let response = apb::WhoAmIResponse {
+            player,
+            admin,
+            scopes: grant.scopes.names(),
+            expires_at_ms: grant.expires_at.map_or(0, |at| at.0),
+            token_id: grant.token_id.unwrap_or(0),
         };
         Ok(Response::new(response))
     }

@@ -38,8 +38,20 @@ impl Writer {
             let mut batch: Vec<Request> = Vec::with_capacity(MAX_BATCH);
             while rx.recv_many(&mut batch, MAX_BATCH).await > 0 {
                 let (changes, replies): (Vec<Change>, Vec<_>) = batch.drain(..).unzip();
+                let started = std::time::Instant::now();
                 let results = store.commit_changes(&changes).await;
+                metrics::histogram!("hanniball_commit_seconds")
+                    .record(started.elapsed().as_secs_f64());
+                metrics::histogram!("hanniball_commit_batch_size").record(changes.len() as f64);
                 tracing::trace!(batch = changes.len(), "group commit");
+                let turns = changes
+                    .iter()
+                    .zip(&results)
+                    .filter(|(change, result)| {
+                        result.is_ok() && matches!(change, Change::Write(w) if w.record.is_some())
+                    })
+                    .count();
+                metrics::counter!("hanniball_turns_committed_total").increment(turns as u64);
                 for (reply, result) in replies.into_iter().zip(results) {
                     let _ = reply.send(result);
                 }

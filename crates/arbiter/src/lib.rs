@@ -237,6 +237,11 @@ pub struct TurnRecord {
     pub black_ms: i64,
     pub played_at: Timestamp,
     pub spent_ms: i64,
+    /// The clock that runs after the turn: the opponent's in a timed game that goes on; none in
+    /// an untimed game or once the turn ended the game (as the match's own clocks then say). Not
+    /// a stored column: the store derives it on loading (the turn passes to the opponent in both
+    /// games, and only a turn ends a game by the rules).
+    pub running: Option<Side>,
 }
 
 /// Who asks for an action.
@@ -322,8 +327,9 @@ pub enum TurnPlan {
     Replay(TurnRecord),
 }
 
-/// One game in progress or finished.
-#[derive(Debug)]
+/// One game in progress or finished. A clone copies the turn log (a dry run applies a planned
+/// transition to a clone to show the state it would leave).
+#[derive(Clone, Debug)]
 pub struct Match {
     pub id: GameId,
     pub setup: Setup,
@@ -372,6 +378,27 @@ pub enum RestoreError {
     },
 }
 
+/// Plays stored turns on `game`, checking each stored position.
+fn replay(mut game: Box<dyn Game>, records: &[TurnRecord]) -> Result<Box<dyn Game>, RestoreError> {
+    for record in records {
+        game = game
+            .play_turn(&record.text)
+            .map_err(|error| RestoreError::Replay {
+                number: record.number,
+                text: record.text.clone(),
+                reason: error.to_string(),
+            })?;
+        if game.position() != record.position_after {
+            return Err(RestoreError::Diverged {
+                number: record.number,
+                stored: record.position_after.clone(),
+                actual: game.position(),
+            });
+        }
+    }
+    Ok(game)
+}
+
 impl Match {
     /// A new game at its initial position; a timed game's clock starts for White at `now`.
     pub fn new(id: GameId, setup: Setup, now: Timestamp) -> Result<Match, SetupError> {
@@ -411,30 +438,15 @@ impl Match {
     }
 
     /// Rebuilds a stored game by replaying its turns through the rules, checking every stored
-    /// position. The running clock restarts at `now` from the stored remaining time: time while
-    /// the server was down is not charged (see ARCHITECTURE.md).
-    pub fn restore(stored: Stored, now: Timestamp) -> Result<Match, RestoreError> {
-        let mut game = stored.setup.kind.new_game(&stored.setup.options)?;
-        for record in &stored.turns {
-            game = game
-                .play_turn(&record.text)
-                .map_err(|error| RestoreError::Replay {
-                    number: record.number,
-                    text: record.text.clone(),
-                    reason: error.to_string(),
-                })?;
-            if game.position() != record.position_after {
-                return Err(RestoreError::Diverged {
-                    number: record.number,
-                    stored: record.position_after.clone(),
-                    actual: game.position(),
-                });
-            }
-        }
-        let mut clocks = stored.clocks;
-        if stored.status == Status::Active && clocks.running.is_some() {
-            clocks.since = now;
-        }
+    /// position. The clocks are exactly as stored: the running one has run since the stored
+    /// moment, wherever and whenever the game is loaded (another replica may hold it too; see
+    /// ARCHITECTURE.md).
+    pub fn restore(stored: Stored) -> Result<Match, RestoreError> {
+        let game = replay(
+            stored.setup.kind.new_game(&stored.setup.options)?,
+            &stored.turns,
+        )?;
+        let clocks = stored.clocks;
         Ok(Match {
             id: stored.id,
             setup: stored.setup,
@@ -448,6 +460,40 @@ impl Match {
             created_at: stored.created_at,
             finished_at: stored.finished_at,
         })
+    }
+
+    /// Brings this copy up to a newer stored state whose `turns` are only those after this
+    /// copy's (what [`Match::restore`] of the whole log would give, replaying only the new turns):
+    /// the new turns are played and checked, the clocks, status, result and draw offer are taken
+    /// as stored. On an error (a tail that does not follow this copy, a turn that does not
+    /// replay) the copy is unchanged.
+    ///
+    /// # Errors
+    /// [`RestoreError::Replay`] or [`RestoreError::Diverged`] for the first new turn that does not
+    /// replay to its stored position, or that is not numbered next.
+    pub fn catch_up(&mut self, newer: Stored) -> Result<(), RestoreError> {
+        for (i, record) in newer.turns.iter().enumerate() {
+            let expected = self.turns.len() as u32 + 1 + i as u32;
+            if record.number != expected {
+                return Err(RestoreError::Replay {
+                    number: record.number,
+                    text: record.text.clone(),
+                    reason: format!("turn {expected} was expected next"),
+                });
+            }
+        }
+        let game = replay(self.game.clone_box(), &newer.turns)?;
+        if !newer.turns.is_empty() {
+            self.position = game.position();
+            self.game = game;
+            self.turns.extend(newer.turns);
+        }
+        self.clocks = newer.clocks;
+        self.status = newer.status;
+        self.result = newer.result;
+        self.draw_offer = newer.draw_offer;
+        self.finished_at = newer.finished_at;
+        Ok(())
     }
 
     /// The rules state.
@@ -645,6 +691,7 @@ impl Match {
         if t.draw_offer == Some(side.opponent()) {
             t.draw_offer = None;
         }
+        let result = game.result();
         let record = TurnRecord {
             number,
             side,
@@ -654,10 +701,15 @@ impl Match {
             black_ms: t.clocks.black_ms,
             played_at: now,
             spent_ms: spent,
+            // A turn that ends the game stops the clocks (`ending` below).
+            running: if result.is_some() {
+                None
+            } else {
+                t.clocks.running
+            },
         };
         t.events.push(Event::TurnPlayed(record.clone()));
         t.record = Some(record);
-        let result = game.result();
         t.game = Some(game);
         if let Some(result) = result {
             t = self.ending(t, FinalResult::from_rules(result));

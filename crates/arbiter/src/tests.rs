@@ -229,10 +229,52 @@ fn a_goal_ends_the_game_and_stops_the_clocks() {
     assert_eq!(m.status(), Status::Finished);
     assert_eq!(m.result().map(|r| r.summary()).as_deref(), Some("1-0 goal"));
     assert_eq!(m.clocks().running, None);
+    assert_eq!(
+        record.running, None,
+        "the record says no clock runs after the goal"
+    );
 }
 
 #[test]
-fn restore_replays_turns_and_restarts_the_running_clock() {
+fn a_turn_record_names_the_clock_that_runs_after_it() {
+    let mut m = timed();
+    let record = play(&mut m, WHITE, 1, "d4-c6", 6_000);
+    assert_eq!(record.running, Some(Side::Black));
+    assert_eq!(record.running, m.clocks().running);
+    let record = play(&mut m, BLACK, 2, "d12-c10", 9_000);
+    assert_eq!(record.running, Some(Side::White));
+    assert_eq!(record.running, m.clocks().running);
+
+    // Untimed: no clock runs, before or after.
+    let mut untimed = Match::new(GameId(8), setup(None), Timestamp(0)).expect("new game");
+    let record = play(&mut untimed, WHITE, 1, "d4-c6", 10);
+    assert_eq!((record.running, untimed.clocks().running), (None, None));
+
+    // The turn that reaches the turn limit ends the game: no clock runs after it.
+    let tc = TimeControl {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let mut short = Setup {
+        options: GameOptions {
+            ruleset: None,
+            max_turns: Some(2),
+        },
+        ..setup(Some(tc))
+    };
+    short.tag = "two turns".to_owned();
+    let mut m = Match::new(GameId(9), short, Timestamp(0)).expect("new game");
+    assert_eq!(
+        play(&mut m, WHITE, 1, "d4-c6", 10).running,
+        Some(Side::Black)
+    );
+    let last = play(&mut m, BLACK, 2, "d12-c10", 20);
+    assert_eq!(m.status(), Status::Finished);
+    assert_eq!((last.running, m.clocks().running), (None, None));
+}
+
+#[test]
+fn restore_replays_turns_and_keeps_the_clocks_as_stored() {
     let mut m = timed();
     play(&mut m, WHITE, 1, "d4-c6", 6_000);
     play(&mut m, BLACK, 2, "d12-c10", 9_000);
@@ -247,7 +289,7 @@ fn restore_replays_turns_and_restarts_the_running_clock() {
         created_at: m.created_at,
         finished_at: m.finished_at(),
     };
-    let back = Match::restore(stored.clone(), Timestamp(100_000)).expect("restore");
+    let back = Match::restore(stored.clone()).expect("restore");
     assert_eq!(back.game().position(), m.game().position());
     // The cached notation follows the game through turns and a restore.
     assert_eq!(m.position(), m.game().position());
@@ -255,22 +297,91 @@ fn restore_replays_turns_and_restarts_the_running_clock() {
     assert_ne!(m.position(), timed().position(), "the turns moved pieces");
     assert_eq!(back.turns(), m.turns());
     assert_eq!(back.clocks().white_ms, m.clocks().white_ms);
-    // Downtime is not charged: White's clock runs again from the restart.
+    // Loading changes no clock: White's has run since Black's turn at 9 s, wherever the game
+    // is loaded and whenever.
+    assert_eq!(back.clocks(), m.clocks());
     assert_eq!(
-        back.clocks().remaining(Side::White, Timestamp(100_000)),
-        57_000
+        back.clocks().remaining(Side::White, Timestamp(10_000)),
+        m.clocks().remaining(Side::White, Timestamp(10_000))
     );
     assert_eq!(
-        back.clocks().remaining(Side::White, Timestamp(101_000)),
-        56_000
+        back.clocks().remaining(Side::White, Timestamp(10_000)),
+        back.clocks().stored(Side::White) - 1_000
     );
     // A tampered log is refused.
     let mut bad = stored;
     bad.turns[1].position_after = "x".to_owned();
     assert!(matches!(
-        Match::restore(bad, Timestamp(1)),
+        Match::restore(bad),
         Err(RestoreError::Diverged { number: 2, .. })
     ));
+}
+
+fn stored_of(m: &Match) -> Stored {
+    Stored {
+        id: m.id,
+        setup: m.setup.clone(),
+        turns: m.turns().to_vec(),
+        clocks: *m.clocks(),
+        status: m.status(),
+        result: m.result(),
+        draw_offer: m.draw_offer(),
+        created_at: m.created_at,
+        finished_at: m.finished_at(),
+    }
+}
+
+#[test]
+fn catch_up_replays_only_the_new_turns_to_what_a_restore_gives() {
+    let mut m = timed();
+    play(&mut m, WHITE, 1, "d4-c6", 6_000);
+    // A replica's copy from after turn 1.
+    let mut copy = Match::restore(stored_of(&m)).expect("restore");
+    play(&mut m, BLACK, 2, "d12-c10", 9_000);
+    play(&mut m, WHITE, 3, "f4-e6", 12_000);
+    let offer = m
+        .plan_offer_draw(Actor::Player(BLACK), Timestamp(13_000))
+        .expect("offer");
+    m.apply(offer);
+    let mut tail = stored_of(&m);
+    tail.turns.drain(..1);
+    // A tail that does not follow the copy is refused and changes nothing.
+    let mut gap = tail.clone();
+    gap.turns.remove(0);
+    let before = copy.clone();
+    assert!(matches!(
+        copy.catch_up(gap),
+        Err(RestoreError::Replay { number: 3, .. })
+    ));
+    assert_eq!(copy.turns(), before.turns());
+    assert_eq!(copy.clocks(), before.clocks());
+    let mut tampered = tail.clone();
+    tampered.turns[1].position_after = "x".to_owned();
+    assert!(matches!(
+        copy.catch_up(tampered),
+        Err(RestoreError::Diverged { number: 3, .. })
+    ));
+    assert_eq!(copy.position(), before.position());
+    // The tail brings the copy to exactly what a full restore gives.
+    copy.catch_up(tail).expect("catch up");
+    let full = Match::restore(stored_of(&m)).expect("restore");
+    assert_eq!(copy.turns(), full.turns());
+    assert_eq!(copy.position(), full.position());
+    assert_eq!(copy.game().position(), full.game().position());
+    assert_eq!(copy.clocks(), full.clocks());
+    assert_eq!(copy.draw_offer(), Some(Side::Black));
+    assert_eq!(copy.status(), full.status());
+    // Nothing new but the end: the copy takes the stored end.
+    let resign = m
+        .plan_resign(Actor::Player(WHITE), Timestamp(14_000))
+        .expect("resign");
+    m.apply(resign);
+    let mut end = stored_of(&m);
+    end.turns.clear();
+    copy.catch_up(end).expect("catch up");
+    assert_eq!(copy.status(), Status::Finished);
+    assert_eq!(copy.result(), m.result());
+    assert_eq!(copy.finished_at(), m.finished_at());
 }
 
 #[test]

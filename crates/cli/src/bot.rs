@@ -84,6 +84,8 @@ pub struct Bot {
     pub args: BotArgs,
     pub server: String,
     pub token: String,
+    /// How to reach an `https://` server.
+    pub tls: hanniball_svc_kit::ClientTls,
     /// Finished games seen (to stop after `--games`).
     finished: Arc<Mutex<HashSet<i64>>>,
     /// Games with a task playing them.
@@ -97,13 +99,14 @@ impl Bot {
             args,
             server: server.to_owned(),
             token: token.to_owned(),
+            tls: hanniball_svc_kit::ClientTls::default(),
             finished: Arc::default(),
             playing: Arc::default(),
         }
     }
 
     fn channel(&self) -> Result<Channel> {
-        hanniball_svc_kit::connect(&self.server).context("bad server URL")
+        hanniball_svc_kit::connect_with(&self.server, &self.tls).context("bad server URL")
     }
 
     fn arbiter(&self) -> Result<Arbiter> {
@@ -312,7 +315,17 @@ impl Bot {
                     pb::Side::Black
                 };
                 if state.side_to_move() == mine {
-                    self.move_once(&mut arbiter, game, &state, mine).await?;
+                    match self.move_once(&mut arbiter, game, &state, mine).await {
+                        Ok(()) => {}
+                        // The server (or the replica the call went to) is away: watch again from
+                        // a fresh snapshot and move from there, rather than leave the clock
+                        // running with nobody to move.
+                        Err(error) if is_transient(&error) => {
+                            tracing::warn!(game = game_id, %error, "turn not delivered; retrying");
+                            break;
+                        }
+                        Err(error) => return Err(error),
+                    }
                 }
             }
             attempts += 1;
@@ -384,10 +397,27 @@ impl Bot {
                 tracing::debug!(game = game.id, message = status.message(), "turn not taken");
                 Ok(())
             }
-            Err(status) => Err(crate::client::rpc(status))
+            Err(status) => Err(anyhow::Error::new(status))
                 .with_context(|| format!("submitting {turn:?} in game {}", game.id)),
         }
     }
+}
+
+/// True when `error` comes from a call that may succeed if made again: the server (or one
+/// replica of it) unreachable, a timeout, a transport failure.
+fn is_transient(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<tonic::Status>().is_some_and(|status| {
+            matches!(
+                status.code(),
+                tonic::Code::Unavailable
+                    | tonic::Code::Unknown
+                    | tonic::Code::DeadlineExceeded
+                    | tonic::Code::Cancelled
+                    | tonic::Code::ResourceExhausted
+            )
+        })
+    })
 }
 
 /// `hanniball bot run`.
@@ -396,7 +426,8 @@ pub async fn run(connection: crate::client::Connection, args: BotArgs) -> Result
         .token
         .clone()
         .context("a bot needs its player token: --token or HANNIBALL_TOKEN")?;
-    let bot = Bot::new(args, &connection.server, &token);
+    let mut bot = Bot::new(args, &connection.server, &token);
+    bot.tls = connection.tls()?;
     let stop = CancellationToken::new();
     let on_signal = stop.clone();
     tokio::spawn(async move {

@@ -8,6 +8,7 @@ use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use hanniball_rules::record::GameRecord;
 use hanniball_svc_kit::Bearer;
 use tokio_stream::StreamExt;
 use tonic::Status;
@@ -19,7 +20,7 @@ use crate::settings::Settings;
 /// How to reach the server.
 #[derive(Debug, Args)]
 pub struct Connection {
-    /// Server URL.
+    /// Server URL; several, separated by commas, to balance every call over replicas.
     #[arg(
         long,
         env = "HANNIBALL_SERVER",
@@ -30,6 +31,39 @@ pub struct Connection {
     /// Bearer token (default: the admin token `hanniball serve` generated in ./hanniball-data).
     #[arg(long, env = "HANNIBALL_TOKEN", global = true, hide_env_values = true)]
     pub(crate) token: Option<String>,
+    /// For an https:// server: trust this CA certificate (PEM) instead of the system's roots.
+    #[arg(long, env = "HANNIBALL_CA_CERT", global = true, value_name = "FILE")]
+    pub(crate) ca_cert: Option<PathBuf>,
+    /// For an https:// server that requires one: present this client certificate (PEM).
+    #[arg(
+        long,
+        env = "HANNIBALL_CLIENT_CERT",
+        global = true,
+        value_name = "FILE"
+    )]
+    pub(crate) client_cert: Option<PathBuf>,
+    /// The key of --client-cert (PEM).
+    #[arg(long, env = "HANNIBALL_CLIENT_KEY", global = true, value_name = "FILE")]
+    pub(crate) client_key: Option<PathBuf>,
+}
+
+impl Connection {
+    /// The TLS settings of this connection; an error when they are given for a plain URL
+    /// (the user meant TLS, and would get plain text).
+    pub(crate) fn tls(&self) -> Result<hanniball_svc_kit::ClientTls> {
+        let tls = hanniball_svc_kit::ClientTls {
+            ca: self.ca_cert.clone(),
+            cert: self.client_cert.clone(),
+            key: self.client_key.clone(),
+        };
+        if !tls.is_default() && !self.server.starts_with("https://") {
+            anyhow::bail!(
+                "--ca-cert/--client-cert are for TLS, but the server URL {} is not https://",
+                self.server
+            );
+        }
+        Ok(tls)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -41,10 +75,25 @@ pub enum PlayerCommand {
         #[arg(long)]
         bot: bool,
     },
-    /// Issue another token for a player.
-    Token { name: String },
-    /// Revoke a token by id.
+    /// Issue another token for a player (the admin), or for yourself (`me`, with a player
+    /// token that holds the `tokens` scope).
+    Token {
+        name: String,
+        /// Limit the token to these scopes (play, queue, read, tokens; repeat or separate with
+        /// commas); default: all four (the admin), or the calling token's (a player).
+        #[arg(long = "scope", value_delimiter = ',')]
+        scopes: Vec<String>,
+        /// Seconds until the token expires (default: never).
+        #[arg(long)]
+        expires_in: Option<i64>,
+    },
+    /// Revoke a token by id (a player: its own only).
     Revoke { token_id: i64 },
+    /// List a player's tokens (default `me`: the calling player's own): ids, scopes, times.
+    Tokens {
+        #[arg(default_value = "me")]
+        name: String,
+    },
     /// List players.
     List,
     /// Who the token belongs to.
@@ -81,8 +130,13 @@ pub enum GameCommand {
         #[arg(allow_hyphen_values = true)]
         turn: String,
     },
-    /// Legal steps for the side to move.
-    Steps { id: i64 },
+    /// Legal steps for the side to move, at the start of the turn or after some of its steps.
+    Steps {
+        id: i64,
+        /// The steps already chosen this turn, e.g. "d4-c6".
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        after: String,
+    },
     /// List games.
     List {
         #[arg(long)]
@@ -95,6 +149,14 @@ pub enum GameCommand {
     Resign { id: i64 },
     /// Follow a game as it is played.
     Watch { id: i64 },
+    /// Print a game's record (tags, numbered turns, result; docs/RULES.md "Game records"), which
+    /// `hanniball rules replay` checks.
+    Export {
+        id: i64,
+        /// Write it to this file instead of standard output.
+        #[arg(long, short)]
+        output: Option<std::path::PathBuf>,
+    },
 }
 
 struct Clients {
@@ -121,11 +183,16 @@ pub(crate) async fn channel(connection: &Connection) -> Result<(Channel, Bearer)
                 })?
         }
     };
-    let channel = Channel::from_shared(connection.server.clone())
-        .context("bad server URL")?
-        .connect()
-        .await
-        .with_context(|| format!("cannot reach {}", connection.server))?;
+    let tls = connection.tls()?;
+    let channel = if connection.server.contains(',') {
+        // Several replicas: every call balanced over them.
+        hanniball_svc_kit::connect_with(&connection.server, &tls)?
+    } else {
+        hanniball_svc_kit::endpoint(&connection.server, &tls)?
+            .connect()
+            .await
+            .with_context(|| format!("cannot reach {}", connection.server))?
+    };
     Ok((channel, Bearer::new(&token)))
 }
 
@@ -255,17 +322,73 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
             println!("player {} ({}) registered", player.id, player.name);
             println!("token (shown once; id {}): {}", token.token_id, token.token);
         }
-        PlayerCommand::Token { name } => {
-            let id = player_by_name(&mut clients.accounts, &name).await?;
+        PlayerCommand::Token {
+            name,
+            scopes,
+            expires_in,
+        } => {
+            let id = if name == "me" {
+                0
+            } else {
+                player_by_name(&mut clients.accounts, &name).await?
+            };
             let token = clients
                 .accounts
-                .issue_token(apb::IssueTokenRequest { player_id: id })
+                .issue_token(apb::IssueTokenRequest {
+                    player_id: id,
+                    scopes,
+                    expires_in_seconds: expires_in.unwrap_or(0),
+                })
                 .await
                 .map_err(rpc)?
                 .into_inner()
                 .token
                 .context("no token in the answer")?;
             println!("token (shown once; id {}): {}", token.token_id, token.token);
+            println!("scopes: {}", token.scopes.join(", "));
+            if token.expires_at_ms > 0 {
+                println!("expires at {} ms since the Unix epoch", token.expires_at_ms);
+            }
+        }
+        PlayerCommand::Tokens { name } => {
+            let id = if name == "me" {
+                0
+            } else {
+                player_by_name(&mut clients.accounts, &name).await?
+            };
+            let tokens = clients
+                .accounts
+                .list_tokens(apb::ListTokensRequest {
+                    player_id: id,
+                    ..Default::default()
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .tokens;
+            let when = |ms: i64| {
+                if ms == 0 {
+                    "-".to_owned()
+                } else {
+                    ms.to_string()
+                }
+            };
+            let mut rows = vec![
+                ["id", "scopes", "created ms", "expires ms", "revoked ms", ""]
+                    .map(str::to_owned)
+                    .to_vec(),
+            ];
+            for t in tokens {
+                rows.push(vec![
+                    t.token_id.to_string(),
+                    t.scopes.join(","),
+                    t.created_at_ms.to_string(),
+                    when(t.expires_at_ms),
+                    when(t.revoked_at_ms),
+                    if t.current { "this token" } else { "" }.to_owned(),
+                ]);
+            }
+            print!("{}", crate::table::render(&rows));
         }
         PlayerCommand::Revoke { token_id } => {
             let revoked = clients
@@ -313,6 +436,10 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
                 Some(p) => println!("player {} ({})", p.id, p.name),
                 None => println!("admin"),
             }
+            println!("scopes: {}", me.scopes.join(", "));
+            if me.expires_at_ms > 0 {
+                println!("expires at {} ms since the Unix epoch", me.expires_at_ms);
+            }
         }
     }
     Ok(())
@@ -351,6 +478,15 @@ pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
             print_game(&game);
         }
         GameCommand::Show { id } => print_game(&get(&mut clients, id).await?),
+        GameCommand::Export { id, output } => {
+            let game = get(&mut clients, id).await?;
+            let text = record_of(&mut clients, &game).await.to_text();
+            match output {
+                Some(path) => std::fs::write(&path, text)
+                    .with_context(|| format!("cannot write {}", path.display()))?,
+                None => print!("{text}"),
+            }
+        }
         GameCommand::Play { id, turn } => {
             let game = get(&mut clients, id).await?;
             let number = game.state.as_ref().map_or(1, |s| s.next_turn_number);
@@ -365,16 +501,18 @@ pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
                 .map_err(rpc)?;
             print_game(&get(&mut clients, id).await?);
         }
-        GameCommand::Steps { id } => {
-            let steps = clients
+        GameCommand::Steps { id, after } => {
+            let answer = clients
                 .arbiter
-                .get_legal_steps(pb::GetLegalStepsRequest { game_id: id })
+                .get_legal_steps(pb::GetLegalStepsRequest { game_id: id, after })
                 .await
                 .map_err(rpc)?
-                .into_inner()
-                .steps;
-            for step in steps {
+                .into_inner();
+            for step in answer.steps {
                 println!("{step}");
+            }
+            if answer.may_end {
+                println!("(the turn may end here)");
             }
         }
         GameCommand::List { player, status } => {
@@ -462,6 +600,28 @@ pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A player's name for a record (the id if it cannot be looked up).
+async fn name_of(clients: &mut Clients, id: i64) -> String {
+    let request = apb::GetPlayerRequest {
+        player: Some(apb::get_player_request::Player::Id(id)),
+    };
+    match clients.accounts.get_player(request).await {
+        Ok(answer) => answer
+            .into_inner()
+            .player
+            .map_or_else(|| id.to_string(), |p| p.name),
+        Err(_) => id.to_string(),
+    }
+}
+
+/// The record of `game` (with its turns) in the format of `hanniball_rules::record`: the one
+/// the web pages offer for download.
+async fn record_of(clients: &mut Clients, game: &pb::Game) -> GameRecord {
+    let white = name_of(clients, game.white_player_id).await;
+    let black = name_of(clients, game.black_player_id).await;
+    hanniball_web::record(game, &white, &black)
 }
 
 async fn get(clients: &mut Clients, id: i64) -> Result<pb::Game> {

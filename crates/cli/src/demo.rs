@@ -38,6 +38,9 @@ pub struct DemoArgs {
     /// Where the demo's database goes (default: a new temporary directory).
     #[arg(long)]
     data_dir: Option<std::path::PathBuf>,
+    /// Exit when the tournament is over (by default the web pages stay up until Ctrl-C).
+    #[arg(long)]
+    exit: bool,
 }
 
 pub async fn run(args: DemoArgs) -> Result<()> {
@@ -62,10 +65,26 @@ pub async fn run(args: DemoArgs) -> Result<()> {
         .await
         .context("listening")?;
     let shutdown = CancellationToken::new();
-    let (served, _) =
-        crate::serve::launch(&settings, store, listener, &token, None, shutdown.clone()).await?;
+    let admin_token = hanniball_svc_kit::AdminToken::new(&token);
+    let (served, _, here) = crate::serve::launch(
+        &settings,
+        store,
+        listener,
+        &admin_token,
+        None,
+        shutdown.clone(),
+        None,
+    )
+    .await?;
     let server = format!("http://{}", served.addr);
     println!("HanniBall demo: services on {server}, database {}", url);
+    let web = if settings.server.web_listen.is_empty() {
+        None
+    } else {
+        let web = crate::serve::start_web(&settings, &admin_token, &here, shutdown.clone()).await?;
+        println!("Watch it live: http://{web}/");
+        Some(web)
+    };
 
     let channel = hanniball_svc_kit::connect(&server)?;
     let admin = Bearer::new(&token);
@@ -242,6 +261,14 @@ pub async fn run(args: DemoArgs) -> Result<()> {
     stop.cancel();
     for bot in bots {
         let _ = bot.await;
+    }
+    if let Some(web) = web
+        && !args.exit
+    {
+        println!(
+            "\nThe pages stay up at http://{web}/ (games, standings, ratings); Ctrl-C to stop."
+        );
+        crate::serve::stop_signal().await;
     }
     shutdown.cancel();
     served.wait().await.context("server error")?;

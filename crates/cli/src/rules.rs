@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use hanniball_rules::hanniball::Position;
+use hanniball_rules::record::GameRecord;
 use hanniball_rules::{Game, GameKind, GameOptions, TurnError};
 
 /// Exit code for input the rules refuse.
@@ -28,6 +29,12 @@ pub enum RulesCommand {
     },
     /// Draw a position as a board on the terminal.
     Show(PositionArgs),
+    /// Replay a game record (`hanniball game export`; "-" reads standard input) through the
+    /// rules: print the final position and the result, or the first turn that is not legal.
+    Replay {
+        /// The record file.
+        file: std::path::PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -107,6 +114,33 @@ fn run_inner(command: RulesCommand) -> Result<(), ExitCode> {
         RulesCommand::Show(at) => {
             let game = at.load()?;
             print!("{}", game.render());
+        }
+        RulesCommand::Replay { file } => {
+            let text = if file.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin())
+            } else {
+                std::fs::read_to_string(&file)
+            }
+            .map_err(|error| {
+                fail(
+                    MALFORMED,
+                    &format!("cannot read {}: {error}", file.display()),
+                )
+            })?;
+            let record = GameRecord::parse(&text)
+                .map_err(|error| fail(MALFORMED, &format!("{}: {error}", file.display())))?;
+            let replay = record
+                .replay()
+                .map_err(|error| fail(ILLEGAL, &format!("{}: {error}", file.display())))?;
+            println!("{}", replay.game.position());
+            match (replay.result, &record.result) {
+                (Some(result), _) => println!("{result}"),
+                (None, Some(score)) => println!(
+                    "{score} {}",
+                    record.tag("Reason").unwrap_or("(not by the rules)")
+                ),
+                (None, None) => println!("* (not over)"),
+            }
         }
     }
     Ok(())

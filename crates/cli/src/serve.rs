@@ -68,6 +68,8 @@ pub enum Service {
     Rating,
     /// Tournaments and the matchmaking queue.
     Scheduler,
+    /// The web pages only (a client of the arbiter at `services.arbiter_url`).
+    Web,
 }
 
 fn init_logging(settings: &Settings) {
@@ -85,19 +87,92 @@ fn init_logging(settings: &Settings) {
     }
 }
 
-/// The admin token: configured, or generated once and kept (owner-only) in the data directory.
+/// The admin token: configured inline, or read from its file (`auth.admin_token_file`, default
+/// `<data_dir>/admin-token`), generated there once (owner-only) if the file does not exist.
 fn admin_token(settings: &Settings) -> Result<String> {
     if !settings.auth.admin_token.is_empty() {
         return Ok(settings.auth.admin_token.clone());
     }
     let path = settings.admin_token_file();
-    if let Ok(token) = std::fs::read_to_string(&path) {
-        return Ok(token.trim().to_owned());
+    if path.exists() {
+        return read_admin_token(&path);
     }
     let token = hanniball_svc_kit::auth::new_token().map_err(|error| anyhow::anyhow!("{error}"))?;
     write_private(&path, &token).with_context(|| format!("writing {}", path.display()))?;
     tracing::info!(path = %path.display(), "generated an admin token");
     Ok(token)
+}
+
+/// The token in an admin token file: its text without surrounding whitespace; not empty.
+fn read_admin_token(path: &std::path::Path) -> Result<String> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let token = text.trim();
+    if token.is_empty() {
+        anyhow::bail!("{} holds no admin token", path.display());
+    }
+    if token.chars().any(|c| !c.is_ascii_graphic()) {
+        anyhow::bail!(
+            "{} holds an admin token with spaces or non-ASCII characters",
+            path.display()
+        );
+    }
+    Ok(token.to_owned())
+}
+
+/// SIGHUP, where there is one.
+#[cfg(unix)]
+type Hangup = tokio::signal::unix::Signal;
+#[cfg(not(unix))]
+type Hangup = std::convert::Infallible;
+
+/// How often the admin token file is read again.
+const ADMIN_TOKEN_POLL: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Keeps `admin` equal to the token in `path`: reads the file every [`ADMIN_TOKEN_POLL`], and at
+/// once on SIGHUP. The file is read whole each time (it is tiny), so an in-place edit, a rename
+/// over it and a Kubernetes secret update are all seen, whatever the file system's timestamp
+/// resolution. A missing, empty or malformed file keeps the token in force (logged once), so
+/// that a half-done edit never locks the operator out.
+async fn watch_admin_token(
+    path: PathBuf,
+    admin: hanniball_svc_kit::AdminToken,
+    mut hangup: Option<Hangup>,
+    shutdown: CancellationToken,
+) {
+    let mut complained = false;
+    loop {
+        let hup = async {
+            match hangup.as_mut() {
+                #[cfg(unix)]
+                Some(signal) => {
+                    signal.recv().await;
+                }
+                _ => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            () = tokio::time::sleep(ADMIN_TOKEN_POLL) => {}
+            () = hup => tracing::info!("SIGHUP: reading the admin token file again"),
+        }
+        match read_admin_token(&path) {
+            Ok(token) => {
+                complained = false;
+                if admin.set(&token) {
+                    tracing::info!(path = %path.display(), "admin token replaced; the old one no longer works");
+                }
+            }
+            Err(error) if !complained => {
+                complained = true;
+                tracing::warn!(
+                    error = format!("{error:#}"),
+                    "keeping the admin token in force"
+                );
+            }
+            Err(_) => {}
+        }
+    }
 }
 
 fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
@@ -111,7 +186,34 @@ fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     options.open(path)?.write_all(text.as_bytes())
 }
 
-async fn stop_signal() {
+/// Reloads the TLS files on SIGHUP (as well as when the periodic check sees them change).
+fn reload_on_hangup(tls: &std::sync::Arc<hanniball_svc_kit::ServerTls>) {
+    #[cfg(unix)]
+    {
+        let tls = std::sync::Arc::clone(tls);
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) {
+            Ok(mut hangups) => {
+                tokio::spawn(async move {
+                    while hangups.recv().await.is_some() {
+                        match tls.reload() {
+                            Ok(changed) => tracing::info!(changed, "SIGHUP: TLS files checked"),
+                            Err(error) => {
+                                tracing::error!(%error, "SIGHUP: the TLS files are not usable; keeping the old ones")
+                            }
+                        }
+                    }
+                });
+            }
+            Err(error) => {
+                tracing::warn!(%error, "no SIGHUP handler; TLS files are still checked periodically")
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tls;
+}
+
+pub(crate) async fn stop_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
@@ -137,32 +239,261 @@ pub async fn run(args: ServeArgs) -> Result<()> {
     init_logging(&settings);
     std::fs::create_dir_all(&settings.data_dir)
         .with_context(|| format!("creating {}", settings.data_dir.display()))?;
-    let token = admin_token(&settings)?;
+    let token = hanniball_svc_kit::AdminToken::new(&admin_token(&settings)?);
     let url = settings.database_url();
     let store = Store::connect(&url)
         .await
         .with_context(|| format!("opening the database ({})", redact(&url)))?;
+    let tls = match settings.server.tls.files()? {
+        Some(files) => {
+            Some(hanniball_svc_kit::ServerTls::load(files).context("setting up TLS (server.tls)")?)
+        }
+        None => None,
+    };
     let listener = tokio::net::TcpListener::bind(&settings.server.listen)
         .await
         .with_context(|| format!("listening on {}", settings.server.listen))?;
     let shutdown = CancellationToken::new();
-    let (running, names) = launch(
+    if let Some(tls) = &tls {
+        tls.watch(
+            std::time::Duration::from_millis(settings.server.tls.reload_ms.max(100)),
+            shutdown.clone(),
+        );
+        reload_on_hangup(tls);
+    }
+    // A token from a file can be replaced while running; one configured inline cannot.
+    if settings.auth.admin_token.is_empty() {
+        // Installed before serving, so that a SIGHUP never meets the default action (exit).
+        #[cfg(unix)]
+        let hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok();
+        #[cfg(not(unix))]
+        let hangup = None;
+        tokio::spawn(watch_admin_token(
+            settings.admin_token_file(),
+            token.clone(),
+            hangup,
+            shutdown.clone(),
+        ));
+    }
+    let metrics_addr = if settings.server.metrics_listen.is_empty() {
+        None
+    } else {
+        let addr = serve_metrics(&settings.server.metrics_listen)?;
+        tokio::spawn(sample_metrics(store.clone(), args.only, shutdown.clone()));
+        Some(addr)
+    };
+    let (running, names, here) = launch(
         &settings,
         store,
         listener,
         &token,
         args.only,
         shutdown.clone(),
+        tls.clone(),
     )
     .await?;
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    if tls.is_none() && !running.addr.ip().is_loopback() {
+        if settings.server.allow_plaintext {
+            tracing::info!(addr = %running.addr, "plain text on a public address (server.allow_plaintext)");
+        } else {
+            tracing::warn!(
+                addr = %running.addr,
+                "PLAIN TEXT ON A PUBLIC ADDRESS: bearer tokens (the admin's too) cross the network \
+                 in clear. Set server.tls.cert and server.tls.key, or, behind a proxy that \
+                 terminates TLS, server.allow_plaintext = true"
+            );
+        }
+    }
+    let web = if args.only.is_none_or(|only| only == Service::Web)
+        && !settings.server.web_listen.is_empty()
+    {
+        Some(start_web(&settings, &token, &here, shutdown.clone()).await?)
+    } else {
+        None
+    };
     // A line for people and scripts: where to connect.
-    println!("hanniball serving on http://{}", running.addr);
+    println!("hanniball serving on {scheme}://{}", running.addr);
+    if let Some(addr) = web {
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), "web pages on http://{addr}/");
+        tracing::info!(%addr, "web pages on http://{addr}/");
+    }
+    if let Some(addr) = metrics_addr {
+        // Not println!: a script that read only the first line may have closed the pipe.
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), "metrics on http://{addr}/metrics");
+        tracing::info!(%addr, "metrics on http://{addr}/metrics");
+    }
     tracing::info!(addr = %running.addr, database = %redact(&url), services = ?names, "serving");
     stop_signal().await;
     tracing::info!("stopping");
     shutdown.cancel();
     running.wait().await.context("server error")?;
     Ok(())
+}
+
+/// Starts the web pages on `server.web_listen` (the default port taken: any free port), calling
+/// the arbiter at `services.arbiter_url` or this process's own address `here`, with `web.token`
+/// or else the admin token (the pages make read calls only). Returns the address.
+pub(crate) async fn start_web(
+    settings: &Settings,
+    token: &hanniball_svc_kit::AdminToken,
+    here: &str,
+    shutdown: CancellationToken,
+) -> Result<std::net::SocketAddr> {
+    let listen = &settings.server.web_listen;
+    let listener = match tokio::net::TcpListener::bind(listen).await {
+        Ok(listener) => listener,
+        Err(error)
+            if error.kind() == std::io::ErrorKind::AddrInUse
+                && listen == crate::settings::DEFAULT_WEB_LISTEN =>
+        {
+            tracing::warn!(%listen, "the default web port is taken; serving the pages on a free port");
+            tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .context("listening for the web pages")?
+        }
+        Err(error) => {
+            return Err(error)
+                .with_context(|| format!("listening on {listen} (server.web_listen)"));
+        }
+    };
+    let addr = listener.local_addr().context("no local address")?;
+    let or_here = |url: &str| {
+        if url.is_empty() {
+            here.to_owned()
+        } else {
+            url.to_owned()
+        }
+    };
+    let options = hanniball_web::WebOptions {
+        arbiter_url: or_here(&settings.services.arbiter_url),
+        scheduler_url: Some(or_here(&settings.services.scheduler_url)),
+        rating_url: Some(or_here(&settings.services.rating_url)),
+        token: if settings.web.token.is_empty() {
+            token.token()
+        } else {
+            settings.web.token.clone()
+        },
+        tls: if settings.services.arbiter_url.is_empty() {
+            hanniball_svc_kit::ClientTls::default()
+        } else {
+            settings.services.tls.client()
+        },
+    };
+    let router = hanniball_web::router(&options).context("setting up the web pages")?;
+    tokio::spawn(async move {
+        if let Err(error) = hanniball_web::serve(listener, router, shutdown).await {
+            tracing::error!(%error, "the web pages stopped");
+        }
+    });
+    Ok(addr)
+}
+
+/// Installs the Prometheus recorder and its scrape listener on `listen` (`server.metrics_listen`).
+fn serve_metrics(listen: &str) -> Result<std::net::SocketAddr> {
+    use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
+    let addr: std::net::SocketAddr = listen
+        .parse()
+        .with_context(|| format!("server.metrics_listen {listen:?} is not an address:port"))?;
+    // Seconds: 0.1 ms to 10 s (RPCs, commits); streams that live longer land in +Inf.
+    let seconds = [
+        0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+        2.5, 10.0,
+    ];
+    let sizes = [
+        1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0,
+    ];
+    PrometheusBuilder::new()
+        .with_http_listener(addr)
+        .set_buckets_for_metric(Matcher::Suffix("_seconds".to_owned()), &seconds)?
+        .set_buckets_for_metric(
+            Matcher::Full("hanniball_commit_batch_size".to_owned()),
+            &sizes,
+        )?
+        .install()
+        .with_context(|| format!("serving metrics on {listen} (server.metrics_listen)"))?;
+    describe_metrics();
+    Ok(addr)
+}
+
+/// HELP lines for every metric the services record (README "Metrics").
+fn describe_metrics() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        "hanniball_rpc_requests_total",
+        "Finished gRPC calls by method and code."
+    );
+    describe_histogram!(
+        "hanniball_rpc_duration_seconds",
+        Unit::Seconds,
+        "gRPC calls from the request to the end of the answer (a stream's whole life)."
+    );
+    describe_gauge!(
+        "hanniball_rpc_in_flight",
+        "Answers open now by method (the Watch methods: open streams)."
+    );
+    describe_counter!(
+        "hanniball_turns_committed_total",
+        "Turns stored by the arbiter."
+    );
+    describe_histogram!(
+        "hanniball_commit_seconds",
+        Unit::Seconds,
+        "Time per group-commit transaction of the arbiter."
+    );
+    describe_histogram!(
+        "hanniball_commit_batch_size",
+        "Writes per group-commit transaction of the arbiter."
+    );
+    describe_gauge!(
+        "hanniball_games_loaded",
+        "Games the arbiter holds in memory."
+    );
+    describe_gauge!(
+        "hanniball_matchmaking_queue_length",
+        "Players waiting in the matchmaking queue."
+    );
+    describe_gauge!(
+        "hanniball_outbox_lag",
+        "Finished games a results consumer has not consumed yet."
+    );
+    describe_gauge!(
+        "hanniball_db_connections",
+        "Database pool connections by state."
+    );
+}
+
+/// What the services do not record as it happens, sampled every few seconds: the database pool's
+/// use, and how far the results consumers of this process are behind the outbox.
+async fn sample_metrics(store: Store, only: Option<Service>, shutdown: CancellationToken) {
+    let runs = |service: Service| only.is_none_or(|only| only == service);
+    loop {
+        let (open, idle) = store.pool_use();
+        metrics::gauge!("hanniball_db_connections", "state" => "idle").set(idle as f64);
+        metrics::gauge!("hanniball_db_connections", "state" => "in_use")
+            .set(f64::from(open).max(idle as f64) - idle as f64);
+        if (runs(Service::Rating) || runs(Service::Scheduler))
+            && let Ok(latest) = store.latest_result_sequence().await
+        {
+            if runs(Service::Rating)
+                && let Ok(cursor) = store.rating_cursor(hanniball_rating_svc::CONSUMER).await
+            {
+                metrics::gauge!("hanniball_outbox_lag", "consumer" => "rating")
+                    .set((latest - cursor).max(0) as f64);
+            }
+            if runs(Service::Scheduler)
+                && let Ok(cursor) = store.scheduler_cursor().await
+            {
+                metrics::gauge!("hanniball_outbox_lag", "consumer" => "scheduler")
+                    .set((latest - cursor).max(0) as f64);
+            }
+        }
+        if !hanniball_svc_kit::pause(std::time::Duration::from_secs(5), &shutdown).await {
+            return;
+        }
+    }
 }
 
 /// Starts the services `only` names (all when `None`) on `listener`; services of this process
@@ -172,12 +503,38 @@ pub async fn launch(
     settings: &Settings,
     store: Store,
     listener: tokio::net::TcpListener,
-    token: &str,
+    token: &hanniball_svc_kit::AdminToken,
     only: Option<Service>,
     shutdown: CancellationToken,
-) -> Result<(hanniball_svc_kit::Served, Vec<&'static str>)> {
+    tls: Option<std::sync::Arc<hanniball_svc_kit::ServerTls>>,
+) -> Result<(hanniball_svc_kit::Served, Vec<&'static str>, String)> {
     let addr = listener.local_addr().context("no local address")?;
-    let here = format!("http://{addr}");
+    // Services of this process call each other like any client. With TLS on the service port
+    // they do so over a second, plain listener on loopback, so that they need not trust (or
+    // name) the certificate the public sees, and nothing leaves the machine in clear.
+    let internal = match &tls {
+        Some(_) => Some(
+            tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))
+                .await
+                .context("listening on loopback for the services' own calls")?,
+        ),
+        None => None,
+    };
+    let here = match &internal {
+        Some(internal) => format!(
+            "http://{}",
+            internal.local_addr().context("no local address")?
+        ),
+        None => format!("http://{addr}"),
+    };
+    // `[services.tls]` is for the services configured by URL; this process's own are plain.
+    let tls_for = |url: &str| {
+        if url.is_empty() {
+            hanniball_svc_kit::ClientTls::default()
+        } else {
+            settings.services.tls.client()
+        }
+    };
     let or_here = |url: &str| {
         if url.is_empty() {
             here.clone()
@@ -190,7 +547,7 @@ pub async fn launch(
     let mut names: Vec<&'static str> = Vec::new();
     if runs(Service::Arbiter) {
         let options = Options {
-            admin_token: token.to_owned(),
+            admin_token: token.clone(),
             clock: Clock::System,
         };
         let arbiter = Arbiter::build(store.clone(), options, shutdown.clone())
@@ -202,6 +559,7 @@ pub async fn launch(
     if runs(Service::Rating) {
         let mut options = hanniball_rating_svc::RatingOptions::new(token);
         options.arbiter_url = Some(or_here(&settings.services.arbiter_url));
+        options.tls = tls_for(&settings.services.arbiter_url);
         crate::settings::apply_rating(settings, &mut options)?;
         let rating = hanniball_rating_svc::Rating::build(store.clone(), options, shutdown.clone())
             .await
@@ -212,6 +570,8 @@ pub async fn launch(
     if runs(Service::Scheduler) {
         let mut options = SchedulerOptions::new(token, &or_here(&settings.services.arbiter_url));
         options.rating_url = Some(or_here(&settings.services.rating_url));
+        // One TLS setting for both URLs: configure both or neither.
+        options.tls = tls_for(&settings.services.arbiter_url);
         options.queue = QueueConfig {
             base_window: settings.matchmaking.base_window,
             widening_per_second: settings.matchmaking.widening_per_second,
@@ -223,19 +583,39 @@ pub async fn launch(
         scheduler.add_to(&mut routes);
         names.extend(Scheduler::SERVICE_NAMES);
     }
-    let served = hanniball_svc_kit::serve_with(
-        listener,
+    let health = if settings.server.health_listen.is_empty() {
+        None
+    } else {
+        Some(
+            tokio::net::TcpListener::bind(&settings.server.health_listen)
+                .await
+                .with_context(|| {
+                    format!(
+                        "listening on {} (server.health_listen)",
+                        settings.server.health_listen
+                    )
+                })?,
+        )
+    };
+    let listeners = hanniball_svc_kit::Listeners {
+        public: listener,
+        tls,
+        internal,
+        health,
+    };
+    let served = hanniball_svc_kit::serve_on(
+        listeners,
         routes,
         &names,
         shutdown,
         hanniball_svc_kit::EdgeLimits {
-            trusted_tokens: vec![token.to_owned()],
+            admin_token: Some(token.clone()),
             ..settings.server.edge_limits()
         },
     )
     .await
     .context("serving")?;
-    Ok((served, names))
+    Ok((served, names, here))
 }
 
 /// A database URL without its password.

@@ -17,17 +17,96 @@ pub struct Settings {
     pub log: Log,
     pub services: Services,
     pub matchmaking: Matchmaking,
+    /// The web pages (`[web]`).
+    pub web: Web,
     /// The rating service (`[rating]`); every key has a default.
     #[serde(default)]
     pub rating: RatingSettings,
 }
 
+/// `[web]`: the web pages.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Web {
+    /// The token the pages call the API with (a `read` token is enough); empty: the admin token
+    /// of this process.
+    pub token: String,
+}
+
+/// `server.web_listen` by default: a person opens this; when it is taken, any free port.
+pub const DEFAULT_WEB_LISTEN: &str = "127.0.0.1:8080";
+
 #[derive(Clone, Debug, Deserialize)]
 pub struct Services {
     /// The arbiter's URL for the services that call it (scheduler, rating); empty: this process.
     pub arbiter_url: String,
-    /// The rating service's URL for the scheduler; empty: this process.
+    /// The rating service's URL for the scheduler and the web pages; empty: this process.
     pub rating_url: String,
+    /// The scheduler's URL for the web pages; empty: this process.
+    pub scheduler_url: String,
+    /// How to reach the other services at `https://` URLs (`[services.tls]`).
+    pub tls: ServicesTls,
+}
+
+/// `[services.tls]`: the client side of TLS between services. Empty paths: unset.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ServicesTls {
+    /// Trust only this CA (PEM) for the other services; empty: the system's roots.
+    pub ca: String,
+    /// A client certificate (PEM) to present to services that require one (mutual TLS).
+    pub cert: String,
+    /// Its key (PEM).
+    pub key: String,
+}
+
+impl ServicesTls {
+    /// As the clients take it.
+    #[must_use]
+    pub fn client(&self) -> hanniball_svc_kit::ClientTls {
+        let path = |p: &str| (!p.is_empty()).then(|| PathBuf::from(p));
+        hanniball_svc_kit::ClientTls {
+            ca: path(&self.ca),
+            cert: path(&self.cert),
+            key: path(&self.key),
+        }
+    }
+}
+
+/// `[server.tls]`: TLS on the service port. Empty paths: unset.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ServerTls {
+    /// The certificate chain (PEM, leaf first); with `key`, the port speaks only TLS.
+    pub cert: String,
+    /// The private key (PEM).
+    pub key: String,
+    /// When set, every client must present a certificate issued by this CA (mutual TLS: for a
+    /// service that only other services call).
+    pub client_ca: String,
+    /// How often the files are checked for a renewed certificate, in milliseconds (SIGHUP
+    /// checks at once).
+    pub reload_ms: u64,
+}
+
+impl ServerTls {
+    /// The files, when TLS is configured; an error when only half of it is.
+    pub fn files(&self) -> Result<Option<hanniball_svc_kit::TlsFiles>> {
+        match (self.cert.is_empty(), self.key.is_empty()) {
+            (true, true) => {
+                if !self.client_ca.is_empty() {
+                    anyhow::bail!(
+                        "server.tls.client_ca is set but server.tls.cert and key are not"
+                    );
+                }
+                Ok(None)
+            }
+            (false, false) => Ok(Some(hanniball_svc_kit::TlsFiles {
+                cert: PathBuf::from(&self.cert),
+                key: PathBuf::from(&self.key),
+                client_ca: (!self.client_ca.is_empty()).then(|| PathBuf::from(&self.client_ca)),
+            })),
+            (true, false) => anyhow::bail!("server.tls.key is set but server.tls.cert is not"),
+            (false, true) => anyhow::bail!("server.tls.cert is set but server.tls.key is not"),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -54,6 +133,19 @@ pub struct Server {
     pub open_calls: u32,
     /// Failed authentications per peer address per minute before it is refused; 0: no limit.
     pub failed_auth_per_minute: u32,
+    /// A second address serving only gRPC health, in plain text, for probes that cannot speak
+    /// TLS (Kubernetes' `grpc` probe); empty: none.
+    pub health_listen: String,
+    /// An address serving `/metrics` in the Prometheus text format, in plain HTTP (for the
+    /// scraper; keep it off the public network); empty: none.
+    pub metrics_listen: String,
+    /// The web pages' address (plain HTTP; put TLS in front for the public); empty: none.
+    pub web_listen: String,
+    /// Serve plain text on a non-loopback address without a warning (behind a proxy that
+    /// terminates TLS).
+    pub allow_plaintext: bool,
+    /// TLS on the service port (`[server.tls]`).
+    pub tls: ServerTls,
 }
 
 impl Server {
@@ -66,6 +158,7 @@ impl Server {
             open_calls: self.open_calls,
             failed_auth_per_minute: self.failed_auth_per_minute,
             trusted_tokens: Vec::new(),
+            admin_token: None,
         }
     }
 }
@@ -78,8 +171,11 @@ pub struct Database {
 
 #[derive(Clone, Debug, Deserialize)]
 pub struct Auth {
-    /// The admin bearer token; empty: generated once and kept in `<data_dir>/admin-token`.
+    /// The admin bearer token; empty: read from `admin_token_file` (generated there once if the
+    /// file does not exist), and read again while serving, so that replacing the file rotates it.
     pub admin_token: String,
+    /// The file holding the admin token; empty: `<data_dir>/admin-token`.
+    pub admin_token_file: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -104,12 +200,26 @@ impl Settings {
             .set_default("server.burst", edge.burst)?
             .set_default("server.open_calls", edge.open_calls)?
             .set_default("server.failed_auth_per_minute", edge.failed_auth_per_minute)?
+            .set_default("server.allow_plaintext", false)?
+            .set_default("server.health_listen", "")?
+            .set_default("server.metrics_listen", "")?
+            .set_default("server.web_listen", DEFAULT_WEB_LISTEN)?
+            .set_default("web.token", "")?
+            .set_default("server.tls.cert", "")?
+            .set_default("server.tls.key", "")?
+            .set_default("server.tls.client_ca", "")?
+            .set_default("server.tls.reload_ms", 10_000)?
+            .set_default("services.tls.ca", "")?
+            .set_default("services.tls.cert", "")?
+            .set_default("services.tls.key", "")?
             .set_default("database.url", "")?
             .set_default("auth.admin_token", "")?
+            .set_default("auth.admin_token_file", "")?
             .set_default("log.filter", "info")?
             .set_default("log.format", "text")?
             .set_default("services.arbiter_url", "")?
             .set_default("services.rating_url", "")?
+            .set_default("services.scheduler_url", "")?
             .set_default("matchmaking.base_window", 100)?
             .set_default("matchmaking.widening_per_second", 20)?
             .set_default("matchmaking.max_window", 1000)?
@@ -150,10 +260,14 @@ impl Settings {
         }
     }
 
-    /// Where a generated admin token is kept.
+    /// The admin token's file (`auth.admin_token_file`, default `<data_dir>/admin-token`).
     #[must_use]
     pub fn admin_token_file(&self) -> PathBuf {
-        self.data_dir.join("admin-token")
+        if self.auth.admin_token_file.is_empty() {
+            self.data_dir.join("admin-token")
+        } else {
+            PathBuf::from(&self.auth.admin_token_file)
+        }
     }
 }
 

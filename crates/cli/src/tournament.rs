@@ -41,7 +41,21 @@ pub enum TournamentCommand {
         /// Pair rounds only on `tournament pair` (default: as soon as a round is over).
         #[arg(long)]
         manual: bool,
+        /// Open for entry: players enter and leave themselves (`tournament enter`/`leave`)
+        /// before the start.
+        #[arg(long)]
+        self_entry: bool,
+        /// Players may also enter after the start, from the next round (Swiss; implies
+        /// --self-entry).
+        #[arg(long, requires = "self_entry")]
+        late_entry: bool,
     },
+    /// Enter a tournament open for entry, with your own token (as a late entry once started,
+    /// if the organiser allows).
+    Enter { id: i64 },
+    /// Leave a tournament with your own token: before the start the entry is gone; after it,
+    /// you are withdrawn from the next round on.
+    Leave { id: i64 },
     /// Register players by name or id (admin).
     Add {
         id: i64,
@@ -230,6 +244,8 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             bye_points,
             forfeit_withdraws,
             manual,
+            self_entry,
+            late_entry,
         } => {
             let t = scheduler
                 .create_tournament(spb::CreateTournamentRequest {
@@ -245,6 +261,8 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
                         bye_points_set: true,
                         forfeit_withdraws,
                         manual_pairing: manual,
+                        self_entry,
+                        late_self_entry: late_entry,
                         ..Default::default()
                     }),
                 })
@@ -279,6 +297,45 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
                 );
             }
         }
+        TournamentCommand::Enter { id } => {
+            let entrant = scheduler
+                .add_player(spb::AddPlayerRequest {
+                    tournament_id: id,
+                    player_id: 0,
+                    rating: 0,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner()
+                .entrant
+                .context("no entrant in the answer")?;
+            if entrant.joined_round > 1 {
+                println!(
+                    "entered tournament {id} as {}, a late entry from round {}",
+                    entrant.name, entrant.joined_round
+                );
+            } else {
+                println!("entered tournament {id} as {}", entrant.name);
+            }
+        }
+        TournamentCommand::Leave { id } => {
+            let answer = scheduler
+                .withdraw_player(spb::WithdrawPlayerRequest {
+                    tournament_id: id,
+                    player_id: 0,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            if answer.removed {
+                println!("left tournament {id} (before the start: the entry is gone)");
+            } else {
+                println!(
+                    "withdrawn from tournament {id} from round {} on",
+                    answer.from_round
+                );
+            }
+        }
         TournamentCommand::Withdraw { id, player } => {
             let player_id = player_id(&mut accounts, &player).await?;
             let answer = scheduler
@@ -289,7 +346,11 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
                 .await
                 .map_err(rpc)?
                 .into_inner();
-            println!("{player} withdrawn from round {} on", answer.from_round);
+            if answer.removed {
+                println!("{player}'s entry removed (the tournament had not started)");
+            } else {
+                println!("{player} withdrawn from round {} on", answer.from_round);
+            }
         }
         TournamentCommand::Bye {
             id,

@@ -134,3 +134,37 @@ fn show_draws_the_board() {
     assert!(text.contains("white to move"));
     assert_eq!(text.lines().count(), 17);
 }
+
+/// The rules document in the repository shows the initial positions exactly as the engine draws
+/// them, and its notation section gives the engine's initial position.
+#[test]
+fn the_rules_document_agrees_with_the_engine() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/RULES.md"))
+        .expect("docs/RULES.md");
+    let initial = doc
+        .split("Initial position:\n```\n")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .expect("the initial position in 1.11");
+    assert_eq!(initial, INITIAL);
+    for args in [
+        vec!["rules", "show", "--position", INITIAL],
+        vec![
+            "rules",
+            "show",
+            "--game",
+            "paper-football",
+            "--position",
+            "",
+        ],
+    ] {
+        let out = hanniball(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let drawn = stdout(&out);
+        assert!(
+            doc.contains(drawn.trim_end()),
+            "docs/RULES.md does not show what `hanniball {}` draws:\n{drawn}",
+            args.join(" ")
+        );
+    }
+}

@@ -61,8 +61,8 @@ async fn state_survives_kill_9() {
         }
     };
     let before = get(&mut arbiter).await;
-    first.kill().expect("kill -9");
-    first.wait().expect("reaped");
+    first.0.kill().expect("kill -9");
+    first.0.wait().expect("reaped");
 
     let (mut second, url) = serve(&dir, &[]);
     let mut arbiter = ArbiterClient::connect(url).await.expect("reconnect");
@@ -85,7 +85,7 @@ async fn state_survives_kill_9() {
         ))
         .await
         .expect("turn 4 after the restart");
-    second.kill().expect("kill");
-    second.wait().expect("reaped");
+    second.0.kill().expect("kill");
+    second.0.wait().expect("reaped");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,10 +2,12 @@
 //! that resumes its game after the server is killed and restarted, and the three services as
 //! separate processes playing a tournament to the end (on PostgreSQL when configured).
 
+mod common;
+
+use common::wait_for;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 const ADMIN: &str = "system-test-admin-token";
 
@@ -19,21 +21,11 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn hanniball(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hanniball"))
-        .args(args)
-        .env("HANNIBALL_TOKEN", ADMIN)
-        .output()
-        .expect("the binary runs")
+    common::hanniball_as(ADMIN, args)
 }
 
 fn ok(args: &[&str]) -> String {
-    let out = hanniball(args);
-    assert!(
-        out.status.success(),
-        "hanniball {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+    common::ok_as(ADMIN, args)
 }
 
 /// A free port on 127.0.0.1 (bound and released).
@@ -127,18 +119,6 @@ fn bot(server: &str, token: &str, strategy: &str, games: u32) -> Server {
     Server(child)
 }
 
-/// Polls `check` every 100 ms for at most `seconds`.
-fn wait_for(seconds: u64, what: &str, mut check: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(seconds) {
-        if check() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    panic!("timed out waiting for {what}");
-}
-
 #[test]
 fn the_demo_runs_a_swiss_tournament_among_bots_and_rates_it() {
     let dir = temp_dir("demo");
@@ -154,8 +134,10 @@ fn the_demo_runs_a_swiss_tournament_among_bots_and_rates_it() {
         "20",
         "--data-dir",
         dir.to_str().expect("utf-8"),
+        "--exit",
     ]);
     assert!(out.contains("final standings after 2 rounds"), "{out}");
+    assert!(out.contains("Watch it live: http://"), "{out}");
     let standings: Vec<&str> = out
         .lines()
         .skip_while(|l| !l.starts_with("rank"))

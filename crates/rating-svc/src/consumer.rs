@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
-use hanniball_svc_kit::Bearer;
+use hanniball_svc_kit::AdminToken;
 use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::transport::Channel;
@@ -24,11 +24,11 @@ const BATCH: usize = 500;
 pub async fn run(
     shared: Arc<Shared>,
     channel: Channel,
-    token: String,
+    token: AdminToken,
     max_backoff: Duration,
     shutdown: CancellationToken,
 ) {
-    let mut client = ArbiterClient::with_interceptor(channel, Bearer::new(&token));
+    let mut client = ArbiterClient::with_interceptor(channel, token);
     let mut backoff = MIN_BACKOFF;
     loop {
         let outcome = session(&shared, &mut client, &shutdown, &mut backoff).await;
@@ -51,7 +51,9 @@ pub async fn run(
 /// One connection: from the stored cursor, until the stream ends, fails, or shutdown (`Ok`).
 async fn session(
     shared: &Shared,
-    client: &mut ArbiterClient<tonic::service::interceptor::InterceptedService<Channel, Bearer>>,
+    client: &mut ArbiterClient<
+        tonic::service::interceptor::InterceptedService<Channel, AdminToken>,
+    >,
     shutdown: &CancellationToken,
     backoff: &mut Duration,
 ) -> Result<(), String> {

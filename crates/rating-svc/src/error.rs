@@ -11,8 +11,13 @@ pub enum ServiceError {
     NoToken,
     #[error("invalid or revoked token")]
     BadToken,
+    #[error("token expired")]
+    Expired,
     #[error("this call needs the admin token")]
     AdminOnly,
+    /// The token is valid but lacks the call's scope (the message names both).
+    #[error("{0}")]
+    MissingScope(String),
     #[error("{0}")]
     InvalidArgument(String),
     #[error("{what} {id} not found")]
@@ -38,6 +43,7 @@ impl From<StoreError> for ServiceError {
                 ServiceError::Unavailable
             }
             StoreError::Conflict(_) => ServiceError::LostRace,
+            StoreError::Invalid(detail) => ServiceError::InvalidArgument(detail),
             StoreError::Corrupt(detail) | StoreError::Database(detail) => {
                 ServiceError::Internal(detail)
             }
@@ -50,7 +56,9 @@ impl From<AuthError> for ServiceError {
         match error {
             AuthError::NoToken => ServiceError::NoToken,
             AuthError::BadToken => ServiceError::BadToken,
+            AuthError::Expired => ServiceError::Expired,
             AuthError::AdminOnly => ServiceError::AdminOnly,
+            AuthError::MissingScope { .. } => ServiceError::MissingScope(error.to_string()),
             AuthError::NoRandomness(detail) => ServiceError::Internal(detail),
             AuthError::Store(error) => error.into(),
         }
@@ -60,8 +68,10 @@ impl From<AuthError> for ServiceError {
 impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Self {
         let code = match &error {
-            ServiceError::NoToken | ServiceError::BadToken => Code::Unauthenticated,
-            ServiceError::AdminOnly => Code::PermissionDenied,
+            ServiceError::NoToken | ServiceError::BadToken | ServiceError::Expired => {
+                Code::Unauthenticated
+            }
+            ServiceError::AdminOnly | ServiceError::MissingScope(_) => Code::PermissionDenied,
             ServiceError::InvalidArgument(_) => Code::InvalidArgument,
             ServiceError::NotFound { .. } => Code::NotFound,
             ServiceError::FailedPrecondition(_) => Code::FailedPrecondition,

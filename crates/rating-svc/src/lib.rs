@@ -30,7 +30,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use hanniball_proto::rating::v1::rating_server::RatingServer;
 use hanniball_rating::System;
 use hanniball_store::Store;
-use hanniball_svc_kit::{Auth, Served};
+use hanniball_svc_kit::{AdminToken, Auth, Served};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::server::NamedService;
@@ -38,6 +38,7 @@ use tonic::service::RoutesBuilder;
 
 pub use error::ServiceError;
 pub use ladders::Ladders;
+pub use service::CONSUMER;
 
 use service::{RatingService, Shared};
 
@@ -85,8 +86,8 @@ impl std::fmt::Debug for Clock {
 #[derive(Clone, Debug)]
 pub struct RatingOptions {
     /// The admin bearer token: admin calls need it, and the results consumer sends it to the
-    /// arbiter.
-    pub admin_token: String,
+    /// arbiter. Shared: a rotation reaches both at once.
+    pub admin_token: AdminToken,
     /// The arbiter to take finished games from (`WatchResults`), e.g. `http://127.0.0.1:50051`;
     /// `None`: no consumer (results arrive through `RecordResult` only).
     pub arbiter_url: Option<String>,
@@ -102,20 +103,23 @@ pub struct RatingOptions {
     pub max_backoff: std::time::Duration,
     /// The clock (the system clock except in tests).
     pub clock: Clock,
+    /// How to reach the arbiter over TLS (`https://` URLs).
+    pub tls: hanniball_svc_kit::ClientTls,
 }
 
 impl RatingOptions {
     /// The defaults: Elo everywhere, one ladder per game kind, no consumer.
     #[must_use]
-    pub fn new(admin_token: &str) -> RatingOptions {
+    pub fn new(admin_token: impl Into<AdminToken>) -> RatingOptions {
         RatingOptions {
-            admin_token: admin_token.to_owned(),
+            admin_token: admin_token.into(),
             arbiter_url: None,
             default_system: System::default(),
             ladders: BTreeMap::new(),
             split_by_time_control: false,
             max_backoff: std::time::Duration::from_secs(5),
             clock: Clock::system(),
+            tls: hanniball_svc_kit::ClientTls::default(),
         }
     }
 }
@@ -146,13 +150,18 @@ impl Rating {
         )?;
         let shared = Arc::new(Shared {
             store,
-            auth: Auth::new(&options.admin_token),
+            auth: Auth::new(options.admin_token.clone()).with_clock({
+                let clock = options.clock.clone();
+                move || hanniball_arbiter::Timestamp(clock.now_ms())
+            }),
             ladders,
             writer: tokio::sync::Mutex::new(()),
             clock: options.clock.clone(),
         });
+        // Revocations on any replica empty this service's token cache at once.
+        tokio::spawn(shared.auth.follow(&shared.store, shutdown.clone()));
         if let Some(url) = &options.arbiter_url {
-            let channel = hanniball_svc_kit::connect(url)
+            let channel = hanniball_svc_kit::connect_with(url, &options.tls)
                 .map_err(|e| ServiceError::Config(format!("arbiter_url {url:?}: {e}")))?;
             tokio::spawn(consumer::run(
                 Arc::clone(&shared),
@@ -208,7 +217,7 @@ pub async fn start(
     shutdown: CancellationToken,
 ) -> Result<Running, ServiceError> {
     let limits = hanniball_svc_kit::EdgeLimits {
-        trusted_tokens: vec![options.admin_token.clone()],
+        admin_token: Some(options.admin_token.clone()),
         ..hanniball_svc_kit::EdgeLimits::default()
     };
     let rating = Rating::build(store, options, shutdown.clone()).await?;

@@ -8,7 +8,7 @@ use hanniball_proto::rating::v1 as pb;
 use hanniball_rating::{Score, System};
 use hanniball_store::rating::{BoardFilter, Change, NewEvent, Recorded};
 use hanniball_store::{PlayerRow, Store, StoreError};
-use hanniball_svc_kit::{Auth, Caller};
+use hanniball_svc_kit::{Auth, Caller, Scope};
 use tonic::{Request, Response, Status};
 
 use crate::Clock;
@@ -32,12 +32,16 @@ pub struct Shared {
 }
 
 impl Shared {
-    async fn caller<T>(&self, request: &Request<T>) -> ServiceResult<Caller> {
-        Ok(self.auth.caller(request.metadata(), &self.store).await?)
+    /// The caller, if its token holds `scope` (README, "Token scopes").
+    async fn caller<T>(&self, request: &Request<T>, scope: Scope) -> ServiceResult<Caller> {
+        Ok(self
+            .auth
+            .caller(request.metadata(), &self.store, scope)
+            .await?)
     }
 
     async fn admin<T>(&self, request: &Request<T>) -> ServiceResult<()> {
-        Ok(self.caller(request).await?.require_admin()?)
+        Ok(self.caller(request, Scope::Admin).await?.require_admin()?)
     }
 
     /// Records events (and moves the consumer's cursor), retrying a few times when another
@@ -263,7 +267,7 @@ impl pb::rating_server::Rating for RatingService {
         &self,
         request: Request<pb::GetRatingRequest>,
     ) -> Result<Response<pb::GetRatingResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let r = request.get_ref();
         let ladder = self.shared.ladders.resolve(&r.ladder)?;
         let player = self.shared.player(r.player.as_ref()).await?;
@@ -300,7 +304,7 @@ impl pb::rating_server::Rating for RatingService {
         &self,
         request: Request<pb::GetRatingsRequest>,
     ) -> Result<Response<pb::GetRatingsResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let r = request.get_ref();
         let ladder = self.shared.ladders.resolve(&r.ladder)?;
         if r.player_ids.len() > 10_000 {
@@ -351,7 +355,7 @@ impl pb::rating_server::Rating for RatingService {
         &self,
         request: Request<pb::LeaderboardRequest>,
     ) -> Result<Response<pb::LeaderboardResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let r = request.get_ref();
         let ladder = self.shared.ladders.resolve(&r.ladder)?;
         if r.active_since_ms < 0 {
@@ -413,7 +417,7 @@ impl pb::rating_server::Rating for RatingService {
         &self,
         request: Request<pb::HistoryRequest>,
     ) -> Result<Response<pb::HistoryResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let r = request.get_ref();
         let ladder = self.shared.ladders.resolve(&r.ladder)?;
         let player = self.shared.player(r.player.as_ref()).await?;
@@ -459,7 +463,7 @@ impl pb::rating_server::Rating for RatingService {
         &self,
         request: Request<pb::HeadToHeadRequest>,
     ) -> Result<Response<pb::HeadToHeadResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let r = request.get_ref();
         let ladder = self.shared.ladders.resolve(&r.ladder)?;
         let player = self.shared.player(r.player.as_ref()).await?;
@@ -492,7 +496,7 @@ impl pb::rating_server::Rating for RatingService {
         &self,
         request: Request<pb::PerformanceRequest>,
     ) -> Result<Response<pb::PerformanceResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let r = request.get_ref();
         let ladder = self.shared.ladders.resolve(&r.ladder)?;
         let player = self.shared.player(r.player.as_ref()).await?;
@@ -747,7 +751,7 @@ impl pb::rating_server::Rating for RatingService {
         &self,
         request: Request<pb::ListLaddersRequest>,
     ) -> Result<Response<pb::ListLaddersResponse>, Status> {
-        self.shared.caller(&request).await?;
+        self.shared.caller(&request, Scope::Read).await?;
         let ladders = &self.shared.ladders;
         Ok(Response::new(pb::ListLaddersResponse {
             ladders: ladders

@@ -232,6 +232,33 @@ pub enum TurnError {
     Illegal(String),
 }
 
+/// Where a turn stands after some of its steps (see [`Game::partial_turn`]).
+///
+/// `must_end` and `may_end` together say what the caller can do next: step on (`next` is not
+/// empty), end the turn there (`may_end`: [`Game::play_turn`] of these steps succeeds), both, or
+/// neither (`must_end && !may_end`: a dead end, e.g. four HanniBall steps that changed nothing;
+/// the caller must take a step back).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartialTurn {
+    /// Every step legal next, in canonical notation and in the order of [`Game::legal_steps`].
+    /// Empty when `must_end`.
+    pub next: Vec<String>,
+    /// Whether the turn may end here: [`Game::play_turn`] of the same steps would succeed
+    /// (HanniBall: at least one step, and the placement changed or a goal was scored; paper
+    /// football: the last step passed the turn or ended the game).
+    pub may_end: bool,
+    /// Whether no step may follow (HanniBall: the turn has all its steps, a goal was scored, or no
+    /// piece can step; paper football: the turn passed or the game ended).
+    pub must_end: bool,
+    /// The position after these steps, in the game's notation. While the turn is open it is the
+    /// mid-turn position (HanniBall: the same side to move, `<steps-taken>` counting the steps;
+    /// paper football: the history with these steps); when the turn must end and may end, it is
+    /// exactly the position [`Game::play_turn`] gives.
+    pub position: String,
+    /// The result, when these steps ended the game (a goal; paper football: also a dead end).
+    pub result: Option<GameResult>,
+}
+
 /// One game in progress or finished, behind the seam. Values are immutable: playing a turn returns
 /// a new game, so a refused turn can never leave a half-applied state behind.
 pub trait Game: fmt::Debug + Send + Sync {
@@ -250,6 +277,11 @@ pub trait Game: fmt::Debug + Send + Sync {
     fn legal_steps(&self) -> Vec<String>;
     /// Plays a whole turn given as text; on success the new game, on refusal the reason.
     fn play_turn(&self, turn: &str) -> Result<Box<dyn Game>, TurnError>;
+    /// Where the turn of the side to move stands after `steps` (the first steps of a turn, in the
+    /// turn notation; empty for the turn's start, where `next` equals [`Game::legal_steps`]).
+    /// Malformed text is [`TurnError::Malformed`]; a step that is illegal where it is played is
+    /// [`TurnError::Illegal`] with the same reason [`Game::play_turn`] gives.
+    fn partial_turn(&self, steps: &str) -> Result<PartialTurn, TurnError>;
     /// The result, once the rules have ended the game.
     fn result(&self) -> Option<GameResult>;
     /// Game-specific facts the side to move should know at turn start, as short stable words

@@ -9,7 +9,9 @@
 pub mod game;
 pub mod hanniball;
 pub mod paper;
+pub mod record;
 
 pub use game::{
-    EndReason, Game, GameKind, GameOptions, GameResult, Outcome, SetupError, Side, TurnError,
+    EndReason, Game, GameKind, GameOptions, GameResult, Outcome, PartialTurn, SetupError, Side,
+    TurnError,
 };

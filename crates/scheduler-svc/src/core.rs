@@ -13,15 +13,15 @@ use hanniball_proto::rating::v1 as rpb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_store::Store;
 use hanniball_store::scheduler::{MatchRow, QueueRow};
-use hanniball_svc_kit::Bearer;
+use hanniball_svc_kit::AdminToken;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
 use crate::error::{ServiceError, ServiceResult};
 use crate::model::{self, Loaded};
 
-type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
-type Ratings = RatingClient<InterceptedService<Channel, Bearer>>;
+type Arbiter = ArbiterClient<InterceptedService<Channel, AdminToken>>;
+type Ratings = RatingClient<InterceptedService<Channel, AdminToken>>;
 /// Players wait for the same game: kind, ruleset, time control, rated.
 type Pool = (String, String, Option<i64>, Option<i64>, bool);
 
@@ -272,6 +272,7 @@ impl Core {
     /// Pairs whoever can be paired in the queue now and creates their games.
     pub async fn matchmake(&self) -> ServiceResult<usize> {
         let queue = self.store.queue().await?;
+        metrics::gauge!("hanniball_matchmaking_queue_length").set(queue.len() as f64);
         if queue.len() < 2 {
             return Ok(0);
         }

@@ -21,6 +21,9 @@ pub enum ServiceError {
     CannotPair(String),
     #[error("only the organiser (admin) or player {0} may do this")]
     NotYou(i64),
+    /// A player asking for what only the organiser may do here; the message says what and why.
+    #[error("{0}")]
+    Denied(String),
     #[error("lost a race with a concurrent change; read the tournament again and retry")]
     LostRace,
     #[error("the database is unavailable; nothing was applied, retry later")]
@@ -39,6 +42,7 @@ impl From<StoreError> for ServiceError {
                 ServiceError::Unavailable
             }
             StoreError::Conflict(_) => ServiceError::LostRace,
+            StoreError::Invalid(detail) => ServiceError::InvalidArgument(detail),
             StoreError::Corrupt(detail) | StoreError::Database(detail) => {
                 ServiceError::Internal(detail)
             }
@@ -56,7 +60,7 @@ impl From<ServiceError> for Status {
                 };
                 return auth.into();
             }
-            ServiceError::NotYou(_) => Code::PermissionDenied,
+            ServiceError::NotYou(_) | ServiceError::Denied(_) => Code::PermissionDenied,
             ServiceError::InvalidArgument(_) => Code::InvalidArgument,
             ServiceError::NotFound { .. } => Code::NotFound,
             ServiceError::AlreadyExists(_) => Code::AlreadyExists,

@@ -20,7 +20,7 @@ use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_proto::scheduler::v1::scheduler_server::SchedulerServer;
 use hanniball_store::Store;
-use hanniball_svc_kit::{Auth, Bearer, Served};
+use hanniball_svc_kit::{AdminToken, Auth, Served};
 use tokio::net::TcpListener;
 use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
@@ -37,8 +37,8 @@ use crate::service::SchedulerService;
 #[derive(Clone, Debug)]
 pub struct SchedulerOptions {
     /// The admin bearer token: checks organisers, and is what the scheduler calls the arbiter
-    /// and the rating service with.
-    pub admin_token: String,
+    /// and the rating service with. Shared: a rotation reaches both at once.
+    pub admin_token: AdminToken,
     /// The arbiter's URL (games are created there; results come from there).
     pub arbiter_url: String,
     /// The rating service's URL, if any (without one every player rates 1500 in the queue and
@@ -48,14 +48,16 @@ pub struct SchedulerOptions {
     pub queue: QueueConfig,
     /// How often the queue is matched and missing work is redone.
     pub tick: Duration,
+    /// How to reach the arbiter and the rating service over TLS (`https://` URLs).
+    pub tls: hanniball_svc_kit::ClientTls,
 }
 
 impl SchedulerOptions {
     /// Defaults for a scheduler calling the arbiter (and rating service) at `url`.
     #[must_use]
-    pub fn new(admin_token: &str, url: &str) -> SchedulerOptions {
+    pub fn new(admin_token: impl Into<AdminToken>, url: &str) -> SchedulerOptions {
         SchedulerOptions {
-            admin_token: admin_token.to_owned(),
+            admin_token: admin_token.into(),
             arbiter_url: url.to_owned(),
             rating_url: Some(url.to_owned()),
             queue: QueueConfig {
@@ -64,6 +66,7 @@ impl SchedulerOptions {
                 max_window: 1_000,
             },
             tick: Duration::from_millis(500),
+            tls: hanniball_svc_kit::ClientTls::default(),
         }
     }
 }
@@ -87,13 +90,13 @@ impl Scheduler {
         options: &SchedulerOptions,
         shutdown: CancellationToken,
     ) -> Result<Scheduler, ServiceError> {
-        let bearer = Bearer::new(&options.admin_token);
-        let channel = hanniball_svc_kit::connect(&options.arbiter_url)
+        let bearer = options.admin_token.clone();
+        let channel = hanniball_svc_kit::connect_with(&options.arbiter_url, &options.tls)
             .map_err(|e| ServiceError::Internal(format!("bad arbiter URL: {e}")))?;
         let arbiter = ArbiterClient::with_interceptor(channel, bearer.clone());
         let ratings = match &options.rating_url {
             Some(url) => Some(RatingClient::with_interceptor(
-                hanniball_svc_kit::connect(url)
+                hanniball_svc_kit::connect_with(url, &options.tls)
                     .map_err(|e| ServiceError::Internal(format!("bad rating URL: {e}")))?,
                 bearer,
             )),
@@ -106,11 +109,11 @@ impl Scheduler {
             queue: options.queue,
         };
         tokio::spawn(consume_results(core.clone(), shutdown.clone()));
+        let auth = Arc::new(Auth::new(options.admin_token.clone()));
+        // Revocations on any replica empty this service's token cache at once.
+        tokio::spawn(auth.follow(&core.store, shutdown.clone()));
         tokio::spawn(tick(core.clone(), options.tick, shutdown));
-        Ok(Scheduler {
-            core,
-            auth: Arc::new(Auth::new(&options.admin_token)),
-        })
+        Ok(Scheduler { core, auth })
     }
 
     /// Adds the Scheduler service to `routes`.
@@ -207,7 +210,7 @@ pub async fn start(
     shutdown: CancellationToken,
 ) -> Result<Running, ServiceError> {
     let limits = hanniball_svc_kit::EdgeLimits {
-        trusted_tokens: vec![options.admin_token.clone()],
+        admin_token: Some(options.admin_token.clone()),
         ..hanniball_svc_kit::EdgeLimits::default()
     };
     let scheduler = Scheduler::build(store, options, shutdown.clone())?;

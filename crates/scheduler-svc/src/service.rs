@@ -8,7 +8,7 @@ use hanniball_proto::scheduler::v1 as pb;
 use hanniball_rules::GameKind;
 use hanniball_store::scheduler::{ByeRow, EntrantRow, QueueRow, TournamentRow};
 use hanniball_svc_kit::limits;
-use hanniball_svc_kit::{Auth, Caller};
+use hanniball_svc_kit::{Auth, Caller, Scope};
 use tonic::{Request, Response, Status};
 
 use crate::core::{Core, now_ms, time_control};
@@ -23,22 +23,29 @@ pub struct SchedulerService {
 }
 
 impl SchedulerService {
-    async fn caller<T>(&self, request: &Request<T>) -> ServiceResult<Caller> {
+    /// The caller, if its token holds `scope` (README, "Token scopes").
+    async fn caller<T>(&self, request: &Request<T>, scope: Scope) -> ServiceResult<Caller> {
         Ok(self
             .auth
-            .caller(request.metadata(), &self.core.store)
+            .caller(request.metadata(), &self.core.store, scope)
             .await?)
     }
 
     async fn admin<T>(&self, request: &Request<T>) -> ServiceResult<()> {
-        Ok(self.caller(request).await?.require_admin()?)
+        Ok(self.caller(request, Scope::Admin).await?.require_admin()?)
     }
 
-    /// The organiser, or the player themself.
-    async fn admin_or(&self, request: &Request<impl Sized>, player: i64) -> ServiceResult<()> {
-        match self.caller(request).await? {
-            Caller::Admin => Ok(()),
-            Caller::Player(id) if id.0 == player => Ok(()),
+    /// The player a tournament-entry call is about, with who asks: the organiser names any
+    /// player; a player (with the `queue` scope: an entry is how a bot gets games from the
+    /// scheduler) only itself, as its own id or 0 ("me").
+    async fn entrant(
+        &self,
+        request: &Request<impl Sized>,
+        player: i64,
+    ) -> ServiceResult<(Caller, i64)> {
+        match self.caller(request, Scope::Queue).await? {
+            Caller::Admin => Ok((Caller::Admin, positive(player, "player_id")?)),
+            Caller::Player(id) if player == 0 || id.0 == player => Ok((Caller::Player(id), id.0)),
             Caller::Player(_) => Err(ServiceError::NotYou(player)),
         }
     }
@@ -110,6 +117,8 @@ fn settings(t: &TournamentRow) -> pb::TournamentSettings {
         top_seed_black: t.initial_colour == "black1",
         forfeit_withdraws: t.forfeit_withdraws,
         manual_pairing: !t.auto_pair,
+        self_entry: t.self_entry,
+        late_self_entry: t.late_self_entry,
     }
 }
 
@@ -270,6 +279,13 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         } else {
             s.name.trim().to_owned()
         };
+        if s.late_self_entry && system != model::SWISS {
+            return Err(ServiceError::InvalidArgument(
+                "late_self_entry is for Swiss tournaments: a round robin takes no late entries"
+                    .to_owned(),
+            )
+            .into());
+        }
         let row = TournamentRow {
             id: 0,
             name,
@@ -290,6 +306,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             initial_colour: if s.top_seed_black { "black1" } else { "white1" }.to_owned(),
             forfeit_withdraws: s.forfeit_withdraws,
             auto_pair: !s.manual_pairing,
+            self_entry: s.self_entry || s.late_self_entry,
+            late_self_entry: s.late_self_entry,
             status: "registration".to_owned(),
             current_round: 0,
             created_at_ms: now_ms(),
@@ -311,7 +329,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::GetTournamentRequest>,
     ) -> Result<Response<pb::GetTournamentResponse>, Status> {
-        self.caller(&request).await?;
+        self.caller(&request, Scope::Read).await?;
         let id = positive(request.get_ref().tournament_id, "tournament_id")?;
         let loaded = self.core.load(id).await?;
         Ok(Response::new(pb::GetTournamentResponse {
@@ -323,7 +341,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::ListTournamentsRequest>,
     ) -> Result<Response<pb::ListTournamentsResponse>, Status> {
-        self.caller(&request).await?;
+        self.caller(&request, Scope::Read).await?;
         let status = match request.get_ref().status() {
             pb::TournamentStatus::Unspecified => None,
             pb::TournamentStatus::Registration => Some("registration"),
@@ -352,11 +370,37 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::AddPlayerRequest>,
     ) -> Result<Response<pb::AddPlayerResponse>, Status> {
-        self.admin(&request).await?;
+        let (caller, player) = self.entrant(&request, request.get_ref().player_id).await?;
         let r = request.into_inner();
         let id = positive(r.tournament_id, "tournament_id")?;
-        let player = positive(r.player_id, "player_id")?;
         let loaded = self.core.load(id).await?;
+        if let Caller::Player(_) = caller {
+            let t = &loaded.tournament;
+            if r.rating != 0 {
+                return Err(ServiceError::Denied(format!(
+                    "only the organiser sets a seeding rating (rating {}); enter with rating 0 to be \
+                     seeded by your rating",
+                    r.rating
+                ))
+                .into());
+            }
+            let open = match t.status.as_str() {
+                "registration" => t.self_entry,
+                "running" => t.late_self_entry,
+                _ => true, // refused below: the tournament is over
+            };
+            if !open {
+                let why = if t.self_entry {
+                    "open for entry only before the start"
+                } else {
+                    "not open for entry"
+                };
+                return Err(ServiceError::Denied(format!(
+                    "tournament {id} is {why}; ask the organiser to add you"
+                ))
+                .into());
+            }
+        }
         let name = self
             .core
             .store
@@ -436,15 +480,37 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::WithdrawPlayerRequest>,
     ) -> Result<Response<pb::WithdrawPlayerResponse>, Status> {
-        let (id, player) = (request.get_ref().tournament_id, request.get_ref().player_id);
-        self.admin_or(&request, player).await?;
-        let loaded = self.core.load(positive(id, "tournament_id")?).await?;
+        let id = request.get_ref().tournament_id;
+        let (_, player) = self.entrant(&request, request.get_ref().player_id).await?;
+        let mut loaded = self.core.load(positive(id, "tournament_id")?).await?;
+        let not_entered = || ServiceError::NotFound {
+            what: "player in tournament",
+            id: player.to_string(),
+        };
         if !loaded.entrants.iter().any(|(e, _)| e.player_id == player) {
-            return Err(ServiceError::NotFound {
-                what: "player in tournament",
-                id: player.to_string(),
+            return Err(not_entered().into());
+        }
+        if loaded.tournament.status == "registration" {
+            // Before the start an entry is only a wish: leaving takes it back entirely (no
+            // start rank, no absence in the standings, free to enter again).
+            if self
+                .core
+                .store
+                .remove_entrant(id, PlayerId(player))
+                .await
+                .map_err(ServiceError::from)?
+            {
+                tracing::info!(tournament = id, player, "entry removed before the start");
+                return Ok(Response::new(pb::WithdrawPlayerResponse {
+                    from_round: 1,
+                    removed: true,
+                }));
             }
-            .into());
+            // Started (or left) meanwhile: look again.
+            loaded = self.core.load(id).await?;
+            if loaded.tournament.status == "registration" {
+                return Err(not_entered().into());
+            }
         }
         let from = loaded.tournament.current_round + 1;
         self.core
@@ -455,6 +521,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         tracing::info!(tournament = id, player, from, "player withdrawn");
         Ok(Response::new(pb::WithdrawPlayerResponse {
             from_round: from as u32,
+            removed: false,
         }))
     }
 
@@ -462,8 +529,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::RequestByeRequest>,
     ) -> Result<Response<pb::RequestByeResponse>, Status> {
-        let r = *request.get_ref();
-        self.admin_or(&request, r.player_id).await?;
+        let mut r = *request.get_ref();
+        (_, r.player_id) = self.entrant(&request, r.player_id).await?;
         let loaded = self
             .core
             .load(positive(r.tournament_id, "tournament_id")?)
@@ -591,7 +658,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::GetStandingsRequest>,
     ) -> Result<Response<pb::GetStandingsResponse>, Status> {
-        self.caller(&request).await?;
+        self.caller(&request, Scope::Read).await?;
         let loaded = self
             .core
             .load(positive(request.get_ref().tournament_id, "tournament_id")?)
@@ -637,7 +704,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::ExportTrfRequest>,
     ) -> Result<Response<pb::ExportTrfResponse>, Status> {
-        self.caller(&request).await?;
+        self.caller(&request, Scope::Read).await?;
         let loaded = self
             .core
             .load(positive(request.get_ref().tournament_id, "tournament_id")?)
@@ -663,7 +730,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::JoinQueueRequest>,
     ) -> Result<Response<pb::JoinQueueResponse>, Status> {
-        let Caller::Player(player) = self.caller(&request).await? else {
+        let Caller::Player(player) = self.caller(&request, Scope::Queue).await? else {
             return Err(ServiceError::InvalidArgument(
                 "the admin does not play: join the queue with a player's token".to_owned(),
             )
@@ -695,7 +762,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::LeaveQueueRequest>,
     ) -> Result<Response<pb::LeaveQueueResponse>, Status> {
-        let Caller::Player(player) = self.caller(&request).await? else {
+        let Caller::Player(player) = self.caller(&request, Scope::Queue).await? else {
             return Err(ServiceError::InvalidArgument(
                 "the admin is never in the queue".to_owned(),
             )
@@ -714,7 +781,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::GetQueueRequest>,
     ) -> Result<Response<pb::GetQueueResponse>, Status> {
-        self.caller(&request).await?;
+        self.caller(&request, Scope::Read).await?;
         let rows = self.core.store.queue().await.map_err(ServiceError::from)?;
         Ok(Response::new(pb::GetQueueResponse {
             waiting: rows

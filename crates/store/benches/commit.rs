@@ -111,6 +111,7 @@ fn main() {
                     Write {
                         game_id: id,
                         expected_turns: played,
+                        expected_version: None,
                         changes_row: false,
                         record: Some(TurnRecord {
                             number,
@@ -121,6 +122,7 @@ fn main() {
                             black_ms: 590_000,
                             played_at: at,
                             spent_ms: 1_000,
+                            running: None,
                         }),
                         position: POSITION.to_owned(),
                         turns_played: number,

@@ -7,8 +7,8 @@ use hanniball_arbiter::{
 use hanniball_rules::{GameKind, GameOptions, Outcome, Side};
 use sea_orm::ActiveValue::Set;
 
-use crate::entities::{games, players, turns};
-use crate::{GameRow, PlayerRow, StoreError};
+use crate::entities::{games, players, tokens, turns};
+use crate::{GameRow, PlayerRow, StoreError, TokenRow};
 
 /// Stored name of a side.
 #[must_use]
@@ -49,6 +49,17 @@ fn outcome_from_name(name: &str) -> Option<Outcome> {
 
 fn corrupt(game: i64, what: &str, value: &str) -> StoreError {
     StoreError::Corrupt(format!("game {game}: bad {what} {value:?}"))
+}
+
+pub(crate) fn token(row: tokens::Model) -> TokenRow {
+    TokenRow {
+        id: row.id,
+        player: PlayerId(row.player_id),
+        scopes: row.scopes,
+        created_at: Timestamp(row.created_at_ms),
+        expires_at: row.expires_at_ms.map(Timestamp),
+        revoked_at: row.revoked_at_ms.map(Timestamp),
+    }
 }
 
 pub(crate) fn player(row: players::Model) -> PlayerRow {
@@ -165,17 +176,31 @@ pub(crate) fn game_row(row: games::Model) -> Result<GameRow, StoreError> {
 pub(crate) fn stored(row: games::Model, log: Vec<turns::Model>) -> Result<Stored, StoreError> {
     let game = game_row(row)?;
     let mut turns = Vec::with_capacity(log.len());
-    for turn in log {
+    let timed = game.setup.time_control.is_some();
+    let last = log.len();
+    // Only a turn ends a game by the rules (a goal, the turn limit, no legal turn, a dead end).
+    let ended_by_last_turn = matches!(
+        game.result,
+        Some(FinalResult {
+            reason: Reason::Rules(_),
+            ..
+        })
+    );
+    for (index, turn) in log.into_iter().enumerate() {
+        let side =
+            side_from_name(&turn.side).ok_or_else(|| corrupt(turn.game_id, "side", &turn.side))?;
+        let ended = index + 1 == last && ended_by_last_turn;
         turns.push(TurnRecord {
             number: turn.number as u32,
-            side: side_from_name(&turn.side)
-                .ok_or_else(|| corrupt(turn.game_id, "side", &turn.side))?,
+            side,
             text: turn.text,
             position_after: turn.position_after,
             white_ms: turn.white_ms,
             black_ms: turn.black_ms,
             played_at: Timestamp(turn.played_at_ms),
             spent_ms: turn.spent_ms,
+            // Not a column: after a turn the opponent's clock runs, unless the turn ended the game.
+            running: (timed && !ended).then_some(side.opponent()),
         });
     }
     Ok(Stored {

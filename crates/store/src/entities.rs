@@ -33,6 +33,9 @@ pub mod tokens {
         pub hash: String,
         pub created_at_ms: i64,
         pub revoked_at_ms: Option<i64>,
+        /// Scope names separated by single spaces (`play queue read`).
+        pub scopes: String,
+        pub expires_at_ms: Option<i64>,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -70,6 +73,8 @@ pub mod games {
         pub draw_offer_by: Option<String>,
         pub created_at_ms: i64,
         pub finished_at_ms: Option<i64>,
+        /// Bumped by every update of the row (migration 5).
+        pub version: i64,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

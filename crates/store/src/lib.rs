@@ -21,8 +21,8 @@ use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection,
-    DbBackend, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, SqlErr,
-    Statement, TransactionTrait,
+    DbBackend, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    RuntimeErr, SqlErr, Statement, TransactionTrait,
 };
 
 use entities::{games, players, results_outbox, tokens, turns};
@@ -41,6 +41,10 @@ pub enum StoreError {
     /// A stored row does not make sense (a bug or manual tampering).
     #[error("corrupt record: {0}")]
     Corrupt(String),
+    /// A value the database cannot hold (PostgreSQL refuses NUL in text); nothing was written.
+    /// Caused by the caller's input, so services answer it as an invalid argument.
+    #[error("{0}")]
+    Invalid(String),
     /// Anything else the database said.
     #[error("database error: {0}")]
     Database(String),
@@ -50,6 +54,15 @@ impl From<DbErr> for StoreError {
     fn from(error: DbErr) -> Self {
         if let Some(SqlErr::UniqueConstraintViolation(detail)) = error.sql_err() {
             return StoreError::Conflict(detail);
+        }
+        // SQLSTATE 22021 (character_not_in_repertoire): text with a NUL byte, which PostgreSQL
+        // cannot store or compare. Services refuse such text first; this is the backstop.
+        if let DbErr::Query(RuntimeErr::SqlxError(e)) | DbErr::Exec(RuntimeErr::SqlxError(e)) =
+            &error
+            && let sea_orm::sqlx::Error::Database(db) = e.as_ref()
+            && db.code().as_deref() == Some("22021")
+        {
+            return StoreError::Invalid("text must not contain NUL characters".to_owned());
         }
         match error {
             DbErr::Conn(_) | DbErr::ConnectionAcquire(_) => {
@@ -67,6 +80,32 @@ pub struct PlayerRow {
     pub name: String,
     pub kind: String,
     pub created_at: Timestamp,
+}
+
+/// A player's token as stored (its hash aside).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenRow {
+    pub id: i64,
+    pub player: PlayerId,
+    /// Scope names separated by single spaces (`play queue read`); the services give them
+    /// meaning, the store keeps the text.
+    pub scopes: String,
+    pub created_at: Timestamp,
+    /// `None`: never expires.
+    pub expires_at: Option<Timestamp>,
+    /// `None`: not revoked.
+    pub revoked_at: Option<Timestamp>,
+}
+
+/// What happened to tokens, as the services' auth hears it ([`Store::token_events`],
+/// [`Store::listen_tokens`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenEvent {
+    /// The token with this id was revoked.
+    Revoked(i64),
+    /// Events may have been missed (a lost listening connection, a lagging receiver): every
+    /// token in use should be looked up again.
+    Missed,
 }
 
 /// A game without its turn log (for lists).
@@ -92,11 +131,16 @@ pub struct FinishedRow {
 }
 
 /// One game's change, stored atomically: the turn (if any), the game row, and the outbox row if
-/// the game ended. `expected_turns` guards against a concurrent writer (another replica).
+/// the game ended. `expected_turns`, and `expected_version` when given, guard against a
+/// concurrent writer (another replica): the version covers every change of the row, draw offers
+/// and clocks included.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Write {
     pub game_id: GameId,
     pub expected_turns: u32,
+    /// The row's version the writer's copy was made from (see [`Store::load_game_versioned`]);
+    /// `None`: not checked (a single writer).
+    pub expected_version: Option<i64>,
     pub record: Option<hanniball_arbiter::TurnRecord>,
     /// Whether the change touches the game row beyond what its turn record tells: no turn, a
     /// draw offer made, answered or lapsed, the game ending. On SQLite a plain turn goes to the
@@ -123,6 +167,7 @@ impl Write {
         Write {
             game_id: game.id,
             expected_turns,
+            expected_version: None,
             record: transition.record.clone(),
             changes_row: transition.record.is_none()
                 || status != Status::Active
@@ -168,6 +213,10 @@ pub fn created_id(result: Result<Option<GameId>, StoreError>) -> Result<GameId, 
 #[derive(Clone, Debug)]
 pub struct Store {
     db: DatabaseConnection,
+    /// Revocations through this process (every clone of the store shares it): on SQLite, where
+    /// one process owns the database, this is all there is; on PostgreSQL other replicas'
+    /// revocations arrive through [`Store::listen_tokens`].
+    token_events: tokio::sync::broadcast::Sender<TokenEvent>,
     /// Where group commits go. On SQLite a pool of its own with one connection: SQLite has one
     /// writer at a time anyway, and a connection that did the previous commit still has the hot
     /// pages of the turn index in its cache (one that another connection wrote since must drop its
@@ -185,6 +234,7 @@ impl Store {
             return Ok(Store {
                 commits: db.clone(),
                 db,
+                token_events: tokio::sync::broadcast::channel(TOKEN_EVENTS).0,
             });
         }
         // Readers keep SQLite's default page cache: every commit by the other connection empties
@@ -193,7 +243,18 @@ impl Store {
         let db = Database::connect(sqlite_options(url, 4, None)).await?;
         Migrator::up(&db, None).await?;
         let commits = Database::connect(sqlite_options(url, 1, Some(32 * 1024))).await?;
-        Ok(Store { db, commits })
+        Ok(Store {
+            db,
+            commits,
+            token_events: tokio::sync::broadcast::channel(TOKEN_EVENTS).0,
+        })
+    }
+
+    /// Whether other processes may write the same rows at the same time (PostgreSQL; a SQLite
+    /// file belongs to one server process).
+    #[must_use]
+    pub fn shared_by_replicas(&self) -> bool {
+        self.backend() == DbBackend::Postgres
     }
 
     /// The database backend in use.
@@ -267,18 +328,23 @@ impl Store {
             .collect())
     }
 
-    /// Stores a token hash for a player and returns the token's id.
+    /// Stores a token hash for a player, with its scopes (names separated by single spaces) and
+    /// expiry, and returns the token's id.
     pub async fn insert_token(
         &self,
         player: PlayerId,
         hash: &str,
         now: Timestamp,
+        scopes: &str,
+        expires_at: Option<Timestamp>,
     ) -> Result<i64, StoreError> {
         let model = tokens::ActiveModel {
             player_id: Set(player.0),
             hash: Set(hash.to_owned()),
             created_at_ms: Set(now.0),
             revoked_at_ms: Set(None),
+            scopes: Set(scopes.to_owned()),
+            expires_at_ms: Set(expires_at.map(|at| at.0)),
             ..Default::default()
         };
         Ok(tokens::Entity::insert(model)
@@ -287,33 +353,159 @@ impl Store {
             .id)
     }
 
-    /// Revokes a token: `None` for an unknown id, `Some(false)` if it was already revoked.
+    /// Revokes a token: `None` for an unknown id, `Some(false)` if it was already revoked. A
+    /// revocation is announced to this process ([`Store::token_events`]) after its commit, and on
+    /// PostgreSQL to every process (`NOTIFY` on [`TOKENS_CHANNEL`] in the same transaction).
     pub async fn revoke_token(&self, id: i64, now: Timestamp) -> Result<Option<bool>, StoreError> {
-        let Some(token) = tokens::Entity::find_by_id(id).one(&self.db).await? else {
+        let txn = self.db.begin().await?;
+        let Some(token) = tokens::Entity::find_by_id(id).one(&txn).await? else {
             return Ok(None);
         };
         if token.revoked_at_ms.is_some() {
             return Ok(Some(false));
         }
-        tokens::Entity::update_many()
+        let done = tokens::Entity::update_many()
             .col_expr(tokens::Column::RevokedAtMs, Expr::value(now.0))
             .filter(tokens::Column::Id.eq(id))
-            .exec(&self.db)
+            .filter(tokens::Column::RevokedAtMs.is_null())
+            .exec(&txn)
             .await?;
-        Ok(Some(true))
+        if txn.get_database_backend() == DbBackend::Postgres {
+            txn.execute_raw(Statement::from_sql_and_values(
+                DbBackend::Postgres,
+                format!("SELECT pg_notify('{TOKENS_CHANNEL}', $1)"),
+                [id.to_string().into()],
+            ))
+            .await?;
+        }
+        txn.commit().await?;
+        // No receiver is not an error: nothing listens in a command-line tool.
+        let _ = self.token_events.send(TokenEvent::Revoked(id));
+        Ok(Some(done.rows_affected == 1))
     }
 
-    /// The player owning a live (unrevoked) token with this hash.
-    pub async fn player_by_token_hash(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
-        let Some(token) = tokens::Entity::find()
+    /// One token by id, revoked or not.
+    pub async fn token(&self, id: i64) -> Result<Option<TokenRow>, StoreError> {
+        Ok(tokens::Entity::find_by_id(id)
+            .one(&self.db)
+            .await?
+            .map(convert::token))
+    }
+
+    /// A player's tokens with ids above `after`, by id: revoked and expired ones too.
+    pub async fn list_tokens(
+        &self,
+        player: PlayerId,
+        after: i64,
+        limit: u64,
+    ) -> Result<Vec<TokenRow>, StoreError> {
+        Ok(tokens::Entity::find()
+            .filter(tokens::Column::PlayerId.eq(player.0))
+            .filter(tokens::Column::Id.gt(after))
+            .order_by_asc(tokens::Column::Id)
+            .limit(limit)
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(convert::token)
+            .collect())
+    }
+
+    /// How many of a player's tokens work at `now` (neither revoked nor expired).
+    pub async fn live_token_count(
+        &self,
+        player: PlayerId,
+        now: Timestamp,
+    ) -> Result<u64, StoreError> {
+        Ok(tokens::Entity::find()
+            .filter(tokens::Column::PlayerId.eq(player.0))
+            .filter(tokens::Column::RevokedAtMs.is_null())
+            .filter(
+                tokens::Column::ExpiresAtMs
+                    .is_null()
+                    .or(tokens::Column::ExpiresAtMs.gt(now.0)),
+            )
+            .count(&self.db)
+            .await?)
+    }
+
+    /// Revocations through this process, from now on.
+    #[must_use]
+    pub fn token_events(&self) -> tokio::sync::broadcast::Receiver<TokenEvent> {
+        self.token_events.subscribe()
+    }
+
+    /// PostgreSQL: revocations by every process, as they commit (`LISTEN` on
+    /// [`TOKENS_CHANNEL`]); [`TokenEvent::Missed`] after a lost connection. `Ok(None)` on
+    /// SQLite, where [`Store::token_events`] hears everything.
+    pub async fn listen_tokens(
+        &self,
+    ) -> Result<Option<impl tokio_stream::Stream<Item = TokenEvent> + use<>>, StoreError> {
+        let Some(notes) = self.listen(TOKENS_CHANNEL, "token revocations").await? else {
+            return Ok(None);
+        };
+        Ok(Some(tokio_stream::StreamExt::filter_map(
+            notes,
+            |note| match note {
+                Some(payload) => payload.parse::<i64>().ok().map(TokenEvent::Revoked),
+                None => Some(TokenEvent::Missed),
+            },
+        )))
+    }
+
+    /// PostgreSQL: the payloads of `channel`'s notifications as they commit (`LISTEN`), `None`
+    /// after a lost connection (the listener reconnects; the caller compares what it holds).
+    /// `Ok(None)` on SQLite. `what` names the channel in logs.
+    async fn listen(
+        &self,
+        channel: &'static str,
+        what: &'static str,
+    ) -> Result<Option<impl tokio_stream::Stream<Item = Option<String>> + use<>>, StoreError> {
+        let Some(pool) = (self.backend() == DbBackend::Postgres)
+            .then(|| self.db.get_postgres_connection_pool().clone())
+        else {
+            return Ok(None);
+        };
+        let mut listener = sea_orm::sqlx::postgres::PgListener::connect_with(&pool)
+            .await
+            .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+        listener
+            .listen(channel)
+            .await
+            .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+        Ok(Some(async_stream::stream! {
+            loop {
+                match listener.try_recv().await {
+                    Ok(Some(note)) => yield Some(note.payload().to_owned()),
+                    // The connection was lost; the next call reconnects.
+                    Ok(None) => yield None,
+                    Err(error) => {
+                        tracing::warn!(%error, "listening for {what} failed; retrying");
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                        yield None;
+                    }
+                }
+            }
+        }))
+    }
+
+    /// The unrevoked token with this hash, expired or not (the caller tells an expired token from
+    /// an unknown one).
+    pub async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRow>, StoreError> {
+        Ok(tokens::Entity::find()
             .filter(tokens::Column::Hash.eq(hash))
             .filter(tokens::Column::RevokedAtMs.is_null())
             .one(&self.db)
             .await?
-        else {
+            .map(convert::token))
+    }
+
+    /// The player owning an unrevoked token with this hash.
+    pub async fn player_by_token_hash(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let Some(token) = self.token_by_hash(hash).await? else {
             return Ok(None);
         };
-        self.player(PlayerId(token.player_id)).await
+        self.player(token.player).await
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -345,16 +537,145 @@ impl Store {
 
     /// A game with its whole turn log, ready for [`Match::restore`].
     pub async fn load_game(&self, id: GameId) -> Result<Option<Stored>, StoreError> {
-        let Some(row) = games::Entity::find_by_id(id.0).one(&self.db).await? else {
+        Ok(self
+            .load_game_versioned(id)
+            .await?
+            .map(|(stored, _)| stored))
+    }
+
+    /// [`Store::load_game`] and the row's version, read in one transaction (so the version is the
+    /// one of what was read).
+    pub async fn load_game_versioned(
+        &self,
+        id: GameId,
+    ) -> Result<Option<(Stored, i64)>, StoreError> {
+        let txn = self.db.begin().await?;
+        let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
             return Ok(None);
         };
         let log = turns::Entity::find()
             .filter(turns::Column::GameId.eq(id.0))
             .order_by_asc(turns::Column::Number)
-            .all(&self.db)
+            .all(&txn)
             .await?;
+        txn.commit().await?;
+        let version = row.version;
         let row = log_tail(row, log.last());
-        convert::stored(row, log).map(Some)
+        Ok(Some((convert::stored(row, log)?, version)))
+    }
+
+    /// A game's state with only the turns numbered above `after` (a copy that holds the first
+    /// `after` turns needs no more), and the row's version, in one transaction: what a replica
+    /// reads to bring its copy up to date without reading the whole log.
+    pub async fn load_game_after(
+        &self,
+        id: GameId,
+        after: u32,
+    ) -> Result<Option<(Stored, i64)>, StoreError> {
+        let txn = self.db.begin().await?;
+        let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
+            return Ok(None);
+        };
+        // From the copy's own last turn on: the log's last turn is what the row is brought up to
+        // (see `log_tail`), even when nothing followed it.
+        let mut log = turns::Entity::find()
+            .filter(turns::Column::GameId.eq(id.0))
+            .filter(
+                turns::Column::Number.gte(i32::try_from(Ord::max(after, 1)).unwrap_or(i32::MAX)),
+            )
+            .order_by_asc(turns::Column::Number)
+            .all(&txn)
+            .await?;
+        txn.commit().await?;
+        let version = row.version;
+        let row = log_tail(row, log.last());
+        log.retain(|turn| i64::from(turn.number) > i64::from(after));
+        Ok(Some((convert::stored(row, log)?, version)))
+    }
+
+    /// The version of a game's row (`None`: no such game): what a replica compares with its copy's.
+    pub async fn game_version(&self, id: GameId) -> Result<Option<i64>, StoreError> {
+        Ok(games::Entity::find_by_id(id.0)
+            .select_only()
+            .column(games::Column::Version)
+            .into_tuple::<i64>()
+            .one(&self.db)
+            .await?)
+    }
+
+    /// Claims, or renews, the clock leases of `games` for `owner` until `expires_at_ms`: a game
+    /// whose lease is unheld, lapsed (before `now_ms`) or already `owner`'s becomes `owner`'s; one
+    /// another owner holds stays theirs. Returns the games `owner` holds now. One statement, so
+    /// two replicas claiming at once cannot both win. On SQLite (one process) every game is the
+    /// caller's and nothing is stored.
+    pub async fn claim_clocks(
+        &self,
+        games: &[GameId],
+        owner: &str,
+        now_ms: i64,
+        expires_at_ms: i64,
+    ) -> Result<Vec<GameId>, StoreError> {
+        if games.is_empty() || self.backend() != DbBackend::Postgres {
+            return Ok(games.to_vec());
+        }
+        let ids: Vec<i64> = games.iter().map(|g| g.0).collect();
+        let sql = "INSERT INTO clock_leases (game_id, owner, expires_at_ms) \
+             SELECT CAST(value AS bigint), $2, $4 FROM json_array_elements_text(CAST($1 AS json)) \
+             ON CONFLICT (game_id) DO UPDATE \
+             SET owner = EXCLUDED.owner, expires_at_ms = EXCLUDED.expires_at_ms \
+             WHERE clock_leases.owner = EXCLUDED.owner OR clock_leases.expires_at_ms < $3 \
+             RETURNING game_id";
+        let rows = self
+            .db
+            .query_all_raw(Statement::from_sql_and_values(
+                DbBackend::Postgres,
+                sql,
+                [
+                    json_array(&ids)?,
+                    owner.into(),
+                    now_ms.into(),
+                    expires_at_ms.into(),
+                ],
+            ))
+            .await?;
+        rows.iter()
+            .map(|row| Ok(GameId(row.try_get_by_index(0)?)))
+            .collect()
+    }
+
+    /// Gives up `owner`'s clock leases of `games` (finished games, or a replica shutting down), so
+    /// that another replica need not wait for them to lapse.
+    pub async fn release_clocks(&self, games: &[GameId], owner: &str) -> Result<(), StoreError> {
+        if games.is_empty() || self.backend() != DbBackend::Postgres {
+            return Ok(());
+        }
+        let ids: Vec<i64> = games.iter().map(|g| g.0).collect();
+        self.db
+            .execute_raw(Statement::from_sql_and_values(
+                DbBackend::Postgres,
+                "DELETE FROM clock_leases WHERE owner = $2 AND game_id IN \
+                 (SELECT CAST(value AS bigint) FROM json_array_elements_text(CAST($1 AS json)))",
+                [json_array(&ids)?, owner.into()],
+            ))
+            .await?;
+        Ok(())
+    }
+
+    /// Who holds the clock lease of `game`, and until when (`None`: nobody, or SQLite).
+    pub async fn clock_owner(&self, game: GameId) -> Result<Option<(String, i64)>, StoreError> {
+        if self.backend() != DbBackend::Postgres {
+            return Ok(None);
+        }
+        let row = self
+            .db
+            .query_one_raw(Statement::from_sql_and_values(
+                DbBackend::Postgres,
+                "SELECT owner, expires_at_ms FROM clock_leases WHERE game_id = $1",
+                [game.0.into()],
+            ))
+            .await?;
+        row.map(|row| Ok((row.try_get_by_index(0)?, row.try_get_by_index(1)?)))
+            .transpose()
     }
 
     /// Ids of every game still on.
@@ -514,8 +835,71 @@ impl Store {
         for write in &writes {
             insert_outbox(&txn, write).await?;
         }
+        if txn.get_database_backend() == DbBackend::Postgres {
+            let mut changed: Vec<i64> = created.iter().flatten().map(|id| id.0).collect();
+            changed.extend(writes.iter().map(|w| w.game_id.0));
+            notify_games(&txn, &changed).await?;
+        }
         txn.commit().await?;
         Ok(created)
+    }
+
+    /// PostgreSQL: the games other processes changed, as they commit (`LISTEN` on
+    /// [`GAMES_CHANNEL`]): each item is a game and its row's version after the change. `None`
+    /// from the stream means notifications may have been missed (the connection was lost and
+    /// re-made): the caller should compare every copy it holds. `Ok(None)` on SQLite, where one
+    /// process owns the database.
+    pub async fn listen_games(
+        &self,
+    ) -> Result<Option<impl tokio_stream::Stream<Item = Option<(GameId, i64)>> + use<>>, StoreError>
+    {
+        let Some(notes) = self.listen(GAMES_CHANNEL, "game changes").await? else {
+            return Ok(None);
+        };
+        Ok(Some(tokio_stream::StreamExt::filter_map(
+            notes,
+            |note| match note {
+                Some(payload) => {
+                    let mut parts = payload.split(' ');
+                    match (
+                        parts.next().map(str::parse::<i64>),
+                        parts.next().map(str::parse::<i64>),
+                    ) {
+                        (Some(Ok(id)), Some(Ok(version))) => Some(Some((GameId(id), version))),
+                        _ => None,
+                    }
+                }
+                None => Some(None),
+            },
+        )))
+    }
+
+    /// The sequence of the last finished game in the outbox (0: none): what consumers' cursors
+    /// are compared with to tell their lag.
+    pub async fn latest_result_sequence(&self) -> Result<i64, StoreError> {
+        Ok(results_outbox::Entity::find()
+            .select_only()
+            .column(results_outbox::Column::Sequence)
+            .order_by_desc(results_outbox::Column::Sequence)
+            .into_tuple::<i64>()
+            .one(&self.db)
+            .await?
+            .unwrap_or(0))
+    }
+
+    /// The connection pool now: (open connections, of which idle).
+    #[must_use]
+    pub fn pool_use(&self) -> (u32, usize) {
+        match self.backend() {
+            DbBackend::Postgres => {
+                let pool = self.db.get_postgres_connection_pool();
+                (pool.size(), pool.num_idle())
+            }
+            _ => {
+                let pool = self.db.get_sqlite_connection_pool();
+                (pool.size(), pool.num_idle())
+            }
+        }
     }
 
     /// Finished games after `sequence`, in finishing order.
@@ -624,9 +1008,10 @@ impl FindAlsoGames for sea_orm::Select<results_outbox::Entity> {
 
 /// The fields of a game row's change as [`update_games`] sends them, with their SQL types: the
 /// key and guard, the live columns, then the columns that change when a game ends.
-const GAME_FIELDS: [(&str, &str); 12] = [
+const GAME_FIELDS: [(&str, &str); 13] = [
     ("id", "bigint"),
     ("expected", "integer"),
+    ("expected_version", "bigint"),
     ("position", "text"),
     ("turns_played", "integer"),
     ("white_ms", "bigint"),
@@ -640,10 +1025,23 @@ const GAME_FIELDS: [(&str, &str); 12] = [
 ];
 
 /// How many of [`GAME_FIELDS`] a write that leaves its game on sends: up to `draw_offer_by`.
-const LIVE_FIELDS: usize = 8;
+const LIVE_FIELDS: usize = 9;
+
+/// The fields of [`GAME_FIELDS`] that guard rather than assign.
+const GUARD_FIELDS: usize = 3;
 
 /// The live fields of [`GAME_FIELDS`] for one write.
-type LiveRow<'a> = (i64, u32, &'a str, u32, i64, i64, i64, Option<&'static str>);
+type LiveRow<'a> = (
+    i64,
+    u32,
+    Option<i64>,
+    &'a str,
+    u32,
+    i64,
+    i64,
+    i64,
+    Option<&'static str>,
+);
 
 /// What a batch's `UPDATE games` sets.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -675,6 +1073,7 @@ async fn update_games<C: ConnectionTrait>(
         (
             write.game_id.0,
             write.expected_turns,
+            write.expected_version,
             &write.position,
             write.turns_played,
             write.clocks.white_ms,
@@ -692,10 +1091,12 @@ async fn update_games<C: ConnectionTrait>(
             let rows: Vec<_> = writes
                 .iter()
                 .map(|write| {
-                    let (id, expected, position, turns, white, black, since, offer) = live(write);
+                    let (id, expected, version, position, turns, white, black, since, offer) =
+                        live(write);
                     (
                         id,
                         expected,
+                        version,
                         position,
                         turns,
                         white,
@@ -717,10 +1118,11 @@ async fn update_games<C: ConnectionTrait>(
     };
     let backend = db.get_database_backend();
     let fields = &GAME_FIELDS[..sent];
-    let assignments: Vec<String> = fields[2..]
+    let mut assignments: Vec<String> = fields[GUARD_FIELDS..]
         .iter()
         .map(|(c, _)| format!("{c} = v.{c}"))
         .collect();
+    assignments.push("version = games.version + 1".to_owned());
     // The guard: the game is on and its log is where the writer saw it (plus this write's own
     // turn, inserted before). On SQLite the row's turn count may lag the log (plain turns do not
     // update the row), so the log itself is counted. SQLite would otherwise start from the
@@ -731,7 +1133,10 @@ async fn update_games<C: ConnectionTrait>(
             "(SELECT coalesce(max(t.number), 0) FROM turns AS t WHERE t.game_id = games.id) \
              = v.turns_played AND +games.status = 'active'"
         }
-        _ => "games.turns_played = v.expected AND games.status = 'active'",
+        _ => {
+            "games.turns_played = v.expected AND games.status = 'active' \
+             AND (v.expected_version IS NULL OR games.version = v.expected_version)"
+        }
     };
     let sql = format!(
         "UPDATE games SET {} FROM ({}) AS v WHERE games.id = v.id AND {guard}",
@@ -748,6 +1153,36 @@ async fn update_games<C: ConnectionTrait>(
             writes.len()
         )));
     }
+    Ok(())
+}
+
+/// The PostgreSQL channel on which every token revocation is announced, as the token's id.
+pub const TOKENS_CHANNEL: &str = "hanniball_tokens";
+
+/// Room for revocations not yet read by a slow receiver (it then looks every token up again).
+const TOKEN_EVENTS: usize = 1_024;
+
+/// The PostgreSQL channel on which every committed change of a game is announced, as
+/// `"<game id> <version>"`.
+pub const GAMES_CHANNEL: &str = "hanniball_games";
+
+/// Announces the changes of `games` when the transaction commits (PostgreSQL delivers a
+/// transaction's notifications at its commit, and none if it rolls back).
+async fn notify_games<C: ConnectionTrait>(db: &C, games: &[i64]) -> Result<(), StoreError> {
+    if games.is_empty() {
+        return Ok(());
+    }
+    let sql = format!(
+        "SELECT pg_notify('{GAMES_CHANNEL}', CAST(g.id AS text) || ' ' || CAST(g.version AS text)) \
+         FROM games AS g WHERE g.id IN \
+         (SELECT CAST(value AS bigint) FROM json_array_elements_text(CAST($1 AS json)))"
+    );
+    db.execute_raw(Statement::from_sql_and_values(
+        DbBackend::Postgres,
+        sql,
+        [json_array(games)?],
+    ))
+    .await?;
     Ok(())
 }
 

@@ -38,6 +38,10 @@ pub mod entities {
             pub initial_colour: String,
             pub forfeit_withdraws: bool,
             pub auto_pair: bool,
+            /// Players may enter and leave with their own tokens before the start.
+            pub self_entry: bool,
+            /// Players may also enter after the start (Swiss only; implies `self_entry`).
+            pub late_self_entry: bool,
             pub status: String,
             pub current_round: i32,
             pub created_at_ms: i64,
@@ -244,6 +248,38 @@ impl Store {
             .exec_without_returning(&self.db)
             .await?;
         Ok(())
+    }
+
+    /// Removes a player's entry, and the byes it asked for, while the tournament has not
+    /// started: true if it was removed, false if there was no entry or the tournament has
+    /// started (the status is checked in the same statement).
+    pub async fn remove_entrant(
+        &self,
+        tournament: i64,
+        player: PlayerId,
+    ) -> Result<bool, StoreError> {
+        let txn = self.db.begin().await?;
+        let in_registration = sea_orm::sea_query::Query::select()
+            .column(tournaments::Column::Id)
+            .from(tournaments::Entity)
+            .and_where(tournaments::Column::Id.eq(tournament))
+            .and_where(tournaments::Column::Status.eq("registration"))
+            .to_owned();
+        let done = tournament_players::Entity::delete_many()
+            .filter(tournament_players::Column::TournamentId.eq(tournament))
+            .filter(tournament_players::Column::PlayerId.eq(player.0))
+            .filter(tournament_players::Column::TournamentId.in_subquery(in_registration))
+            .exec(&txn)
+            .await?;
+        if done.rows_affected == 1 {
+            bye_requests::Entity::delete_many()
+                .filter(bye_requests::Column::TournamentId.eq(tournament))
+                .filter(bye_requests::Column::PlayerId.eq(player.0))
+                .exec(&txn)
+                .await?;
+        }
+        txn.commit().await?;
+        Ok(done.rows_affected == 1)
     }
 
     /// Withdraws a player from `round` on (the earliest withdrawal stands); false if unknown.

@@ -84,13 +84,46 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
         assert_eq!(store.list_players(0, 10).await.expect("q").len(), 2);
 
         let token = store
-            .insert_token(alice.id, "hash-a", Timestamp(4))
+            .insert_token(alice.id, "hash-a", Timestamp(4), "play queue read", None)
             .await
             .expect("token");
         assert_eq!(
             store.player_by_token_hash("hash-a").await.expect("q"),
             Some(alice.clone())
         );
+        // Scopes and expiry come back as stored; an expired token is still found (the caller
+        // tells "expired" from "unknown").
+        let limited = store
+            .insert_token(bob.id, "hash-b", Timestamp(4), "read", Some(Timestamp(10)))
+            .await
+            .expect("token");
+        assert_eq!(
+            store.token_by_hash("hash-b").await.expect("q"),
+            Some(TokenRow {
+                id: limited,
+                player: bob.id,
+                scopes: "read".to_owned(),
+                created_at: Timestamp(4),
+                expires_at: Some(Timestamp(10)),
+                revoked_at: None,
+            })
+        );
+        assert_eq!(
+            store
+                .live_token_count(bob.id, Timestamp(9))
+                .await
+                .expect("q"),
+            1
+        );
+        assert_eq!(
+            store
+                .live_token_count(bob.id, Timestamp(10))
+                .await
+                .expect("q"),
+            0
+        );
+        let mut revocations = store.token_events();
+        assert_eq!(store.token_by_hash("hash-unknown").await.expect("q"), None);
         assert_eq!(
             store.revoke_token(token, Timestamp(5)).await.expect("q"),
             Some(true)
@@ -98,6 +131,23 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
         assert_eq!(
             store.revoke_token(token, Timestamp(6)).await.expect("q"),
             Some(false)
+        );
+        // Announced once, after the commit; the row keeps the first revocation's time.
+        assert_eq!(revocations.try_recv(), Ok(TokenEvent::Revoked(token)));
+        assert!(revocations.try_recv().is_err());
+        let listed = store.list_tokens(alice.id, 0, 10).await.expect("q");
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].revoked_at, Some(Timestamp(5)));
+        assert_eq!(
+            store.token(token).await.expect("q"),
+            Some(listed[0].clone())
+        );
+        assert!(
+            store
+                .list_tokens(alice.id, token, 10)
+                .await
+                .expect("q")
+                .is_empty()
         );
         assert_eq!(
             store.revoke_token(999, Timestamp(6)).await.expect("q"),
@@ -119,13 +169,10 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
 
         // A second writer that still believes the game is at turn 1 loses the race.
         let stale = store2.load_game(m.id).await.expect("q").expect("game");
-        let mut other = Match::restore(
-            Stored {
-                turns: stale.turns[..1].to_vec(),
-                ..stale.clone()
-            },
-            Timestamp(3_000),
-        )
+        let mut other = Match::restore(Stored {
+            turns: stale.turns[..1].to_vec(),
+            ..stale.clone()
+        })
         .expect("restore");
         let result = play(&store2, &mut other, bob.id, 2, "f12-e10", 3_500).await;
         assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
@@ -136,7 +183,7 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
         assert_eq!(loaded.clocks.white_ms, m.clocks().white_ms);
         assert_eq!(loaded.clocks.black_ms, m.clocks().black_ms);
         assert_eq!(loaded.clocks.running, m.clocks().running);
-        let back = Match::restore(loaded, Timestamp(10_000)).expect("restore");
+        let back = Match::restore(loaded).expect("restore");
         assert_eq!(back.game().position(), m.game().position());
         assert_eq!(store.active_game_ids().await.expect("q"), vec![m.id]);
 
@@ -163,7 +210,7 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
             let loaded = store.load_game(g.id).await.expect("q").expect("game");
             assert_eq!(loaded.turns, g.turns());
             assert_eq!(loaded.clocks, *g.clocks());
-            let back = Match::restore(loaded, Timestamp(4_000)).expect("restore");
+            let back = Match::restore(loaded).expect("restore");
             assert_eq!(back.game().position(), g.game().position());
         }
 
@@ -238,6 +285,25 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
 }
 
 #[tokio::test]
+async fn text_with_nul_is_refused_as_invalid_or_unmatched_never_a_database_error() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        // PostgreSQL cannot compare or store NUL; SQLite can. Either way the caller's mistake
+        // must come back as `Invalid` (or no match), never as an internal database error.
+        match store.player_by_name("a\0b").await {
+            Ok(found) => assert_eq!(found, None, "{url}"),
+            Err(StoreError::Invalid(message)) => assert!(message.contains("NUL"), "{message}"),
+            Err(other) => panic!("{url}: {other:?}"),
+        }
+        match store.create_player("nul\0name", "bot", Timestamp(1)).await {
+            Ok(_) => assert!(url.starts_with("sqlite"), "{url} stored a NUL"),
+            Err(StoreError::Invalid(_)) => assert!(url.starts_with("postgres"), "{url}"),
+            Err(other) => panic!("{url}: {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
 async fn an_unreachable_database_is_unavailable() {
     let error = Store::connect("postgres://nobody@127.0.0.1:1/none")
         .await
@@ -298,6 +364,7 @@ fn raw_write(game: GameId, number: u32, text: &str) -> Write {
     Write {
         game_id: game,
         expected_turns: number - 1,
+        expected_version: None,
         // Turn 2 makes a draw offer (below) and turn 3 lets it lapse.
         changes_row: matches!(number, 2 | 3),
         record: Some(hanniball_arbiter::TurnRecord {
@@ -313,6 +380,12 @@ fn raw_write(game: GameId, number: u32, text: &str) -> Write {
             black_ms: 50_000 + i64::from(number),
             played_at: at,
             spent_ms: i64::from(number) * 7,
+            // What the store derives for a timed game that goes on.
+            running: Some(if number % 2 == 1 {
+                Side::Black
+            } else {
+                Side::White
+            }),
         }),
         position: OPENING.to_owned(),
         turns_played: number,
@@ -422,7 +495,32 @@ async fn the_log_is_the_state_of_a_game_on_every_database() {
         }
         let stored = store.load_game(m.id).await.expect("load").expect("game");
         assert_eq!(stored.clocks, *m.clocks());
-        let restored = Match::restore(stored, Timestamp(5_500)).expect("restore");
+        // Only the turns after a copy's: the same state, and a copy caught up with them is the
+        // game restored from its whole log.
+        for held in 0..=3u32 {
+            let (tail, _) = store
+                .load_game_after(m.id, held)
+                .await
+                .expect("load after")
+                .expect("game");
+            let numbers: Vec<u32> = tail.turns.iter().map(|t| t.number).collect();
+            assert_eq!(
+                numbers,
+                ((held + 1)..=3).collect::<Vec<_>>(),
+                "after {held}"
+            );
+            assert_eq!(tail.turns[..], stored.turns[held as usize..]);
+            assert_eq!(
+                (tail.clocks, tail.status, tail.draw_offer),
+                (stored.clocks, stored.status, stored.draw_offer)
+            );
+            let mut prefix = stored.clone();
+            prefix.turns.truncate(held as usize);
+            let mut copy = Match::restore(prefix).expect("restore a prefix");
+            copy.catch_up(tail).expect("catch up");
+            assert_eq!((copy.position(), copy.turns()), (m.position(), m.turns()));
+        }
+        let restored = Match::restore(stored).expect("restore");
         assert_eq!(restored.position(), m.position());
         assert_eq!(restored.turns(), m.turns());
         assert_eq!(restored.clocks(), m.clocks());
@@ -531,4 +629,142 @@ fn thread_cpu_is_read_by_thread_name() {
         nobody.abs() < f64::EPSILON,
         "no thread has that name: {nobody} s"
     );
+}
+
+/// Whether this session with PostgreSQL is encrypted.
+async fn session_is_encrypted(store: &Store) -> bool {
+    let row = store
+        .db
+        .query_one_raw(Statement::from_string(
+            DbBackend::Postgres,
+            "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+        ))
+        .await
+        .expect("pg_stat_ssl")
+        .expect("a row for this session");
+    row.try_get::<bool>("", "ssl").expect("ssl column")
+}
+
+#[tokio::test]
+async fn postgres_sslmode_in_the_url_is_honoured() {
+    let Some(base) = testing::postgres_base_url() else {
+        eprintln!("skipped: HANNIBALL_TEST_POSTGRES_URL is not set");
+        return;
+    };
+    let url = testing::postgres_url(&base)
+        .await
+        .expect("a fresh database");
+    let with = |params: &str| format!("{url}?{params}");
+    let plain = Store::connect(&with("sslmode=disable"))
+        .await
+        .expect("sslmode=disable connects");
+    assert!(!session_is_encrypted(&plain).await);
+    let ssl = plain
+        .db
+        .query_one_raw(Statement::from_string(DbBackend::Postgres, "SHOW ssl"))
+        .await
+        .expect("SHOW ssl")
+        .and_then(|row| row.try_get::<String>("", "ssl").ok());
+    if ssl.as_deref() != Some("on") {
+        eprintln!("skipped: this PostgreSQL server does not offer TLS (ssl = {ssl:?})");
+        return;
+    }
+    let encrypted = Store::connect(&with("sslmode=require"))
+        .await
+        .expect("sslmode=require connects");
+    assert!(session_is_encrypted(&encrypted).await);
+    encrypted
+        .create_player("over-tls", "bot", Timestamp(1))
+        .await
+        .expect("a write over TLS");
+    // verify-full checks the server's certificate against the roots it is given (here none but
+    // the public ones, which a test server's certificate does not chain to): refused, not a
+    // silent fall back to plain text.
+    let refused = Store::connect(&with("sslmode=verify-full")).await;
+    assert!(
+        refused.is_err(),
+        "verify-full accepted an untrusted certificate"
+    );
+}
+
+/// Tokens issued before scopes existed keep a player's rights: the migration gives them
+/// `play queue read` and no expiry.
+#[tokio::test]
+async fn tokens_from_before_scopes_get_play_queue_and_read() {
+    for url in testing::all_urls().await {
+        let db = Database::connect(url.as_str()).await.expect("connect");
+        // The schema as released before the scopes migration (the first three migrations).
+        Migrator::up(&db, Some(3)).await.expect("old schema");
+        for sql in [
+            "INSERT INTO players (name, kind, created_at_ms) VALUES ('old-bot', 'bot', 1)",
+            "INSERT INTO tokens (player_id, hash, created_at_ms) \
+             SELECT id, 'old-hash', 2 FROM players WHERE name = 'old-bot'",
+        ] {
+            db.execute_unprepared(sql).await.expect(sql);
+        }
+        db.close().await.expect("close");
+        let store = Store::connect(&url).await.expect("migrates");
+        let old = store
+            .token_by_hash("old-hash")
+            .await
+            .expect("q")
+            .expect("the old token is still live");
+        assert_eq!(old.scopes, "play queue read");
+        assert_eq!(old.expires_at, None);
+        assert_eq!(old.created_at, Timestamp(2));
+    }
+}
+
+/// A loaded turn record names the clock that runs after it, as the record made by the arbiter
+/// does: the opponent's while the game goes on (also for the last turn of a resigned game), none
+/// after the turn that ended the game by the rules.
+#[tokio::test]
+async fn loaded_turn_records_name_the_running_clock_on_every_database() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let (ann, ben) = two_bots(&store, "ann", "ben").await;
+
+        // Two turns reach the turn limit: the second ends the game.
+        let mut short = Setup {
+            options: GameOptions {
+                ruleset: None,
+                max_turns: Some(2),
+            },
+            ..setup(ann.id, ben.id)
+        };
+        short.tag = "short".to_owned();
+        let probe = Match::new(GameId(0), short.clone(), Timestamp(1_000)).expect("setup");
+        let id = store.insert_game(&probe, None).await.expect("insert game");
+        let mut m = Match::new(id, short, Timestamp(1_000)).expect("setup");
+        play(&store, &mut m, ann.id, 1, "d4-c6", 2_000)
+            .await
+            .expect("turn 1");
+        play(&store, &mut m, ben.id, 2, "d12-c10", 3_000)
+            .await
+            .expect("turn 2");
+        assert_eq!(m.status(), Status::Finished);
+        let running: Vec<_> = m.turns().iter().map(|t| t.running).collect();
+        assert_eq!(running, [Some(Side::Black), None]);
+        let loaded = store.load_game(m.id).await.expect("load").expect("game");
+        assert_eq!(loaded.turns, m.turns());
+
+        // A turn, then a resignation: the clock ran after the turn.
+        let mut r = new_game(&store, ann.id, ben.id, None).await;
+        play(&store, &mut r, ann.id, 1, "d4-c6", 2_000)
+            .await
+            .expect("turn 1");
+        let t = r
+            .plan_resign(Actor::Player(ben.id), Timestamp(2_500))
+            .expect("resign");
+        store
+            .commit(&[Write::of(&r, &t)])
+            .await
+            .remove(0)
+            .expect("stored");
+        r.apply(t);
+        assert_eq!(r.result().map(|x| x.reason), Some(Reason::Resignation));
+        let loaded = store.load_game(r.id).await.expect("load").expect("game");
+        assert_eq!(loaded.turns, r.turns());
+        assert_eq!(loaded.turns[0].running, Some(Side::Black));
+    }
 }

@@ -41,6 +41,9 @@ pub struct EdgeLimits {
     /// services themselves use to call each other (a scheduler creating a round's games at once)
     /// and an operator's bulk tools use. Set by the process, never from a request.
     pub trusted_tokens: Vec<String>,
+    /// The admin token in force, exempt like `trusted_tokens`; read at every call, so that after
+    /// a rotation the new token is exempt and the old one is an ordinary (refused) caller.
+    pub admin_token: Option<crate::auth::AdminToken>,
 }
 
 impl Default for EdgeLimits {
@@ -51,6 +54,7 @@ impl Default for EdgeLimits {
             open_calls: 64,
             failed_auth_per_minute: 60,
             trusted_tokens: Vec::new(),
+            admin_token: None,
         }
     }
 }
@@ -323,7 +327,7 @@ impl State {
                 }
             }
         }
-        if self.trusted.contains(key) {
+        if self.trusted.contains(key) || self.is_admin(key) {
             return Ok(OpenGuard {
                 state: self.clone(),
                 key: None,
@@ -361,6 +365,14 @@ impl State {
             state: self.clone(),
             key: Some(key.clone()),
         })
+    }
+
+    /// Whether `key` is the admin token in force.
+    fn is_admin(&self, key: &Key) -> bool {
+        match (key, &self.limits.admin_token) {
+            (Key::Token(hash), Some(admin)) => admin.current().header_hashes.contains(hash),
+            _ => false,
+        }
     }
 
     /// Notes a failed authentication by `ip`; past the cap the address is refused for a while.

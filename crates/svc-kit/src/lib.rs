@@ -10,12 +10,16 @@ pub mod auth;
 pub mod client;
 pub mod edge;
 pub mod limits;
+pub mod metrics;
 pub mod server;
+pub mod tls;
 
-pub use auth::{Auth, AuthError, Caller};
-pub use client::{Bearer, connect};
+pub use auth::{AdminToken, Auth, AuthError, Caller, Grant, Scope, Scopes};
+pub use client::{Bearer, ClientTls, ConnectError, connect, connect_with, endpoint};
 pub use edge::{EdgeLayer, EdgeLimits};
-pub use server::{MAX_REQUEST_BYTES, Served, serve, serve_with};
+pub use metrics::MetricsLayer;
+pub use server::{Listeners, MAX_REQUEST_BYTES, Served, serve, serve_on, serve_with};
+pub use tls::{ServerTls, TlsError, TlsFiles};
 
 /// Waits `delay`, or less if `shutdown` comes first; false on shutdown. The retry loops of every
 /// service (and of the bot client) back off with it.

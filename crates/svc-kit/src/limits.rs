@@ -14,6 +14,8 @@ pub const TEXT: usize = 1_000;
 pub const KEY: usize = 256;
 /// Most ids in one request.
 pub const IDS: usize = 1_000;
+/// Most scope names in one request (there are four; repeats are allowed, floods are not).
+pub const SCOPES: usize = 16;
 
 /// `value` for an error message: at most [`QUOTE_CHARS`] characters, then `…`, Debug-quoted (so
 /// control characters are visible and nothing breaks a log line).
@@ -28,12 +30,22 @@ pub fn quote(value: &str) -> String {
     }
 }
 
-/// Refuses a text field longer than `max` bytes, naming the field and the limit.
+/// Refuses a text field longer than `max` bytes, or holding a control character other than tab
+/// and line breaks (PostgreSQL cannot store NUL, and no name or tag needs the others), naming
+/// the field and the limit.
 pub fn text(field: &str, value: &str, max: usize) -> Result<(), tonic::Status> {
     if value.len() > max {
         return Err(tonic::Status::invalid_argument(format!(
             "{field} is {} bytes long; the limit is {max} bytes",
             value.len()
+        )));
+    }
+    if let Some(c) = value
+        .chars()
+        .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+    {
+        return Err(tonic::Status::invalid_argument(format!(
+            "{field} holds the control character {c:?}; text must not"
         )));
     }
     Ok(())
@@ -64,6 +76,13 @@ mod tests {
         let e = text("turn", "abcd", 3).unwrap_err();
         assert_eq!(e.code(), tonic::Code::InvalidArgument);
         assert!(e.message().contains("turn") && e.message().contains('3'));
+        let e = text("name", "a\0b", 10).unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument);
+        assert!(
+            e.message().contains("name") && e.message().contains("\\0"),
+            "{e:?}"
+        );
+        assert!(text("reason", "two\nlines\tand a tab", 100).is_ok());
         assert!(list("player_ids", 2, 1).is_err());
         assert!(list("player_ids", 1, 1).is_ok());
     }

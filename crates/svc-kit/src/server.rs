@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
+use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::service::RoutesBuilder;
-use tonic::transport::server::TcpIncoming;
 
 use crate::edge::{EdgeLayer, EdgeLimits};
+use crate::tls::ServerTls;
 
 static REQUEST_COUNTER: AtomicU64 = AtomicU64::new(0);
 
@@ -122,8 +123,40 @@ pub async fn serve_with(
     shutdown: CancellationToken,
     limits: EdgeLimits,
 ) -> std::io::Result<Served> {
+    let listeners = Listeners {
+        public: listener,
+        tls: None,
+        internal: None,
+        health: None,
+    };
+    serve_on(listeners, routes, names, shutdown, limits).await
+}
+
+/// Where a server accepts connections.
+#[derive(Debug)]
+pub struct Listeners {
+    /// The service port.
+    pub public: TcpListener,
+    /// TLS on the service port (plain HTTP/2 when `None`).
+    pub tls: Option<std::sync::Arc<ServerTls>>,
+    /// A second, plain listener for the services of this process to call each other when the
+    /// service port speaks TLS; bind it to a loopback address.
+    pub internal: Option<TcpListener>,
+    /// A plain listener that serves only gRPC health, for probes that cannot speak TLS (the
+    /// kubelet's `grpc` probe); it carries no token and no data.
+    pub health: Option<TcpListener>,
+}
+
+/// [`serve_with`] on `listeners`.
+pub async fn serve_on(
+    listeners: Listeners,
+    routes: RoutesBuilder,
+    names: &[&str],
+    shutdown: CancellationToken,
+    limits: EdgeLimits,
+) -> std::io::Result<Served> {
     log_panics();
-    let addr = listener.local_addr()?;
+    let addr = listeners.public.local_addr()?;
     let (health, health_service) = tonic_health::server::health_reporter();
     for name in names {
         health
@@ -141,6 +174,19 @@ pub async fn serve_with(
     let v1alpha = reflection()
         .build_v1alpha()
         .map_err(std::io::Error::other)?;
+    if let Some(listener) = listeners.health {
+        let probes = tonic::transport::Server::builder()
+            .add_service(health_service.clone())
+            .serve_with_incoming_shutdown(
+                tonic::transport::server::TcpIncoming::from(listener),
+                shutdown.clone().cancelled_owned(),
+            );
+        tokio::spawn(async move {
+            if let Err(error) = probes.await {
+                tracing::error!(%error, "the health listener failed");
+            }
+        });
+    }
     let mut routes = routes;
     routes
         .add_service(health_service)
@@ -152,12 +198,20 @@ pub async fn serve_with(
         .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
         .tcp_keepalive(Some(KEEPALIVE_INTERVAL))
         .max_concurrent_streams(Some(STREAMS_PER_CONNECTION))
+        .layer(crate::metrics::MetricsLayer)
         .layer(EdgeLayer::new(limits))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             PanicAnswer,
         ))
         .add_routes(routes.routes());
-    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+    let connections = crate::tls::accept(
+        listeners.public,
+        listeners.tls,
+        listeners.internal,
+        shutdown.clone(),
+    );
+    let incoming =
+        tokio_stream::wrappers::ReceiverStream::new(connections).map(Ok::<_, std::io::Error>);
     let names: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
     let task = tokio::spawn(async move {
         let result = router

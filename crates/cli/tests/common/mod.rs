@@ -1,9 +1,10 @@
 //! What the tests that run `hanniball serve` as a process share: a fresh data directory, starting
 //! the binary on a free port, bearer metadata, and two registered bot players.
+#![allow(dead_code)] // each test file uses some of these
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
@@ -18,13 +19,21 @@ pub fn data_dir(tag: &str) -> PathBuf {
 }
 
 /// Starts `hanniball serve` on a free port with `dir` as its data directory and `env` on top
-/// (its log, as JSON, goes to `<dir>/log`); returns the child and its URL.
-pub fn serve(dir: &Path, env: &[(&str, &str)]) -> (Child, String) {
+/// (its log, as JSON, goes to `<dir>/log`); returns the child (killed when dropped) and its URL.
+pub fn serve(dir: &Path, env: &[(&str, &str)]) -> (KillOnDrop, String) {
+    serve_args(dir, &[], env)
+}
+
+/// [`serve`] with more arguments (`--listen` among them replaces the free loopback port).
+pub fn serve_args(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (KillOnDrop, String) {
     std::fs::create_dir_all(dir).expect("data dir");
     let log = std::fs::File::create(dir.join("log")).expect("log file");
     let mut command = Command::new(env!("CARGO_BIN_EXE_hanniball"));
+    command.arg("serve").args(args);
+    if !args.contains(&"--listen") {
+        command.args(["--listen", "127.0.0.1:0"]);
+    }
     command
-        .args(["serve", "--listen", "127.0.0.1:0"])
         .env("HANNIBALL__DATA_DIR", dir)
         .env("HANNIBALL__LOG__FORMAT", "json")
         .stdout(Stdio::piped())
@@ -43,7 +52,17 @@ pub fn serve(dir: &Path, env: &[(&str, &str)]) -> (Child, String) {
         .strip_prefix("hanniball serving on ")
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
         .to_owned();
-    (child, url)
+    (KillOnDrop(child), url)
+}
+
+/// A served child that is killed when dropped, so a failing test leaves no server behind.
+pub struct KillOnDrop(pub Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        self.0.kill().ok();
+        self.0.wait().ok();
+    }
 }
 
 /// `message` with `authorization: Bearer <token>` metadata.
@@ -80,4 +99,216 @@ pub async fn register_two(url: &str, admin: &str) -> (Vec<String>, Vec<i64>) {
         tokens.push(answer.token.expect("token").token);
     }
     (tokens, ids)
+}
+
+/// Runs the binary with `token` as `HANNIBALL_TOKEN` and `args`.
+pub fn hanniball_as(token: &str, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args(args)
+        .env("HANNIBALL_TOKEN", token)
+        .output()
+        .expect("the binary runs")
+}
+
+/// [`hanniball_as`], which must succeed; its stdout.
+pub fn ok_as(token: &str, args: &[&str]) -> String {
+    let out = hanniball_as(token, args);
+    assert!(
+        out.status.success(),
+        "hanniball {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// Polls `check` every 100 ms for at most `seconds`.
+pub fn wait_for(seconds: u64, what: &str, mut check: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(seconds) {
+        if check() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// A free loopback port (bound and let go: another process may take it, rarely).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a free port")
+        .local_addr()
+        .expect("addr")
+        .port()
+}
+
+/// `hanniball serve` with two registered bots (`white`, `black`) and a game between them.
+pub struct ServedGame {
+    pub server: KillOnDrop,
+    pub url: String,
+    pub admin: String,
+    pub arbiter:
+        hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient<tonic::transport::Channel>,
+    /// White's and Black's tokens.
+    pub tokens: Vec<String>,
+    pub game: hanniball_proto::arbiter::v1::Game,
+}
+
+impl ServedGame {
+    /// Serves from `dir` with `env`, and creates a game (`time`: initial and increment in ms).
+    pub async fn start(dir: &Path, env: &[(&str, &str)], time: Option<(i64, i64)>) -> ServedGame {
+        use hanniball_proto::arbiter::v1 as pb;
+        let (server, url) = serve(dir, env);
+        let admin = std::fs::read_to_string(dir.join("admin-token")).expect("admin token");
+        let admin = admin.trim().to_owned();
+        let mut arbiter =
+            hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient::connect(url.clone())
+                .await
+                .expect("connect");
+        let (tokens, ids) = register_two(&url, &admin).await;
+        let game = arbiter
+            .create_game(authed(
+                pb::CreateGameRequest {
+                    white_player_id: ids[0],
+                    black_player_id: ids[1],
+                    time_control: time.map(|(initial_ms, increment_ms)| pb::TimeControl {
+                        initial_ms,
+                        increment_ms,
+                    }),
+                    ..Default::default()
+                },
+                &admin,
+            ))
+            .await
+            .expect("create")
+            .into_inner()
+            .game
+            .expect("game");
+        ServedGame {
+            server,
+            url,
+            admin,
+            arbiter,
+            tokens,
+            game,
+        }
+    }
+
+    /// Another game between the same two players (`kind`: "hanniball" or "paper-football").
+    pub async fn another_game(
+        &mut self,
+        kind: &str,
+        rated: bool,
+    ) -> hanniball_proto::arbiter::v1::Game {
+        let request = authed(
+            hanniball_proto::arbiter::v1::CreateGameRequest {
+                kind: kind.to_owned(),
+                white_player_id: self.game.white_player_id,
+                black_player_id: self.game.black_player_id,
+                rated,
+                ..Default::default()
+            },
+            &self.admin,
+        );
+        self.arbiter
+            .create_game(request)
+            .await
+            .expect("create")
+            .into_inner()
+            .game
+            .expect("game")
+    }
+
+    /// Black resigns game `id` (White wins).
+    pub async fn black_resigns(&mut self, id: i64) {
+        let request = authed(
+            hanniball_proto::arbiter::v1::ResignRequest { game_id: id },
+            &self.tokens[1],
+        );
+        self.arbiter.resign(request).await.expect("black resigns");
+    }
+
+    /// Submits turn `number` for the side whose turn it is by number (odd: White).
+    pub async fn play(
+        &mut self,
+        number: u32,
+        turn: &str,
+    ) -> Result<hanniball_proto::arbiter::v1::SubmitTurnResponse, tonic::Status> {
+        let request = authed(
+            hanniball_proto::arbiter::v1::SubmitTurnRequest {
+                game_id: self.game.id,
+                turn_number: number,
+                turn: turn.to_owned(),
+            },
+            &self.tokens[(number as usize + 1) % 2],
+        );
+        self.arbiter
+            .submit_turn(request)
+            .await
+            .map(tonic::Response::into_inner)
+    }
+}
+
+/// GET `path` from `addr` over plain HTTP/1.1 (a connection per request): the status code and the
+/// body, de-chunked when the answer is chunked.
+pub fn http_get(addr: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("answer");
+    let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
+    let code = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("a status code");
+    if !head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        return (code, body.to_owned());
+    }
+    let mut out = String::new();
+    let mut rest = body;
+    loop {
+        let (size, after) = rest.split_once("\r\n").expect("chunk size");
+        let size = usize::from_str_radix(size.trim(), 16).expect("hex size");
+        if size == 0 {
+            break;
+        }
+        out.push_str(&after[..size]);
+        rest = &after[size + 2..];
+    }
+    (code, out)
+}
+
+impl ServedGame {
+    /// A one-round Swiss tournament `name` of the two players, started; its id.
+    pub fn tournament(&self, name: &str) -> String {
+        let url = self.url.as_str();
+        let created = ok_as(
+            &self.admin,
+            &[
+                "tournament",
+                "create",
+                name,
+                "--rounds",
+                "1",
+                "--server",
+                url,
+            ],
+        );
+        let id = created.split_whitespace().nth(1).expect("id").to_owned();
+        ok_as(
+            &self.admin,
+            &["tournament", "add", &id, "white", "black", "--server", url],
+        );
+        ok_as(&self.admin, &["tournament", "start", &id, "--server", url]);
+        id
+    }
 }

@@ -12,20 +12,33 @@ pub mod playout;
 mod position;
 mod render;
 pub mod square;
+mod svg;
 
 pub use error::{IllegalStep, IllegalTurn, ParseError, StepRefusal, TurnTextError};
 pub use notation::INITIAL;
 pub use piece::{Kind, Piece, Ruleset, Step, Turn};
 pub use position::{DEFAULT_MAX_TURNS, Offences, Position};
 pub use square::{Square, SquareSet};
+pub use svg::svg;
 
-use crate::game::{Game, GameKind, GameOptions, GameResult, SetupError, Side, TurnError};
+use crate::game::{
+    Game, GameKind, GameOptions, GameResult, PartialTurn, SetupError, Side, TurnError,
+};
 
 impl Position {
     /// Plays a turn written in notation (see [`Position::play_turn`]).
     pub fn play_turn_text(&self, turn: &str) -> Result<Position, TurnTextError> {
         let turn: Turn = turn.parse()?;
         Ok(self.play_turn(&turn)?)
+    }
+
+    /// Plays the first steps of a turn (none is the turn's start), each checked where it is
+    /// played, without ending the turn: the mid-turn position, which RULES 1.11 writes with the
+    /// same side to move and `<steps-taken>` counting the steps.
+    pub fn play_steps(&self, steps: &[Step]) -> Result<Position, IllegalStep> {
+        steps
+            .iter()
+            .try_fold(*self, |position, &step| position.play_step(step))
     }
 
     /// Every legal step in canonical notation, sorted in plain byte order.
@@ -143,6 +156,36 @@ impl Game for HanniBallGame {
             Err(TurnTextError::Malformed(error)) => Err(TurnError::Malformed(error.to_string())),
             Err(TurnTextError::Illegal(error)) => Err(TurnError::Illegal(error.to_string())),
         }
+    }
+
+    fn partial_turn(&self, steps: &str) -> Result<PartialTurn, TurnError> {
+        let turn: Turn = steps
+            .parse()
+            .map_err(|error: ParseError| TurnError::Malformed(error.to_string()))?;
+        let mid = self
+            .position
+            .play_steps(&turn.0)
+            .map_err(|error| TurnError::Illegal(error.to_string()))?;
+        let next = mid.legal_step_texts();
+        // RULES 1.4: the turn may end once it has a step and changed the placement, or at a goal
+        // (which ends the game, so no step follows).
+        let may_end =
+            !turn.0.is_empty() && (mid.result_is_goal() || !mid.same_placement(&self.position));
+        let must_end = next.is_empty();
+        let after = if may_end && must_end && !mid.result_is_goal() {
+            self.position
+                .play_turn(&turn)
+                .expect("legal steps that may end the turn are a legal turn")
+        } else {
+            mid
+        };
+        Ok(PartialTurn {
+            next,
+            may_end,
+            must_end,
+            position: after.to_notation(),
+            result: after.result(),
+        })
     }
 
     fn result(&self) -> Option<GameResult> {

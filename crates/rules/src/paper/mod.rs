@@ -16,11 +16,13 @@ mod notation;
 mod position;
 mod render;
 mod seam;
+mod svg;
 
 pub use field::{Direction, DirectionSet, DirectionSetIter, Point, UnknownDirection};
 pub use notation::{NotationError, PositionError, parse_turn, write_steps};
 pub use position::{Bounce, IllegalStep, IllegalTurn, Position, StepOutcome, StepRefusal};
 pub use seam::PaperGame;
+pub use svg::svg;
 
 /// Rulesets of paper football; the first is the default.
 pub const RULESETS: &[&str] = &["standard"];

@@ -384,6 +384,26 @@ impl Position {
         let Some(&last) = steps.last() else {
             return Err(IllegalTurn::Empty);
         };
+        let (next, outcome) = self.play_partial_turn(steps)?;
+        if let Some(StepOutcome::Bounce(bounce)) = outcome {
+            return Err(IllegalTurn::Incomplete {
+                steps: steps.len(),
+                last,
+                point: next.ball,
+                bounce,
+            });
+        }
+        Ok(next)
+    }
+
+    /// Plays the first steps of a turn of the side to move (none is the turn's start) under the
+    /// rules of [`Position::play_turn`] except that the last step may call for a bounce: the
+    /// position after them and what the last step did (`None` without steps). A bounce owed
+    /// leaves the position in the middle of the turn (see [`Position`]).
+    pub fn play_partial_turn(
+        &self,
+        steps: &[Direction],
+    ) -> Result<(Position, Option<StepOutcome>), IllegalTurn> {
         let mut next = self.clone();
         let mut outcome = None;
         for (i, &step) in steps.iter().enumerate() {
@@ -410,15 +430,7 @@ impl Position {
             })?;
             outcome = Some(done);
         }
-        if let Some(StepOutcome::Bounce(bounce)) = outcome {
-            return Err(IllegalTurn::Incomplete {
-                steps: steps.len(),
-                last,
-                point: next.ball,
-                bounce,
-            });
-        }
-        Ok(next)
+        Ok((next, outcome))
     }
 
     fn finish(&mut self, result: GameResult) -> StepOutcome {

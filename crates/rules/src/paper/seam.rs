@@ -2,8 +2,10 @@
 
 use super::RULESETS;
 use super::notation::parse_turn;
-use super::position::Position;
-use crate::game::{Game, GameKind, GameOptions, GameResult, SetupError, Side, TurnError};
+use super::position::{Position, StepOutcome};
+use crate::game::{
+    Game, GameKind, GameOptions, GameResult, PartialTurn, SetupError, Side, TurnError,
+};
 
 /// Paper football behind the seam: a [`Position`] plus the ruleset in force.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -92,12 +94,7 @@ impl Game for PaperGame {
     }
 
     fn legal_steps(&self) -> Vec<String> {
-        let legal = self.position.legal_steps();
-        super::Direction::BY_NAME
-            .into_iter()
-            .filter(|step| legal.contains(*step))
-            .map(|step| step.name().to_owned())
-            .collect()
+        step_names(&self.position)
     }
 
     fn play_turn(&self, turn: &str) -> Result<Box<dyn Game>, TurnError> {
@@ -110,6 +107,31 @@ impl Game for PaperGame {
             position,
             ruleset: self.ruleset,
         }))
+    }
+
+    fn partial_turn(&self, steps: &str) -> Result<PartialTurn, TurnError> {
+        let steps = parse_turn(steps).map_err(|e| TurnError::Malformed(e.to_string()))?;
+        let (position, outcome) = self
+            .position
+            .play_partial_turn(&steps)
+            .map_err(|e| TurnError::Illegal(e.to_string()))?;
+        // RULES.md 2.3: a step that neither bounced nor ended the game passed the turn.
+        let ended = matches!(
+            outcome,
+            Some(StepOutcome::TurnPassed | StepOutcome::GameOver(_))
+        );
+        let next = if ended {
+            Vec::new()
+        } else {
+            step_names(&position)
+        };
+        Ok(PartialTurn {
+            may_end: ended,
+            must_end: next.is_empty(),
+            position: position.to_notation(),
+            result: position.result(),
+            next,
+        })
     }
 
     fn result(&self) -> Option<GameResult> {
@@ -127,4 +149,14 @@ impl Game for PaperGame {
     fn clone_box(&self) -> Box<dyn Game> {
         Box::new(self.clone())
     }
+}
+
+/// The steps legal in `position`, by name in byte order (the seam's order).
+fn step_names(position: &Position) -> Vec<String> {
+    let legal = position.legal_steps();
+    super::Direction::BY_NAME
+        .into_iter()
+        .filter(|step| legal.contains(*step))
+        .map(|step| step.name().to_owned())
+        .collect()
 }

@@ -1,0 +1,230 @@
+//! The web pages of `hanniball serve` over plain HTTP: the home page lists the games, a game's page
+//! draws the board as SVG with its players and turns, updates live by server-sent events as turns
+//! are played through gRPC, offers the game record (the same as `hanniball game export`), and bad
+//! or unknown ids get 400 and 404 pages.
+
+mod common;
+use common::{ServedGame, authed, data_dir, free_port, http_get, ok_as};
+
+use hanniball_proto::arbiter::v1 as pb;
+
+use std::io::{BufRead, BufReader, Write};
+use std::time::Duration;
+
+#[tokio::test]
+async fn pages_show_games_live_and_offer_their_records() {
+    let web = format!("127.0.0.1:{}", free_port());
+    let dir = data_dir("web-test");
+    let mut served = ServedGame::start(
+        &dir,
+        &[("HANNIBALL__SERVER__WEB_LISTEN", &web)],
+        Some((300_000, 5_000)),
+    )
+    .await;
+    let (url, admin, game) = (
+        served.url.clone(),
+        served.admin.clone(),
+        served.game.clone(),
+    );
+    let admin = admin.as_str();
+    served.play(1, "d4-c6").await.expect("turn 1");
+
+    // Home: the live game with its players.
+    let (code, home) = http_get(&web, "/");
+    assert_eq!(code, 200, "{home}");
+    assert!(
+        home.contains(&format!("href=\"/games/{}\"", game.id)),
+        "{home}"
+    );
+    assert!(
+        home.contains("<td>white</td>") && home.contains("<td>black</td>"),
+        "{home}"
+    );
+
+    // The game: the board as SVG after turn 1 (its arrow), players, clocks, the turn list.
+    let path = format!("/games/{}", game.id);
+    let (code, page) = http_get(&web, &path);
+    assert_eq!(code, 200, "{page}");
+    assert!(page.contains("<svg") && page.contains("</svg>"), "{page}");
+    assert_eq!(page.matches("class=\"piece\"").count(), 22);
+    assert_eq!(page.matches("class=\"step\"").count(), 1, "turn 1's arrow");
+    assert!(
+        page.contains(&format!(
+            "<li value=\"1\"><a href=\"/games/{}?turn=1\" aria-current=\"step\">d4-c6</a></li>",
+            game.id
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains("id=\"clock-black\"") && page.contains("running"),
+        "{page}"
+    );
+    assert!(page.contains("Black to move, turn 2"), "{page}");
+    assert!(!page.contains(admin), "the page must not show the token");
+
+    // Live: an event stream opened now hears turn 2, played through gRPC.
+    let mut stream = std::net::TcpStream::connect(&web).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET {path}/events HTTP/1.1\r\nHost: {web}\r\nAccept: text/event-stream\r\n\r\n"
+    )
+    .expect("request");
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    reader.read_line(&mut line).expect("status line");
+    assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+    // Headers, then the turn.
+    loop {
+        line.clear();
+        reader.read_line(&mut line).expect("header");
+        if line == "\r\n" {
+            break;
+        }
+    }
+    served.play(2, "d12-c10").await.expect("turn 2");
+    let mut event = String::new();
+    while !event.contains("d12-c10") {
+        line.clear();
+        let read = reader.read_line(&mut line).expect("an event within 10 s");
+        assert!(read > 0, "the event stream ended: {event}");
+        event.push_str(&line);
+    }
+    assert!(event.contains("event: update"), "{event}");
+    assert!(
+        event.contains("<svg"),
+        "the new board comes with the event: {event}"
+    );
+    assert!(event.contains("White to move, turn 3"), "{event}");
+
+    // The record is the one `game export` writes, and it replays.
+    let (code, record) = http_get(&web, &format!("{path}/record"));
+    assert_eq!(code, 200);
+    let exported = ok_as(
+        admin,
+        &["game", "export", &game.id.to_string(), "--server", &url],
+    );
+    assert_eq!(record, exported);
+    assert!(record.contains("2. d12-c10"), "{record}");
+
+    // A tournament of the two: its page shows the round's pairing with the game linked, the
+    // standings, and offers the same TRF as `tournament export`.
+    let tournament = served.tournament("Web Open");
+    let (code, page) = http_get(&web, &format!("/tournaments/{tournament}"));
+    assert_eq!(code, 200, "{page}");
+    assert!(page.contains("<h1>Web Open</h1>"), "{page}");
+    assert!(
+        page.contains("Round 1") && page.contains("Standings"),
+        "{page}"
+    );
+    assert!(
+        page.contains("playing</a>"),
+        "the round's game is linked: {page}"
+    );
+    assert!(
+        page.contains("http-equiv=\"refresh\""),
+        "a running tournament reloads"
+    );
+    let (code, trf) = http_get(&web, &format!("/tournaments/{tournament}/trf"));
+    assert_eq!(code, 200);
+    let exported = ok_as(
+        admin,
+        &["tournament", "export", &tournament, "--server", &url],
+    );
+    assert_eq!(trf, exported);
+    assert_eq!(http_get(&web, "/tournaments/987654").0, 404);
+
+    // The home page lists the tournament and the ladders; a ladder's page answers.
+    let (_, home) = http_get(&web, "/");
+    assert!(home.contains("Web Open"), "{home}");
+    assert!(home.contains("href=\"/ladders/hanniball\""), "{home}");
+    let (code, ladder) = http_get(&web, "/ladders/hanniball?min_games=0");
+    assert_eq!(code, 200, "{ladder}");
+    assert!(ladder.contains("Ladder hanniball"), "{ladder}");
+    assert_ne!(http_get(&web, "/ladders/no-such-ladder").0, 200);
+
+    // Replay step by step: the start (no arrow, a link to the next turn), then turn 1.
+    let (code, start) = http_get(&web, &format!("{path}?turn=0"));
+    assert_eq!(code, 200);
+    assert_eq!(start.matches("class=\"step\"").count(), 0, "{start}");
+    assert!(start.contains("the ball on e8"));
+    assert!(start.contains(&format!("href=\"/games/{}?turn=1\" id=\"next\"", game.id)));
+    assert!(!start.contains("id=\"prev\""), "no turn before the start");
+    assert!(!start.contains("EventSource"), "a replay is not live");
+    let (_, first) = http_get(&web, &format!("{path}?turn=1"));
+    assert_eq!(first.matches("class=\"step\"").count(), 1);
+    assert!(first.contains("after turn 1 of 2") && first.contains("id=\"prev\""));
+
+    // The crosstable: a row per player, the round's cell naming the opponent's number and colour.
+    assert!(page.contains("<h2>Crosstable</h2>"), "{page}");
+    assert!(
+        page.contains("<td>2w</td>") || page.contains("<td>1w</td>"),
+        "{page}"
+    );
+
+    // A rated game, resigned: the players' pages chart their ratings and count the meeting.
+    let ids = [game.white_player_id, game.black_player_id];
+    let rated = served.another_game("hanniball", true).await;
+    served.black_resigns(rated.id).await;
+    let player_page = format!("/players/{}", ids[0]);
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    let player = loop {
+        let (code, player) = http_get(&web, &player_page);
+        assert_eq!(code, 200, "{player}");
+        if player.contains("class=\"chart\"") {
+            break player;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no rating chart: {player}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(player.contains("<h1>white</h1>"), "{player}");
+    assert!(player.contains("Head to head"), "{player}");
+    assert!(
+        player.contains(&format!(
+            "href=\"/players/{}\">black</a></td><td>1</td><td>0</td><td>0</td>",
+            ids[1]
+        )),
+        "one win against black: {player}"
+    );
+    assert!(
+        player.contains(&format!("href=\"/games/{}\"", rated.id)),
+        "{player}"
+    );
+    assert_eq!(http_get(&web, "/players/987654").0, 404);
+
+    // Paper football is drawn as SVG too: the segment of the last turn highlighted.
+    let paper = served.another_game("paper-football", false).await;
+    let white = served.tokens[0].clone();
+    served
+        .arbiter
+        .submit_turn(authed(
+            pb::SubmitTurnRequest {
+                game_id: paper.id,
+                turn_number: 1,
+                turn: "N".to_owned(),
+            },
+            &white,
+        ))
+        .await
+        .expect("a paper-football turn");
+    let (code, page) = http_get(&web, &format!("/games/{}", paper.id));
+    assert_eq!(code, 200, "{page}");
+    assert!(
+        page.contains("paper football field: 1 steps drawn, ball at (4, 7)"),
+        "{page}"
+    );
+    assert_eq!(page.matches("class=\"segment\"").count(), 1);
+    assert_eq!(page.matches("class=\"step\"").count(), 1);
+
+    // Bad and unknown ids, unknown pages.
+    assert_eq!(http_get(&web, "/games/abc").0, 400);
+    assert_eq!(http_get(&web, "/games/0").0, 400);
+    assert_eq!(http_get(&web, "/games/987654").0, 404);
+    assert_eq!(http_get(&web, "/nope").0, 404);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,173 @@
+//! The web pages under load: live fan-out to many spectators of one game, and page render time.
+//!
+//! `cargo bench -p hanniball-e2e --bench web -- [--spectators N] [--turns T] [--pages K]`
+//!
+//! The arbiter (SQLite, durable commits), the web part and the clients all run in this process on
+//! the machine's cores. `N` spectators (default 1,000) open the game's event stream
+//! (`/games/ID/events`, server-sent events over plain HTTP/1.1, as a browser does); then `T` turns
+//! (default 20) are submitted through gRPC, one every 100 ms, and each spectator notes when each
+//! turn's update arrives: latency is from sending the turn to its arrival, over all N × T
+//! deliveries. Then `K` requests (default 2,000) for the game's page, one after another, each on
+//! a new connection: render latency p50/p99.
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use hanniball_e2e::{ADMIN_TOKEN, arg_value, goal_game, percentile, start, submit};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio_util::sync::CancellationToken;
+
+/// One spectator: opens the event stream and records when each turn's update arrives.
+async fn spectate(
+    web: String,
+    game: i64,
+    arrivals: Arc<Mutex<Vec<(u32, Instant)>>>,
+    ready: tokio::sync::mpsc::Sender<()>,
+) {
+    let mut stream = tokio::net::TcpStream::connect(&web).await.expect("connect");
+    stream
+        .write_all(
+            format!(
+                "GET /games/{game}/events HTTP/1.1\r\nHost: {web}\r\nAccept: text/event-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .await
+        .expect("request");
+    let mut lines = BufReader::new(stream).lines();
+    // Status line and headers.
+    while let Ok(Some(line)) = lines.next_line().await {
+        if line.is_empty() {
+            break;
+        }
+    }
+    ready.send(()).await.ok();
+    while let Ok(Some(line)) = lines.next_line().await {
+        // `data: {... "turn":{"number":N,...} ...}` (chunked framing lines are skipped).
+        if let Some(at) = line.find("\"number\":") {
+            let digits: String = line[at + 9..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if let Ok(number) = digits.parse() {
+                arrivals
+                    .lock()
+                    .expect("arrivals")
+                    .push((number, Instant::now()));
+            }
+        }
+    }
+}
+
+fn main() {
+    let spectators: usize = arg_value("--spectators").map_or(1_000, |v| v.parse().expect("N"));
+    let turns: usize = arg_value("--turns").map_or(20, |v| v.parse().expect("T"));
+    let pages: usize = arg_value("--pages").map_or(2_000, |v| v.parse().expect("K"));
+    // `cargo test --benches` runs this without `--bench`: keep that smoke run short.
+    let (spectators, turns, pages) = if std::env::args().any(|a| a == "--bench") {
+        (spectators, turns, pages)
+    } else {
+        (20, 3, 20)
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async move {
+        let server = start(&hanniball_store::testing::sqlite_url()).await;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("port");
+        let web = listener.local_addr().expect("addr").to_string();
+        let router = hanniball_web::router(&hanniball_web::WebOptions {
+            arbiter_url: server.url(),
+            scheduler_url: None,
+            rating_url: None,
+            token: ADMIN_TOKEN.to_owned(),
+            tls: hanniball_svc_kit::ClientTls::default(),
+        })
+        .expect("router");
+        let shutdown = CancellationToken::new();
+        tokio::spawn(hanniball_web::serve(listener, router, shutdown.clone()));
+        let (white, mut w) = server.player("white").await;
+        let (black, mut b) = server.player("black").await;
+        let game = server.game(white, black, None).await.id;
+        let script = loop {
+            let script = goal_game(fastrand::u64(..));
+            if script.len() > turns {
+                break script;
+            }
+        };
+
+        let arrivals = Arc::new(Mutex::new(Vec::new()));
+        let (ready, mut readied) = tokio::sync::mpsc::channel(spectators);
+        for _ in 0..spectators {
+            tokio::spawn(spectate(
+                web.clone(),
+                game,
+                Arc::clone(&arrivals),
+                ready.clone(),
+            ));
+        }
+        for _ in 0..spectators {
+            readied.recv().await.expect("a spectator is ready");
+        }
+        let mut sent = Vec::new();
+        for (i, turn) in script.iter().take(turns).enumerate() {
+            let number = i as u32 + 1;
+            let client = if i % 2 == 0 { &mut w } else { &mut b };
+            sent.push(Instant::now());
+            submit(client, game, number, turn).await.expect("turn");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let arrivals = arrivals.lock().expect("arrivals").clone();
+        let mut latencies: Vec<Duration> = arrivals
+            .iter()
+            .filter(|(n, _)| (1..=turns as u32).contains(n))
+            .map(|(n, at)| at.duration_since(sent[*n as usize - 1]))
+            .collect();
+        latencies.sort();
+        let expected = spectators * turns;
+        println!(
+            "fan-out: {spectators} spectators × {turns} turns: {} of {expected} updates delivered, \
+             p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (from sending the turn)",
+            latencies.len(),
+            percentile(&latencies, 0.5).as_secs_f64() * 1e3,
+            percentile(&latencies, 0.99).as_secs_f64() * 1e3,
+            latencies.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+        );
+
+        let mut renders = Vec::with_capacity(pages);
+        let mut size = 0;
+        for _ in 0..pages {
+            let started = Instant::now();
+            let mut stream = tokio::net::TcpStream::connect(&web).await.expect("connect");
+            stream
+                .write_all(
+                    format!(
+                        "GET /games/{game} HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n"
+                    )
+                    .as_bytes(),
+                )
+                .await
+                .expect("request");
+            let mut page = Vec::new();
+            stream.read_to_end(&mut page).await.expect("page");
+            assert!(page.starts_with(b"HTTP/1.1 200"), "the game page answers");
+            renders.push(started.elapsed());
+            size = page.len();
+        }
+        renders.sort();
+        println!(
+            "game page ({turns} turns, {} KB): {pages} requests, p50 {:.2} ms, p99 {:.2} ms",
+            size / 1024,
+            percentile(&renders, 0.5).as_secs_f64() * 1e3,
+            percentile(&renders, 0.99).as_secs_f64() * 1e3,
+        );
+        shutdown.cancel();
+    });
+}

@@ -1,0 +1,776 @@
+//! End to end: token scopes and expiry on every RPC of every service (arbiter, accounts, rating,
+//! scheduler in one server), on SQLite and (when configured) PostgreSQL. The scope each RPC needs
+//! is read from the README's "Token scopes" table, so the table is what the server does.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use hanniball_arbiter_svc::{Arbiter, Clock, Options};
+use hanniball_e2e::{ADMIN_TOKEN, Bearer, databases};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::arbiter::v1 as pb;
+use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use hanniball_proto::rating::v1 as rpb;
+use hanniball_proto::rating::v1::rating_client::RatingClient;
+use hanniball_proto::scheduler::v1 as spb;
+use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
+use hanniball_rating_svc::{Rating, RatingOptions};
+use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
+use hanniball_store::Store;
+use tokio_util::sync::CancellationToken;
+use tonic::service::RoutesBuilder;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+use tonic::{Code, Status};
+
+type Svc = InterceptedService<Channel, Bearer>;
+
+/// Clients of every service with one token, and the ids the calls use.
+#[derive(Clone)]
+struct Clients {
+    accounts: AccountsClient<Svc>,
+    arbiter: ArbiterClient<Svc>,
+    rating: RatingClient<Svc>,
+    scheduler: SchedulerClient<Svc>,
+    /// The token's player (the admin's calls use it too).
+    me: i64,
+    /// A game `me` plays White in.
+    game: i64,
+}
+
+type Answer = Pin<Box<dyn Future<Output = Result<(), Status>> + Send>>;
+type Call = fn(Clients) -> Answer;
+
+fn player(id: i64) -> Option<rpb::PlayerRef> {
+    Some(rpb::PlayerRef {
+        player: Some(rpb::player_ref::Player::Id(id)),
+    })
+}
+
+/// Every RPC with a request that reaches the service's own checks. Whether the call then
+/// succeeds does not matter here; only whether auth let it through.
+fn calls() -> Vec<(&'static str, Call)> {
+    vec![
+        ("Accounts/RegisterPlayer", |mut c| {
+            Box::pin(async move {
+                let name = format!("new-{}", fastrand::u64(..));
+                let request = apb::RegisterPlayerRequest {
+                    name,
+                    ..Default::default()
+                };
+                c.accounts.register_player(request).await.map(drop)
+            })
+        }),
+        ("Accounts/IssueToken", |mut c| {
+            Box::pin(async move {
+                let request = apb::IssueTokenRequest {
+                    player_id: c.me,
+                    ..Default::default()
+                };
+                c.accounts.issue_token(request).await.map(drop)
+            })
+        }),
+        ("Accounts/RevokeToken", |mut c| {
+            Box::pin(async move {
+                let request = apb::RevokeTokenRequest {
+                    token_id: 999_999_999,
+                };
+                c.accounts.revoke_token(request).await.map(drop)
+            })
+        }),
+        ("Accounts/ListTokens", |mut c| {
+            Box::pin(async move {
+                let request = apb::ListTokensRequest {
+                    player_id: c.me,
+                    ..Default::default()
+                };
+                c.accounts.list_tokens(request).await.map(drop)
+            })
+        }),
+        ("Accounts/GetPlayer", |mut c| {
+            Box::pin(async move {
+                let request = apb::GetPlayerRequest {
+                    player: Some(apb::get_player_request::Player::Id(c.me)),
+                };
+                c.accounts.get_player(request).await.map(drop)
+            })
+        }),
+        ("Accounts/ListPlayers", |mut c| {
+            Box::pin(async move {
+                let request = apb::ListPlayersRequest::default();
+                c.accounts.list_players(request).await.map(drop)
+            })
+        }),
+        ("Accounts/WhoAmI", |mut c| {
+            Box::pin(async move { c.accounts.who_am_i(apb::WhoAmIRequest {}).await.map(drop) })
+        }),
+        ("Arbiter/CreateGame", |mut c| {
+            Box::pin(async move {
+                let request = pb::CreateGameRequest {
+                    white_player_id: c.me,
+                    black_player_id: c.me + 1,
+                    ..Default::default()
+                };
+                c.arbiter.create_game(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/GetGame", |mut c| {
+            Box::pin(async move {
+                let request = pb::GetGameRequest { game_id: c.game };
+                c.arbiter.get_game(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/ListGames", |mut c| {
+            Box::pin(async move {
+                let request = pb::ListGamesRequest::default();
+                c.arbiter.list_games(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/GetLegalSteps", |mut c| {
+            Box::pin(async move {
+                let request = pb::GetLegalStepsRequest {
+                    game_id: c.game,
+                    after: String::new(),
+                };
+                c.arbiter.get_legal_steps(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/SubmitTurn", |mut c| {
+            Box::pin(async move {
+                // Malformed on purpose: the game goes on for the other tokens.
+                let request = pb::SubmitTurnRequest {
+                    game_id: c.game,
+                    turn_number: 1,
+                    turn: "not a turn".to_owned(),
+                };
+                c.arbiter.submit_turn(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/CheckTurn", |mut c| {
+            Box::pin(async move {
+                let request = pb::CheckTurnRequest {
+                    game_id: c.game,
+                    turn_number: 1,
+                    turn: "not a turn".to_owned(),
+                };
+                c.arbiter.check_turn(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/Resign", |mut c| {
+            Box::pin(async move {
+                let request = pb::ResignRequest { game_id: 999_999 };
+                c.arbiter.resign(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/OfferDraw", |mut c| {
+            Box::pin(async move {
+                let request = pb::OfferDrawRequest { game_id: 999_999 };
+                c.arbiter.offer_draw(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/AcceptDraw", |mut c| {
+            Box::pin(async move {
+                let request = pb::AcceptDrawRequest { game_id: c.game };
+                c.arbiter.accept_draw(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/DeclineDraw", |mut c| {
+            Box::pin(async move {
+                let request = pb::DeclineDrawRequest { game_id: c.game };
+                c.arbiter.decline_draw(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/AbortGame", |mut c| {
+            Box::pin(async move {
+                let request = pb::AbortGameRequest { game_id: 999_999 };
+                c.arbiter.abort_game(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/WatchGame", |mut c| {
+            Box::pin(async move {
+                let request = pb::WatchGameRequest {
+                    game_id: c.game,
+                    ..Default::default()
+                };
+                c.arbiter.watch_game(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/WatchPlayer", |mut c| {
+            Box::pin(async move {
+                let request = pb::WatchPlayerRequest::default();
+                c.arbiter.watch_player(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/WatchResults", |mut c| {
+            Box::pin(async move {
+                let request = pb::WatchResultsRequest::default();
+                c.arbiter.watch_results(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/Ping", |mut c| {
+            Box::pin(async move { c.arbiter.ping(pb::PingRequest {}).await.map(drop) })
+        }),
+        ("Rating/RecordResult", |mut c| {
+            Box::pin(async move {
+                let request = rpb::RecordResultRequest::default();
+                c.rating.record_result(request).await.map(drop)
+            })
+        }),
+        ("Rating/GetRating", |mut c| {
+            Box::pin(async move {
+                let request = rpb::GetRatingRequest {
+                    player: player(c.me),
+                    ladder: "hanniball".to_owned(),
+                };
+                c.rating.get_rating(request).await.map(drop)
+            })
+        }),
+        ("Rating/GetRatings", |mut c| {
+            Box::pin(async move {
+                let request = rpb::GetRatingsRequest {
+                    ladder: "hanniball".to_owned(),
+                    player_ids: vec![c.me],
+                };
+                c.rating.get_ratings(request).await.map(drop)
+            })
+        }),
+        ("Rating/Leaderboard", |mut c| {
+            Box::pin(async move {
+                let request = rpb::LeaderboardRequest {
+                    ladder: "hanniball".to_owned(),
+                    ..Default::default()
+                };
+                c.rating.leaderboard(request).await.map(drop)
+            })
+        }),
+        ("Rating/History", |mut c| {
+            Box::pin(async move {
+                let request = rpb::HistoryRequest {
+                    player: player(c.me),
+                    ladder: "hanniball".to_owned(),
+                    ..Default::default()
+                };
+                c.rating.history(request).await.map(drop)
+            })
+        }),
+        ("Rating/HeadToHead", |mut c| {
+            Box::pin(async move {
+                let request = rpb::HeadToHeadRequest {
+                    player: player(c.me),
+                    opponent: player(c.me + 1),
+                    ladder: "hanniball".to_owned(),
+                };
+                c.rating.head_to_head(request).await.map(drop)
+            })
+        }),
+        ("Rating/Performance", |mut c| {
+            Box::pin(async move {
+                let request = rpb::PerformanceRequest {
+                    player: player(c.me),
+                    ladder: "hanniball".to_owned(),
+                    game_ids: vec![c.game],
+                };
+                c.rating.performance(request).await.map(drop)
+            })
+        }),
+        ("Rating/AdjustRating", |mut c| {
+            Box::pin(async move {
+                // No reason given: refused after auth, nothing adjusted.
+                let request = rpb::AdjustRatingRequest {
+                    player: player(c.me),
+                    ladder: "hanniball".to_owned(),
+                    rating: 1600.0,
+                    ..Default::default()
+                };
+                c.rating.adjust_rating(request).await.map(drop)
+            })
+        }),
+        ("Rating/ListAdjustments", |mut c| {
+            Box::pin(async move {
+                let request = rpb::ListAdjustmentsRequest::default();
+                c.rating.list_adjustments(request).await.map(drop)
+            })
+        }),
+        ("Rating/Rebuild", |mut c| {
+            Box::pin(async move { c.rating.rebuild(rpb::RebuildRequest {}).await.map(drop) })
+        }),
+        ("Rating/ListLadders", |mut c| {
+            Box::pin(async move {
+                let request = rpb::ListLaddersRequest {};
+                c.rating.list_ladders(request).await.map(drop)
+            })
+        }),
+        ("Rating/Ping", |mut c| {
+            Box::pin(async move { c.rating.ping(rpb::PingRequest {}).await.map(drop) })
+        }),
+        ("Scheduler/CreateTournament", |mut c| {
+            Box::pin(async move {
+                let request = spb::CreateTournamentRequest::default();
+                c.scheduler.create_tournament(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/GetTournament", |mut c| {
+            Box::pin(async move {
+                let request = spb::GetTournamentRequest { tournament_id: 1 };
+                c.scheduler.get_tournament(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/ListTournaments", |mut c| {
+            Box::pin(async move {
+                let request = spb::ListTournamentsRequest::default();
+                c.scheduler.list_tournaments(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/AddPlayer", |mut c| {
+            Box::pin(async move {
+                let request = spb::AddPlayerRequest {
+                    tournament_id: 999_999,
+                    player_id: c.me,
+                    rating: 0,
+                };
+                c.scheduler.add_player(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/WithdrawPlayer", |mut c| {
+            Box::pin(async move {
+                let request = spb::WithdrawPlayerRequest {
+                    tournament_id: 999_999,
+                    player_id: c.me,
+                };
+                c.scheduler.withdraw_player(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/RequestBye", |mut c| {
+            Box::pin(async move {
+                let request = spb::RequestByeRequest {
+                    tournament_id: 999_999,
+                    player_id: c.me,
+                    round: 1,
+                    half_point: true,
+                };
+                c.scheduler.request_bye(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/StartTournament", |mut c| {
+            Box::pin(async move {
+                let request = spb::StartTournamentRequest {
+                    tournament_id: 999_999,
+                };
+                c.scheduler.start_tournament(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/PairNextRound", |mut c| {
+            Box::pin(async move {
+                let request = spb::PairNextRoundRequest {
+                    tournament_id: 999_999,
+                };
+                c.scheduler.pair_next_round(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/SetResult", |mut c| {
+            Box::pin(async move {
+                let request = spb::SetResultRequest {
+                    tournament_id: 999_999,
+                    round: 1,
+                    board: 1,
+                    result: "1-0".to_owned(),
+                };
+                c.scheduler.set_result(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/GetStandings", |mut c| {
+            Box::pin(async move {
+                let request = spb::GetStandingsRequest {
+                    tournament_id: 999_999,
+                };
+                c.scheduler.get_standings(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/ExportTrf", |mut c| {
+            Box::pin(async move {
+                let request = spb::ExportTrfRequest {
+                    tournament_id: 999_999,
+                };
+                c.scheduler.export_trf(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/JoinQueue", |mut c| {
+            Box::pin(async move {
+                // An unknown game kind: refused after auth, nobody queued.
+                let request = spb::JoinQueueRequest {
+                    kind: "no-such-game".to_owned(),
+                    ..Default::default()
+                };
+                c.scheduler.join_queue(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/LeaveQueue", |mut c| {
+            Box::pin(async move {
+                let request = spb::LeaveQueueRequest {};
+                c.scheduler.leave_queue(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/GetQueue", |mut c| {
+            Box::pin(async move {
+                let request = spb::GetQueueRequest::default();
+                c.scheduler.get_queue(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/Ping", |mut c| {
+            Box::pin(async move { c.scheduler.ping(spb::PingRequest {}).await.map(drop) })
+        }),
+    ]
+}
+
+/// The README's "Token scopes" table: the scope each RPC needs (`None`: no scope, any live
+/// token or none at all).
+fn documented_scopes() -> BTreeMap<String, Option<String>> {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README");
+    let section = readme
+        .split("### Token scopes")
+        .nth(1)
+        .expect("README has a Token scopes section");
+    let mut scopes = BTreeMap::new();
+    for line in section.lines().skip_while(|l| !l.starts_with('|')) {
+        if !line.starts_with('|') {
+            break;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let scope = cells[1].trim_matches('`');
+        if !matches!(
+            scope,
+            "play" | "queue" | "read" | "tokens" | "admin" | "none"
+        ) {
+            continue;
+        }
+        for rpc in cells[2].split(',').map(|r| r.trim().trim_matches('`')) {
+            let previous =
+                scopes.insert(rpc.to_owned(), (scope != "none").then(|| scope.to_owned()));
+            assert!(previous.is_none(), "{rpc} is listed twice in Token scopes");
+        }
+    }
+    scopes
+}
+
+/// Arbiter, rating and scheduler in one server on 127.0.0.1:0.
+async fn serve(db: &str) -> (String, CancellationToken) {
+    let store = Store::connect(db).await.expect("database");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("port");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let shutdown = CancellationToken::new();
+    let options = Options {
+        admin_token: ADMIN_TOKEN.into(),
+        clock: Clock::System,
+    };
+    let arbiter = Arbiter::build(store.clone(), options, shutdown.clone())
+        .await
+        .expect("arbiter");
+    let rating = Rating::build(
+        store.clone(),
+        RatingOptions::new(ADMIN_TOKEN),
+        shutdown.clone(),
+    )
+    .await
+    .expect("rating");
+    let mut options = SchedulerOptions::new(ADMIN_TOKEN, &url);
+    options.rating_url = None;
+    let scheduler = Scheduler::build(store, &options, shutdown.clone()).expect("scheduler");
+    let mut routes = RoutesBuilder::default();
+    arbiter.add_to(&mut routes);
+    rating.add_to(&mut routes);
+    scheduler.add_to(&mut routes);
+    let mut names = Arbiter::SERVICE_NAMES.to_vec();
+    names.extend(Rating::SERVICE_NAMES);
+    names.extend(Scheduler::SERVICE_NAMES);
+    hanniball_svc_kit::serve(listener, routes, &names, shutdown.clone())
+        .await
+        .expect("serve");
+    (url, shutdown)
+}
+
+async fn clients(url: &str, token: &str, me: i64, game: i64) -> Clients {
+    let channel = Channel::from_shared(url.to_owned())
+        .expect("url")
+        .connect()
+        .await
+        .expect("connect");
+    let bearer = Bearer::new(token);
+    Clients {
+        accounts: AccountsClient::with_interceptor(channel.clone(), bearer.clone()),
+        arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
+        rating: RatingClient::with_interceptor(channel.clone(), bearer.clone()),
+        scheduler: SchedulerClient::with_interceptor(channel, bearer),
+        me,
+        game,
+    }
+}
+
+/// Registers white and black and starts a game between them; returns (white, white's token
+/// from registration, game).
+async fn setup(admin: &mut Clients) -> (i64, String, i64) {
+    let mut ids = Vec::new();
+    let mut tokens = Vec::new();
+    for name in ["white", "black"] {
+        let answer = admin
+            .accounts
+            .register_player(apb::RegisterPlayerRequest {
+                name: name.to_owned(),
+                kind: apb::PlayerKind::Bot as i32,
+                issue_token: true,
+            })
+            .await
+            .expect("register")
+            .into_inner();
+        ids.push(answer.player.expect("player").id);
+        tokens.push(answer.token.expect("token").token);
+    }
+    let game = admin
+        .arbiter
+        .create_game(pb::CreateGameRequest {
+            white_player_id: ids[0],
+            black_player_id: ids[1],
+            ..Default::default()
+        })
+        .await
+        .expect("game")
+        .into_inner()
+        .game
+        .expect("game")
+        .id;
+    (ids[0], tokens.swap_remove(0), game)
+}
+
+async fn issue(admin: &mut Clients, player: i64, scopes: &[&str], expires: i64) -> String {
+    admin
+        .accounts
+        .issue_token(apb::IssueTokenRequest {
+            player_id: player,
+            scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+            expires_in_seconds: expires,
+        })
+        .await
+        .expect("issue")
+        .into_inner()
+        .token
+        .expect("token")
+        .token
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_call_needs_its_scope() {
+    let documented = documented_scopes();
+    let calls = calls();
+    let tested: Vec<&str> = calls.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        documented.keys().map(String::as_str).collect::<Vec<_>>(),
+        {
+            let mut sorted = tested.clone();
+            sorted.sort_unstable();
+            sorted
+        },
+        "the README's Token scopes table and this test must both list every RPC"
+    );
+    for db in databases().await {
+        let (url, shutdown) = serve(&db).await;
+        let mut admin = clients(&url, ADMIN_TOKEN, 0, 0).await;
+        let (white, registered, game) = setup(&mut admin).await;
+        admin.me = white;
+        admin.game = game;
+        let mut tokens = vec![
+            (
+                "admin",
+                vec!["play", "queue", "read", "tokens", "admin"],
+                ADMIN_TOKEN.to_owned(),
+            ),
+            (
+                "default",
+                vec!["play", "queue", "read", "tokens"],
+                registered,
+            ),
+        ];
+        for scopes in [
+            vec!["read"],
+            vec!["play"],
+            vec!["queue"],
+            vec!["tokens"],
+            vec!["play", "queue"],
+        ] {
+            let token = issue(&mut admin, white, &scopes, 0).await;
+            tokens.push(("limited", scopes, token));
+        }
+        for (kind, scopes, token) in &tokens {
+            let client = clients(&url, token, white, game).await;
+            // WhoAmI reports the token's scopes, in their fixed order, and no expiry.
+            let me = client
+                .accounts
+                .clone()
+                .who_am_i(apb::WhoAmIRequest {})
+                .await
+                .expect("who am i")
+                .into_inner();
+            assert_eq!(&me.scopes, scopes, "{kind} token");
+            assert_eq!(me.expires_at_ms, 0);
+            assert_eq!(me.admin, *kind == "admin");
+            for (rpc, call) in &calls {
+                let needs = &documented[*rpc];
+                let answer = call(client.clone()).await;
+                let denied = matches!(&answer, Err(s) if s.code() == Code::PermissionDenied
+                    && s.message().contains("scope"));
+                match needs {
+                    Some(scope) if !scopes.contains(&scope.as_str()) => {
+                        let status = answer.expect_err(rpc);
+                        assert_eq!(status.code(), Code::PermissionDenied, "{rpc} {status:?}");
+                        let expected = format!(
+                            "this call needs the `{scope}` scope; the token has: {}",
+                            scopes.join(", ")
+                        );
+                        assert_eq!(status.message(), expected, "{rpc}");
+                    }
+                    _ => {
+                        assert!(!denied, "{rpc} refused a {scopes:?} token: {answer:?}");
+                        assert!(
+                            !matches!(&answer, Err(s) if s.code() == Code::Unauthenticated),
+                            "{rpc}: {answer:?}"
+                        );
+                    }
+                }
+            }
+        }
+        shutdown.cancel();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_token_is_refused_everywhere_with_unauthenticated() {
+    for db in databases().await {
+        let (url, shutdown) = serve(&db).await;
+        let mut admin = clients(&url, ADMIN_TOKEN, 0, 0).await;
+        let (white, _, game) = setup(&mut admin).await;
+        let token = issue(&mut admin, white, &[], 1).await;
+        let mut client = clients(&url, &token, white, game).await;
+        let me = client
+            .accounts
+            .who_am_i(apb::WhoAmIRequest {})
+            .await
+            .expect("valid for a second")
+            .into_inner();
+        assert_eq!(me.scopes, ["play", "queue", "read", "tokens"]);
+        assert!(me.expires_at_ms > 0);
+        // Wait until it has expired (the server's clock decides; bounded).
+        let mut refused = None;
+        for _ in 0..100 {
+            match client.accounts.who_am_i(apb::WhoAmIRequest {}).await {
+                Ok(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+                Err(status) => {
+                    refused = Some(status);
+                    break;
+                }
+            }
+        }
+        let refused = refused.expect("the token expires after a second");
+        assert_eq!(refused.code(), Code::Unauthenticated, "{refused:?}");
+        assert_eq!(refused.message(), "token expired");
+        for (rpc, call) in calls() {
+            let answer = call(client.clone()).await;
+            if rpc.ends_with("/Ping") {
+                assert!(answer.is_ok(), "{rpc} needs no token: {answer:?}");
+                continue;
+            }
+            let status = answer.expect_err(rpc);
+            assert_eq!(status.code(), Code::Unauthenticated, "{rpc} {status:?}");
+            assert_eq!(status.message(), "token expired", "{rpc}");
+        }
+        shutdown.cancel();
+    }
+}
+
+#[tokio::test]
+async fn issue_token_refuses_bad_scopes_and_expiries() {
+    for db in databases().await {
+        let (url, shutdown) = serve(&db).await;
+        let mut admin = clients(&url, ADMIN_TOKEN, 0, 0).await;
+        let (white, registered, _) = setup(&mut admin).await;
+        let cases: [(&[&str], i64, &str); 6] = [
+            (&["read", "write"], 0, "unknown scope \"write\""),
+            (&["admin"], 0, "cannot hold the admin scope"),
+            (&[" read"], 0, "unknown scope"),
+            (&["read"], -1, "expires_in_seconds"),
+            (&["read"], i64::MAX, "expires_in_seconds"),
+            (&["read"; 17], 0, "scopes has 17 items"),
+        ];
+        for (scopes, expires, message) in cases {
+            let status = admin
+                .accounts
+                .issue_token(apb::IssueTokenRequest {
+                    player_id: white,
+                    scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+                    expires_in_seconds: expires,
+                })
+                .await
+                .expect_err("refused");
+            assert_eq!(status.code(), Code::InvalidArgument, "{scopes:?} {expires}");
+            assert!(
+                status.message().contains(message),
+                "{scopes:?} {expires}: {status:?}"
+            );
+        }
+        // A good one reports what it grants; repeats collapse, the order is fixed.
+        let issued = admin
+            .accounts
+            .issue_token(apb::IssueTokenRequest {
+                player_id: white,
+                scopes: vec!["read".to_owned(), "play".to_owned(), "read".to_owned()],
+                expires_in_seconds: 3_600,
+            })
+            .await
+            .expect("issued")
+            .into_inner()
+            .token
+            .expect("token");
+        assert_eq!(issued.scopes, ["play", "read"]);
+        assert!(issued.expires_at_ms > 0);
+        let me = clients(&url, &issued.token, white, 0)
+            .await
+            .accounts
+            .who_am_i(apb::WhoAmIRequest {})
+            .await
+            .expect("who am i")
+            .into_inner();
+        assert_eq!(me.scopes, ["play", "read"]);
+        assert_eq!(me.expires_at_ms, issued.expires_at_ms);
+        // A player token issues tokens only for its own player.
+        let status = clients(&url, &registered, white, 0)
+            .await
+            .accounts
+            .issue_token(apb::IssueTokenRequest {
+                player_id: white + 1,
+                ..Default::default()
+            })
+            .await
+            .expect_err("not its own");
+        assert_eq!(status.code(), Code::PermissionDenied);
+        assert!(
+            status.message().contains("only its own tokens"),
+            "{status:?}"
+        );
+        // And without the `tokens` scope, not at all.
+        let status = clients(&url, &issued.token, white, 0)
+            .await
+            .accounts
+            .issue_token(apb::IssueTokenRequest {
+                player_id: white,
+                ..Default::default()
+            })
+            .await
+            .expect_err("no tokens scope");
+        assert_eq!(status.code(), Code::PermissionDenied);
+        assert!(status.message().contains("`tokens` scope"), "{status:?}");
+        shutdown.cancel();
+    }
+}

@@ -28,15 +28,6 @@ fn ok(args: &[&str]) -> String {
     common::ok_as(ADMIN, args)
 }
 
-/// A free port on 127.0.0.1 (bound and released).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("bind")
-        .local_addr()
-        .expect("addr")
-        .port()
-}
-
 /// A server process that is killed when dropped.
 struct Server(Child);
 
@@ -47,32 +38,32 @@ impl Drop for Server {
     }
 }
 
-/// Starts `hanniball serve` with `envs` on `port`; waits for its "serving" line.
-fn serve(dir: &Path, port: u16, extra: &[&str], envs: &[(&str, String)]) -> Server {
+/// Starts `hanniball serve` on `port` (0: any free port; a restart reuses the first one); waits
+/// for its "serving" line and returns the server and its URL.
+fn serve(dir: &Path, port: u16) -> (Server, String) {
     let listen = format!("127.0.0.1:{port}");
     let mut command = Command::new(env!("CARGO_BIN_EXE_hanniball"));
     command
         .args(["serve", "--listen", &listen])
-        .args(extra)
         .env("HANNIBALL__DATA_DIR", dir)
         .env("HANNIBALL__AUTH__ADMIN_TOKEN", ADMIN)
         .env("HANNIBALL__MATCHMAKING__TICK_MS", "100")
         .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    for (key, value) in envs {
-        command.env(key, value);
-    }
+        .stderr(Stdio::from(
+            std::fs::File::create(dir.join(format!("log-{port}"))).expect("log file"),
+        ));
     let mut child = command.spawn().expect("the binary starts");
     let stdout = child.stdout.take().expect("stdout");
     let mut line = String::new();
     BufReader::new(stdout)
         .read_line(&mut line)
         .expect("a first line");
-    assert!(
-        line.starts_with("hanniball serving on"),
-        "unexpected {line:?}"
-    );
-    Server(child)
+    if !line.starts_with("hanniball serving on") {
+        let tail = common::log_tail(&dir.join(format!("log-{port}")));
+        panic!("unexpected {line:?}; the server's log ends:\n{tail}");
+    }
+    let url = line.trim()["hanniball serving on ".len()..].to_owned();
+    (Server(child), url)
 }
 
 /// Registers a bot; returns its token.
@@ -189,9 +180,12 @@ fn turns_played(server: &str, game: &str) -> u32 {
 #[test]
 fn a_bot_resumes_its_game_after_the_server_is_killed_and_restarted() {
     let dir = temp_dir("resume");
-    let port = free_port();
-    let url = format!("http://127.0.0.1:{port}");
-    let server = serve(&dir, port, &[], &[]);
+    let (server, url) = serve(&dir, 0);
+    let port: u16 = url
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .expect("a port");
     let a = register(&url, "resumer-a");
     let b = register(&url, "resumer-b");
     ok(&[
@@ -211,7 +205,7 @@ fn a_bot_resumes_its_game_after_the_server_is_killed_and_restarted() {
     drop(server); // kill -9 while the game is on
     let before = turns_played(&url, "1");
     assert_eq!(before, 0, "the server is down");
-    let _server = serve(&dir, port, &[], &[]);
+    let (_server, _) = serve(&dir, port);
     // Both bots reconnect, resume from the current turn and play the game to its end.
     wait_for(120, "the bots to finish their game", || {
         bots.iter_mut()
@@ -235,20 +229,37 @@ fn three_services_as_separate_processes_play_a_tournament() {
         _ => format!("sqlite://{}?mode=rwc", dir.join("shared.sqlite").display()),
     };
     ok(&["migrate", "--database", &database]);
-    let (pa, pr, ps) = (free_port(), free_port(), free_port());
-    let (arbiter_url, rating_url, scheduler_url) = (
-        format!("http://127.0.0.1:{pa}"),
-        format!("http://127.0.0.1:{pr}"),
-        format!("http://127.0.0.1:{ps}"),
-    );
-    let envs = vec![
-        ("HANNIBALL__DATABASE__URL", database.clone()),
-        ("HANNIBALL__SERVICES__ARBITER_URL", arbiter_url.clone()),
-        ("HANNIBALL__SERVICES__RATING_URL", rating_url.clone()),
+    // Each on a port of its own choosing (a port picked in advance can be taken by a client's
+    // ephemeral port meanwhile), started in the order they need each other: the arbiter needs no
+    // other service, rating calls the arbiter, the scheduler calls both.
+    let common_env = [
+        ("HANNIBALL__DATABASE__URL", database.as_str()),
+        ("HANNIBALL__AUTH__ADMIN_TOKEN", ADMIN),
+        ("HANNIBALL__MATCHMAKING__TICK_MS", "100"),
     ];
-    let _arbiter = serve(&dir, pa, &["--only", "arbiter"], &envs);
-    let _rating = serve(&dir, pr, &["--only", "rating"], &envs);
-    let _scheduler = serve(&dir, ps, &["--only", "scheduler"], &envs);
+    let (_arbiter, arbiter_url) =
+        common::serve_args(&dir.join("arbiter"), &["--only", "arbiter"], &common_env);
+    let (_rating, rating_url) = common::serve_args(
+        &dir.join("rating"),
+        &["--only", "rating"],
+        &[
+            common_env.as_slice(),
+            &[("HANNIBALL__SERVICES__ARBITER_URL", &arbiter_url)],
+        ]
+        .concat(),
+    );
+    let (_scheduler, scheduler_url) = common::serve_args(
+        &dir.join("scheduler"),
+        &["--only", "scheduler"],
+        &[
+            common_env.as_slice(),
+            &[
+                ("HANNIBALL__SERVICES__ARBITER_URL", &arbiter_url),
+                ("HANNIBALL__SERVICES__RATING_URL", &rating_url),
+            ],
+        ]
+        .concat(),
+    );
     let names = ["split-1", "split-2", "split-3", "split-4"];
     let mut bots = Vec::new();
     let mut ids = Vec::new();

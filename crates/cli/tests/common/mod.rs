@@ -50,9 +50,19 @@ pub fn serve_args(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (KillOnDro
     let url = line
         .trim()
         .strip_prefix("hanniball serving on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .unwrap_or_else(|| {
+            let tail = log_tail(&dir.join("log"));
+            panic!("unexpected first line {line:?}; the server's log ends:\n{tail}")
+        })
         .to_owned();
     (KillOnDrop(child), url)
+}
+
+/// The last 3,000 characters of the log file at `path` (empty when there is none).
+pub fn log_tail(path: &Path) -> String {
+    let log = std::fs::read_to_string(path).unwrap_or_default();
+    let skip = log.chars().count().saturating_sub(3000);
+    log.chars().skip(skip).collect()
 }
 
 /// A served child that is killed when dropped, so a failing test leaves no server behind.
@@ -135,11 +145,21 @@ pub fn wait_for(seconds: u64, what: &str, mut check: impl FnMut() -> bool) {
 
 /// A free loopback port (bound and let go: another process may take it, rarely).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("a free port")
-        .local_addr()
-        .expect("addr")
-        .port()
+    // The kernel may hand the same free port to two binds in a row once the first is released;
+    // the port is only bound later, by another process, so never give one out twice.
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    let mut given = GIVEN.lock().expect("not poisoned");
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .expect("a free port")
+            .local_addr()
+            .expect("addr")
+            .port();
+        if !given.contains(&port) {
+            given.push(port);
+            return port;
+        }
+    }
 }
 
 /// `hanniball serve` with two registered bots (`white`, `black`) and a game between them.

@@ -9,6 +9,11 @@
 //! turn's update arrives: latency is from sending the turn to its arrival, over all N × T
 //! deliveries. Then `K` requests (default 2,000) for the game's page, one after another, each on
 //! a new connection: render latency p50/p99.
+//!
+//! Then a tournament page: `P` players (default 500, `--players`) play a Swiss of `R` rounds
+//! (default 9, `--rounds`) through the scheduler (results set by the organiser, random; each
+//! round paired by the scheduler as the last result comes in), and `K` requests fetch
+//! `/tournaments/ID` (standings with tie-breaks, crosstable, every round's pairings): p50/p99.
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -16,7 +21,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hanniball_e2e::{ADMIN_TOKEN, arg_value, goal_game, percentile, start, submit};
+use hanniball_e2e::{ADMIN_TOKEN, Bearer, arg_value, goal_game, percentile, start, submit};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::scheduler::v1 as spb;
+use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio_util::sync::CancellationToken;
 
@@ -66,11 +75,13 @@ fn main() {
     let spectators: usize = arg_value("--spectators").map_or(1_000, |v| v.parse().expect("N"));
     let turns: usize = arg_value("--turns").map_or(20, |v| v.parse().expect("T"));
     let pages: usize = arg_value("--pages").map_or(2_000, |v| v.parse().expect("K"));
+    let players: usize = arg_value("--players").map_or(500, |v| v.parse().expect("P"));
+    let rounds: u32 = arg_value("--rounds").map_or(9, |v| v.parse().expect("R"));
     // `cargo test --benches` runs this without `--bench`: keep that smoke run short.
-    let (spectators, turns, pages) = if std::env::args().any(|a| a == "--bench") {
-        (spectators, turns, pages)
+    let (spectators, turns, pages, players, rounds) = if std::env::args().any(|a| a == "--bench") {
+        (spectators, turns, pages, players, rounds)
     } else {
-        (20, 3, 20)
+        (20, 3, 20, 8, 2)
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -141,27 +152,7 @@ fn main() {
             latencies.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
         );
 
-        let mut renders = Vec::with_capacity(pages);
-        let mut size = 0;
-        for _ in 0..pages {
-            let started = Instant::now();
-            let mut stream = tokio::net::TcpStream::connect(&web).await.expect("connect");
-            stream
-                .write_all(
-                    format!(
-                        "GET /games/{game} HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n"
-                    )
-                    .as_bytes(),
-                )
-                .await
-                .expect("request");
-            let mut page = Vec::new();
-            stream.read_to_end(&mut page).await.expect("page");
-            assert!(page.starts_with(b"HTTP/1.1 200"), "the game page answers");
-            renders.push(started.elapsed());
-            size = page.len();
-        }
-        renders.sort();
+        let (renders, size) = fetch_many(&web, &format!("/games/{game}"), pages).await;
         println!(
             "game page ({turns} turns, {} KB): {pages} requests, p50 {:.2} ms, p99 {:.2} ms",
             size / 1024,
@@ -169,5 +160,177 @@ fn main() {
             percentile(&renders, 0.99).as_secs_f64() * 1e3,
         );
         shutdown.cancel();
+        tournament_page(players, rounds, pages).await;
     });
+}
+
+/// `count` requests for `path`, one after another, each on a new connection; sorted latencies and
+/// the page's size in bytes.
+async fn fetch_many(web: &str, path: &str, count: usize) -> (Vec<Duration>, usize) {
+    let mut renders = Vec::with_capacity(count);
+    let mut size = 0;
+    for _ in 0..count {
+        let started = Instant::now();
+        let mut stream = tokio::net::TcpStream::connect(web).await.expect("connect");
+        stream
+            .write_all(
+                format!("GET {path} HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n")
+                    .as_bytes(),
+            )
+            .await
+            .expect("request");
+        let mut page = Vec::new();
+        stream.read_to_end(&mut page).await.expect("page");
+        assert!(page.starts_with(b"HTTP/1.1 200"), "{path} answers");
+        renders.push(started.elapsed());
+        size = page.len();
+    }
+    renders.sort();
+    (renders, size)
+}
+
+/// A Swiss of `players` and `rounds` played to the end (random results set by the organiser),
+/// then its page fetched `pages` times.
+async fn tournament_page(players: usize, rounds: u32, pages: usize) {
+    let store = hanniball_store::Store::connect(&hanniball_store::testing::sqlite_url())
+        .await
+        .expect("database");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("port");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let shutdown = CancellationToken::new();
+    let arbiter = hanniball_arbiter_svc::Arbiter::build(
+        store.clone(),
+        hanniball_arbiter_svc::Options {
+            admin_token: ADMIN_TOKEN.into(),
+            clock: hanniball_arbiter_svc::Clock::System,
+        },
+        shutdown.clone(),
+    )
+    .await
+    .expect("arbiter");
+    let mut options = hanniball_scheduler_svc::SchedulerOptions::new(ADMIN_TOKEN, &url);
+    options.rating_url = None;
+    let scheduler = hanniball_scheduler_svc::Scheduler::build(store, &options, shutdown.clone())
+        .expect("scheduler");
+    let mut routes = tonic::service::RoutesBuilder::default();
+    arbiter.add_to(&mut routes);
+    scheduler.add_to(&mut routes);
+    let mut names = hanniball_arbiter_svc::Arbiter::SERVICE_NAMES.to_vec();
+    names.extend(hanniball_scheduler_svc::Scheduler::SERVICE_NAMES);
+    hanniball_svc_kit::serve(listener, routes, &names, shutdown.clone())
+        .await
+        .expect("serve");
+    let channel = tonic::transport::Channel::from_shared(url.clone())
+        .expect("url")
+        .connect()
+        .await
+        .expect("connect");
+    let mut accounts = AccountsClient::with_interceptor(channel.clone(), Bearer::new(ADMIN_TOKEN));
+    let mut organiser = SchedulerClient::with_interceptor(channel, Bearer::new(ADMIN_TOKEN));
+    let started = Instant::now();
+    let tournament = organiser
+        .create_tournament(spb::CreateTournamentRequest {
+            settings: Some(spb::TournamentSettings {
+                name: format!("Bench Open {players}"),
+                kind: "hanniball".to_owned(),
+                rounds,
+                ..Default::default()
+            }),
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .tournament
+        .expect("tournament")
+        .id;
+    for i in 0..players {
+        let player = accounts
+            .register_player(apb::RegisterPlayerRequest {
+                name: format!("player-{i:04}"),
+                kind: apb::PlayerKind::Bot as i32,
+                issue_token: false,
+            })
+            .await
+            .expect("register")
+            .into_inner()
+            .player
+            .expect("player");
+        organiser
+            .add_player(spb::AddPlayerRequest {
+                tournament_id: tournament,
+                player_id: player.id,
+                rating: 1_000 + fastrand::i32(0..1_500),
+            })
+            .await
+            .expect("add");
+    }
+    organiser
+        .start_tournament(spb::StartTournamentRequest {
+            tournament_id: tournament,
+        })
+        .await
+        .expect("start");
+    for round in 1..=rounds {
+        let boards = loop {
+            let t = organiser
+                .get_tournament(spb::GetTournamentRequest {
+                    tournament_id: tournament,
+                })
+                .await
+                .expect("tournament")
+                .into_inner()
+                .tournament
+                .expect("tournament");
+            let boards: Vec<spb::Board> = t
+                .boards
+                .into_iter()
+                .filter(|b| b.round == round && b.kind() == spb::BoardKind::Game)
+                .collect();
+            if t.current_round == round
+                && !boards.is_empty()
+                && boards.iter().all(|b| b.game_id > 0)
+            {
+                break boards;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        for board in boards {
+            let result = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"][fastrand::usize(..5)];
+            organiser
+                .set_result(spb::SetResultRequest {
+                    tournament_id: tournament,
+                    round,
+                    board: board.number,
+                    result: result.to_owned(),
+                })
+                .await
+                .expect("result");
+        }
+    }
+    let setup = started.elapsed();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("port");
+    let web = listener.local_addr().expect("addr").to_string();
+    let router = hanniball_web::router(&hanniball_web::WebOptions {
+        arbiter_url: url.clone(),
+        scheduler_url: Some(url.clone()),
+        rating_url: None,
+        token: ADMIN_TOKEN.to_owned(),
+        tls: hanniball_svc_kit::ClientTls::default(),
+    })
+    .expect("router");
+    tokio::spawn(hanniball_web::serve(listener, router, shutdown.clone()));
+    let (renders, size) = fetch_many(&web, &format!("/tournaments/{tournament}"), pages).await;
+    println!(
+        "tournament page ({players} players, {rounds} rounds, {} KB; set up in {:.1} s): \
+         {pages} requests, p50 {:.2} ms, p99 {:.2} ms",
+        size / 1024,
+        setup.as_secs_f64(),
+        percentile(&renders, 0.5).as_secs_f64() * 1e3,
+        percentile(&renders, 0.99).as_secs_f64() * 1e3,
+    );
+    shutdown.cancel();
 }

@@ -1,7 +1,8 @@
 //! The web pages in a real browser: Debian's headless Chromium driven through WebDriver
 //! (chromedriver). A game page open while turns are played through gRPC changes its turn list and
 //! board without a reload and its clock ticks; a finished game replays step by step with the arrow
-//! keys; a tournament page's standings are `hanniball tournament standings`'. Screenshots of every
+//! keys; a tournament page's standings are `hanniball tournament standings`', and a result shows on
+//! the open page without a reload. Screenshots of every
 //! page go to `target/tmp/browser-screenshots` for a person to look at.
 //!
 //! Needs `chromedriver` and `chromium` (`apt-get install chromium chromium-driver`; paths from
@@ -102,6 +103,44 @@ async fn text(client: &Client, css: &str) -> String {
         .text()
         .await
         .expect("text")
+}
+
+/// The (name, points) rows of the open tournament page's standings, those of
+/// `hanniball tournament standings`, and the CLI's output.
+async fn standings(
+    client: &Client,
+    admin: &str,
+    tournament: &str,
+    url: &str,
+) -> (Vec<(String, String)>, Vec<(String, String)>, String) {
+    let cli = ok_as(
+        admin,
+        &["tournament", "standings", tournament, "--server", url],
+    );
+    let mut from_cli = Vec::new();
+    for line in cli.lines().skip(2) {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        if cells.len() >= 5 {
+            from_cli.push((cells[2].to_owned(), cells[4].to_owned()));
+        }
+    }
+    let mut from_page = Vec::new();
+    for row in client
+        .find_all(Locator::Css("section:first-of-type tbody tr"))
+        .await
+        .unwrap_or_default()
+    {
+        let Ok(cells) = row.find_all(Locator::Css("td")).await else {
+            continue; // Redrawn meanwhile.
+        };
+        if cells.len() >= 4 {
+            from_page.push((
+                cells[1].text().await.unwrap_or_default(),
+                cells[3].text().await.unwrap_or_default(),
+            ));
+        }
+    }
+    (from_page, from_cli, cli)
 }
 
 async fn count(client: &Client, css: &str) -> usize {
@@ -246,35 +285,47 @@ async fn pages_in_a_real_browser() {
         .goto(&format!("http://{web}/tournaments/{tournament}"))
         .await
         .expect("open the tournament");
-    let cli = ok_as(
-        admin,
-        &["tournament", "standings", &tournament, "--server", &url],
-    );
-    let mut from_cli = Vec::new();
-    for line in cli.lines().skip(2) {
-        let cells: Vec<&str> = line.split_whitespace().collect();
-        if cells.len() >= 5 {
-            from_cli.push((cells[2].to_owned(), cells[4].to_owned()));
-        }
-    }
-    let mut from_page = Vec::new();
-    for row in client
-        .find_all(Locator::Css("section:first-of-type tbody tr"))
-        .await
-        .expect("rows")
-    {
-        let cells = row.find_all(Locator::Css("td")).await.expect("cells");
-        from_page.push((
-            cells[1].text().await.expect("name"),
-            cells[3].text().await.expect("points"),
-        ));
-    }
+    let (from_page, from_cli, cli) = standings(&client, admin, &tournament, &url).await;
     assert_eq!(from_page.len(), 2, "{cli}");
     assert_eq!(
         from_page, from_cli,
         "page vs `tournament standings`:\n{cli}"
     );
     screenshot(&client, "tournament").await;
+
+    // Results come in live: the tournament's game ends and the open page shows it, no reload.
+    client
+        .execute("window.hanniballMarker = 7; return 1;", vec![])
+        .await
+        .expect("mark the page");
+    let href = client
+        .find(Locator::Css("main a[href^='/games/']"))
+        .await
+        .expect("the round's game link")
+        .attr("href")
+        .await
+        .expect("href")
+        .expect("a link");
+    let game = href.trim_start_matches("/games/").to_owned();
+    ok_as(
+        &served.tokens[0],
+        &["game", "resign", &game, "--server", &url],
+    );
+    eventually("the result on the open tournament page", || async {
+        let (page, cli, _) = standings(&client, admin, &tournament, &url).await;
+        page == cli && page.len() == 2 && page[0].1 != page[1].1
+    })
+    .await;
+    let marker = client
+        .execute("return window.hanniballMarker;", vec![])
+        .await
+        .expect("marker");
+    assert_eq!(marker, serde_json::json!(7), "the page was not reloaded");
+    assert!(
+        text(&client, "main").await.contains("finished"),
+        "the page says the tournament is over"
+    );
+    screenshot(&client, "tournament-finished").await;
 
     client
         .goto(&format!("http://{web}/"))

@@ -62,6 +62,7 @@ struct Api {
     scheduler: Option<Scheduler>,
     rating: Option<Rating>,
     feeds: std::sync::Arc<Feeds>,
+    tournaments: std::sync::Arc<TournamentFeeds>,
 }
 
 /// Live updates of the games being watched: one upstream `WatchGame` stream per game, however
@@ -74,6 +75,20 @@ type Feed = tokio::sync::broadcast::Sender<std::sync::Arc<str>>;
 
 /// Updates a page may fall behind before it is told to reload.
 const FEED_BUFFER: usize = 64;
+
+/// Change notices of the tournaments being watched: one poller per tournament in this process,
+/// however many pages watch it, asking the scheduler for the tournament every
+/// [`TOURNAMENT_POLL`] and telling the pages when anything in it changed (a result, a new round,
+/// an entrant). The scheduler has no watch stream: its replicas share only the database, so one
+/// would need a notification channel between them; a poll per watched tournament per second is
+/// cheap and works against any replica.
+#[derive(Default)]
+struct TournamentFeeds(std::sync::Mutex<std::collections::HashMap<i64, TournamentFeed>>);
+
+type TournamentFeed = tokio::sync::broadcast::Sender<()>;
+
+/// How often a watched tournament is asked for.
+const TOURNAMENT_POLL: Duration = Duration::from_secs(1);
 
 /// The web pages as an axum router.
 ///
@@ -94,11 +109,13 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_svc_kit::Connect
             .map(|c| SchedulerClient::with_interceptor(c, bearer.clone())),
         rating: other(&options.rating_url)?.map(|c| RatingClient::with_interceptor(c, bearer)),
         feeds: std::sync::Arc::default(),
+        tournaments: std::sync::Arc::default(),
     };
     Ok(Router::new()
         .route("/", get(home))
         .route("/tournaments/{id}", get(tournament_page))
         .route("/tournaments/{id}/trf", get(trf_download))
+        .route("/tournaments/{id}/events", get(tournament_events))
         .route("/ladders/{*name}", get(ladder_page))
         .route("/players/{id}", get(player_page))
         .route("/games/{id}", get(game_page))
@@ -418,9 +435,11 @@ async fn tournament_page(State(mut api): State<Api>, Path(id): Path<String>) -> 
             .get(&id)
             .map_or_else(|| format!("player {id}"), |n| (*n).to_owned())
     };
+    let live = is_live(&tournament);
     let mut body = format!(
-        "<h1>{}</h1><p>{} · round {} of {} · {} players · <a href=\"/tournaments/{id}/trf\" download>TRF</a></p>",
+        "<h1>{}</h1><p id=\"summary\"{}>{} · round {} of {} · {} players · <a href=\"/tournaments/{id}/trf\" download>TRF</a></p>",
         esc(&settings.name),
+        if live { " data-live" } else { "" },
         tournament_status(tournament.status),
         tournament.current_round,
         tournament.rounds,
@@ -491,15 +510,148 @@ async fn tournament_page(State(mut api): State<Api>, Path(id): Path<String>) -> 
         body.push_str("</tbody></table></section>");
     }
     let mut html = page(&settings.name, &body).0;
-    if tournament.status == spb::TournamentStatus::Running as i32 {
-        // Results come in as games end: the page reloads itself (no script needed).
-        html = html.replacen(
-            "<head>",
-            "<head><meta http-equiv=\"refresh\" content=\"10\">",
-            1,
-        );
+    if live {
+        // Results come in as games end: the page follows the tournament's change notices and
+        // redraws its main part; without script it reloads itself now and then.
+        html = html
+            .replacen(
+                "<head>",
+                "<head><noscript><meta http-equiv=\"refresh\" content=\"10\"></noscript>",
+                1,
+            )
+            .replacen(
+                "</body>",
+                &format!(
+                    "<script>{}</script></body>",
+                    TOURNAMENT_SCRIPT.replace("TOURNAMENT_ID", &id.to_string())
+                ),
+                1,
+            );
     }
     Html(html).into_response()
+}
+
+/// Whether a tournament can still change (taking entries, or running).
+fn is_live(tournament: &spb::Tournament) -> bool {
+    tournament.status == spb::TournamentStatus::Registration as i32
+        || tournament.status == spb::TournamentStatus::Running as i32
+}
+
+/// A live tournament page: on each change notice, fetch the page again and swap its main part in
+/// (the scroll position and anything the reader opened stay); stop when the tournament is over.
+const TOURNAMENT_SCRIPT: &str = r"
+(function(){
+  var source = new EventSource('/tournaments/TOURNAMENT_ID/events');
+  var busy = false, again = false;
+  function refresh(){
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(location.href, {headers: {'Accept': 'text/html'}})
+      .then(function(r){ return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function(html){
+        var next = new DOMParser().parseFromString(html, 'text/html').querySelector('main');
+        if (next) { document.querySelector('main').innerHTML = next.innerHTML; }
+        if (next && !next.querySelector('[data-live]')) { source.close(); }
+      })
+      .catch(function(){})
+      .finally(function(){ busy = false; if (again) { again = false; refresh(); } });
+  }
+  source.addEventListener('changed', refresh);
+})();
+";
+
+impl Api {
+    /// Change notices of tournament `id` (as just read: `seen`), starting its poller if no page
+    /// watches it yet.
+    fn watch_tournament(
+        &self,
+        scheduler: Scheduler,
+        seen: spb::Tournament,
+    ) -> tokio::sync::broadcast::Receiver<()> {
+        let id = seen.id;
+        let mut feeds = self
+            .tournaments
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(feed) = feeds.get(&id) {
+            return feed.subscribe();
+        }
+        let (feed, receiver) = tokio::sync::broadcast::channel(4);
+        feeds.insert(id, feed.clone());
+        drop(feeds);
+        let all = std::sync::Arc::clone(&self.tournaments);
+        tokio::spawn(follow_tournament(scheduler, seen, feed, all));
+        receiver
+    }
+}
+
+/// The poller behind [`Api::watch_tournament`]: asks for the tournament every
+/// [`TOURNAMENT_POLL`] while anyone watches and it can still change.
+async fn follow_tournament(
+    mut scheduler: Scheduler,
+    mut seen: spb::Tournament,
+    feed: TournamentFeed,
+    all: std::sync::Arc<TournamentFeeds>,
+) {
+    let id = seen.id;
+    while feed.receiver_count() > 0 && is_live(&seen) {
+        tokio::time::sleep(TOURNAMENT_POLL).await;
+        let Ok(answer) = scheduler
+            .get_tournament(spb::GetTournamentRequest { tournament_id: id })
+            .await
+        else {
+            continue; // The scheduler is away for a moment: ask again later.
+        };
+        let Some(now) = answer.into_inner().tournament else {
+            continue;
+        };
+        if now != seen {
+            seen = now;
+            let _ = feed.send(());
+        }
+    }
+    let mut feeds = all
+        .0
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if feeds
+        .get(&id)
+        .is_some_and(|current| current.same_channel(&feed))
+    {
+        feeds.remove(&id);
+    }
+}
+
+/// `/tournaments/{id}/events`: server-sent `changed` events whenever the tournament changes.
+async fn tournament_events(State(api): State<Api>, Path(id): Path<String>) -> Response {
+    let Some(id) = game_id(&id) else {
+        return error_page(
+            StatusCode::BAD_REQUEST,
+            "A tournament id is a positive number.",
+        );
+    };
+    let Some(mut scheduler) = api.scheduler.clone() else {
+        return unavailable("tournaments");
+    };
+    let tournament = match scheduler
+        .get_tournament(spb::GetTournamentRequest { tournament_id: id })
+        .await
+    {
+        Ok(answer) => match answer.into_inner().tournament {
+            Some(t) => t,
+            None => return error_page(StatusCode::BAD_GATEWAY, "No tournament in the answer."),
+        },
+        Err(status) => return api_error(&status),
+    };
+    let receiver = api.watch_tournament(scheduler, tournament);
+    // A page that fell behind has missed only "changed" notices: one more says the same. (An
+    // event with empty data is never dispatched by a browser: hence the data.)
+    let events = tokio_stream::wrappers::BroadcastStream::new(receiver)
+        .map(|_| Ok::<_, Infallible>(Event::default().event("changed").data("changed")));
+    Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
 }
 
 /// One player's cell in a round of the crosstable: the opponent's starting rank, the colour and

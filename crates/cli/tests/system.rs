@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::wait_for;
+use common::{http_get, wait_for};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -165,6 +165,115 @@ fn the_demo_runs_a_swiss_tournament_among_bots_and_rates_it() {
     // Elo between players with the same K is zero-sum; and games were rated.
     assert_eq!(changes.iter().sum::<i64>(), 0, "{out}");
     assert!(changes.iter().any(|c| *c != 0), "{out}");
+}
+
+/// What a person sees: `hanniball demo` (no `--exit`) prints one URL; its pages show the
+/// tournament while it runs and its rounds as they are paired, then the final standings and every
+/// player's new rating on the ladder, and stay up until Ctrl-C.
+#[test]
+fn the_demo_s_pages_follow_the_tournament_and_show_the_new_ratings() {
+    let dir = temp_dir("demo-web");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args(["demo", "--per-strategy", "1", "--rounds", "3"])
+        // Bots that think a while: the rounds last seconds, so the page is seen while they run.
+        .args(["--time", "30+0.5", "--think-ms", "400", "--data-dir"])
+        .arg(&dir)
+        .env("HANNIBALL__SERVER__WEB_LISTEN", "127.0.0.1:0")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the demo starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut demo = Server(child);
+    let (sender, lines) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut out = String::new();
+    // Reads the demo's output up to the line starting with `prefix`.
+    let mut read_to = |prefix: &str| -> String {
+        loop {
+            let line = lines
+                .recv_timeout(std::time::Duration::from_secs(300))
+                .unwrap_or_else(|_| panic!("no {prefix:?} line in:\n{out}"));
+            out.push_str(&line);
+            out.push('\n');
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    };
+    let line = read_to("Watch it live: http://");
+    let web = line["Watch it live: http://".len()..]
+        .trim_end_matches('/')
+        .to_owned();
+    wait_for(60, "the tournament on the home page", || {
+        http_get(&web, "/").1.contains("href=\"/tournaments/1\"")
+    });
+    // While it runs, the page shows the rounds paired so far; a later round appears by itself.
+    wait_for(60, "the tournament running, live on its page", || {
+        let (code, page) = http_get(&web, "/tournaments/1");
+        code == 200 && page.contains("running") && page.contains("data-live")
+    });
+    wait_for(240, "round 3 on the tournament page", || {
+        http_get(&web, "/tournaments/1")
+            .1
+            .contains("<h2>Round 3</h2>")
+    });
+    read_to("rating changes");
+    read_to("player");
+    let mut changes = Vec::new();
+    loop {
+        let line = read_to("");
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        if cells.len() < 5 {
+            break;
+        }
+        changes.push((
+            cells[0].to_owned(),
+            cells[2].to_owned(),
+            cells[3].to_owned(),
+        ));
+    }
+    assert_eq!(changes.len(), 3, "{out}");
+    assert!(
+        changes.iter().any(|(_, _, c)| c != "+0"),
+        "games were rated: {out}"
+    );
+    read_to("The pages stay up");
+    // The ladder shows every player's new rating; the tournament page its final standings.
+    let (code, ladder) = http_get(&web, "/ladders/hanniball");
+    assert_eq!(code, 200, "{ladder}");
+    for (name, after, _) in &changes {
+        assert!(
+            ladder.contains(&format!(">{name}</a></td><td>{after}")),
+            "{name} at {after} on the ladder:\n{ladder}\n{out}"
+        );
+    }
+    let (_, finished) = http_get(&web, "/tournaments/1");
+    assert!(
+        finished.contains("finished") && !finished.contains("data-live"),
+        "{finished}"
+    );
+    for (name, _, _) in &changes {
+        assert!(finished.contains(name.as_str()), "{name}: {finished}");
+    }
+    // Ctrl-C stops it cleanly.
+    let pid = demo.0.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .expect("kill")
+            .success()
+    );
+    read_to("demo database kept");
+    assert!(demo.0.wait().expect("exit").success(), "{out}");
 }
 
 fn turns_played(server: &str, game: &str) -> u32 {

@@ -56,15 +56,19 @@ impl Core {
                     what: "tournament",
                     id: id.to_string(),
                 })?;
-        let mut entrants = Vec::new();
-        for entrant in self.store.entrants(id).await? {
-            let name = self
-                .store
-                .player(PlayerId(entrant.player_id))
-                .await?
-                .map_or_else(|| format!("player-{}", entrant.player_id), |p| p.name);
-            entrants.push((entrant, name));
-        }
+        let rows = self.store.entrants(id).await?;
+        // Names in one query (a query per entrant was most of a 500-player page's time).
+        let ids: Vec<PlayerId> = rows.iter().map(|e| PlayerId(e.player_id)).collect();
+        let mut names = self.store.player_names(&ids).await?;
+        let entrants = rows
+            .into_iter()
+            .map(|entrant| {
+                let name = names
+                    .remove(&PlayerId(entrant.player_id))
+                    .unwrap_or_else(|| format!("player-{}", entrant.player_id));
+                (entrant, name)
+            })
+            .collect();
         Ok(Loaded {
             byes: self.store.bye_requests(id).await?,
             boards: self.store.boards(id).await?,

@@ -219,7 +219,12 @@ async fn tournament_page(players: usize, rounds: u32, pages: usize) {
     scheduler.add_to(&mut routes);
     let mut names = hanniball_arbiter_svc::Arbiter::SERVICE_NAMES.to_vec();
     names.extend(hanniball_scheduler_svc::Scheduler::SERVICE_NAMES);
-    hanniball_svc_kit::serve(listener, routes, &names, shutdown.clone())
+    // The organiser (the admin token) is exempt from the per-caller limits, as in `serve`.
+    let limits = hanniball_svc_kit::EdgeLimits {
+        admin_token: Some(ADMIN_TOKEN.into()),
+        ..hanniball_svc_kit::EdgeLimits::default()
+    };
+    hanniball_svc_kit::serve_with(listener, routes, &names, shutdown.clone(), limits)
         .await
         .expect("serve");
     let channel = tonic::transport::Channel::from_shared(url.clone())

@@ -407,20 +407,20 @@ async fn tournament_page(State(mut api): State<Api>, Path(id): Path<String>) -> 
     let Some(scheduler) = api.scheduler.as_mut() else {
         return unavailable("tournaments");
     };
-    let tournament = match scheduler
-        .get_tournament(spb::GetTournamentRequest { tournament_id: id })
-        .await
-    {
+    // Both calls at once: a large tournament's page waits for the slower, not for the sum.
+    let mut other = scheduler.clone();
+    let (tournament, standings) = tokio::join!(
+        scheduler.get_tournament(spb::GetTournamentRequest { tournament_id: id }),
+        other.get_standings(spb::GetStandingsRequest { tournament_id: id })
+    );
+    let tournament = match tournament {
         Ok(answer) => match answer.into_inner().tournament {
             Some(t) => t,
             None => return error_page(StatusCode::BAD_GATEWAY, "No tournament in the answer."),
         },
         Err(status) => return api_error(&status),
     };
-    let standings = match scheduler
-        .get_standings(spb::GetStandingsRequest { tournament_id: id })
-        .await
-    {
+    let standings = match standings {
         Ok(answer) => answer.into_inner(),
         Err(status) => return api_error(&status),
     };
@@ -700,6 +700,15 @@ fn crosstable(tournament: &spb::Tournament) -> String {
     }
     let mut entrants: Vec<&spb::Entrant> = tournament.entrants.iter().collect();
     entrants.sort_by_key(|e| (e.start_rank, e.player_id));
+    // (round, player) → the board: a lookup per cell instead of a scan of every board.
+    let mut seat: std::collections::HashMap<(u32, i64), &spb::Board> =
+        std::collections::HashMap::with_capacity(2 * tournament.boards.len());
+    for b in &tournament.boards {
+        seat.entry((b.round, b.white_player_id)).or_insert(b);
+        if b.black_player_id > 0 {
+            seat.entry((b.round, b.black_player_id)).or_insert(b);
+        }
+    }
     let mut out = String::from(
         "<section><h2>Crosstable</h2><table class=\"cross\"><thead><tr><th scope=\"col\">No</th><th scope=\"col\">Player</th>",
     );
@@ -716,14 +725,8 @@ fn crosstable(tournament: &spb::Tournament) -> String {
             esc(&entrant.name)
         );
         for round in 1..=rounds {
-            let cell = tournament
-                .boards
-                .iter()
-                .find(|b| {
-                    b.round == round
-                        && (b.white_player_id == entrant.player_id
-                            || b.black_player_id == entrant.player_id)
-                })
+            let cell = seat
+                .get(&(round, entrant.player_id))
                 .map_or_else(String::new, |b| cross_cell(b, entrant.player_id, &ranks));
             let _ = write!(out, "<td>{}</td>", esc(&cell));
         }

@@ -32,6 +32,46 @@ pub struct Core {
     pub arbiter: Arbiter,
     pub ratings: Option<Ratings>,
     pub queue: QueueConfig,
+    /// Tournaments as last loaded, with the version read before loading them.
+    pub loaded: std::sync::Arc<LoadedCache>,
+}
+
+/// Loaded tournaments kept between requests: a copy is used while the database's version of
+/// the tournament is still the one read before loading it (every change bumps it in its own
+/// transaction, on any replica), so a page, a standings call or a result costs one small query
+/// instead of reading every board again. At most [`LoadedCache::CAPACITY`] tournaments.
+#[derive(Debug, Default)]
+pub struct LoadedCache(
+    std::sync::Mutex<std::collections::HashMap<i64, (i64, std::sync::Arc<Loaded>)>>,
+);
+
+impl LoadedCache {
+    const CAPACITY: usize = 64;
+
+    fn get(&self, id: i64, version: i64) -> Option<std::sync::Arc<Loaded>> {
+        let cache = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        cache
+            .get(&id)
+            .filter(|(v, _)| *v == version)
+            .map(|(_, loaded)| std::sync::Arc::clone(loaded))
+    }
+
+    fn put(&self, id: i64, version: i64, loaded: Loaded) {
+        let mut cache = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if cache.len() >= Self::CAPACITY && !cache.contains_key(&id) {
+            // Full: one entry goes, any (a miss costs one load from the database).
+            if let Some(any) = cache.keys().next().copied() {
+                cache.remove(&any);
+            }
+        }
+        cache.insert(id, (version, std::sync::Arc::new(loaded)));
+    }
 }
 
 /// Milliseconds since the Unix epoch.
@@ -48,6 +88,22 @@ fn arbiter_error(status: &tonic::Status) -> ServiceError {
 impl Core {
     /// A tournament with its players (and their names), bye requests and boards.
     pub async fn load(&self, id: i64) -> ServiceResult<Loaded> {
+        let Some(version) = self.store.tournament_version(id).await? else {
+            return Err(ServiceError::NotFound {
+                what: "tournament",
+                id: id.to_string(),
+            });
+        };
+        if let Some(loaded) = self.loaded.get(id, version) {
+            return Ok((*loaded).clone());
+        }
+        let loaded = self.load_from_database(id).await?;
+        self.loaded.put(id, version, loaded.clone());
+        Ok(loaded)
+    }
+
+    /// [`Core::load`] without the cache.
+    async fn load_from_database(&self, id: i64) -> ServiceResult<Loaded> {
         let tournament =
             self.store
                 .tournament(id)

@@ -107,6 +107,7 @@ impl Scheduler {
             arbiter,
             ratings,
             queue: options.queue,
+            loaded: Arc::default(),
         };
         tokio::spawn(consume_results(core.clone(), shutdown.clone()));
         let auth = Arc::new(Auth::new(options.admin_token.clone()));

@@ -8,8 +8,8 @@
 use hanniball_arbiter::{GameId, PlayerId};
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    TransactionTrait,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect, Statement, TransactionTrait,
 };
 
 use crate::{Store, StoreError};
@@ -204,7 +204,42 @@ pub type QueueRow = queue_entries::Model;
 /// A game made by the matchmaking queue.
 pub type MatchRow = matches::Model;
 
+/// Bumps tournament `id`'s version: part of the transaction of every change of the tournament,
+/// its entrants, bye requests or boards, so a copy loaded after reading version `v` is current
+/// while the version is still `v` (see [`Store::tournament_version`]).
+async fn bump<C: ConnectionTrait>(db: &C, id: i64) -> Result<(), StoreError> {
+    let backend = db.get_database_backend();
+    let sql = if backend == DbBackend::Postgres {
+        "UPDATE tournaments SET version = version + 1 WHERE id = $1"
+    } else {
+        "UPDATE tournaments SET version = version + 1 WHERE id = ?"
+    };
+    db.execute_raw(Statement::from_sql_and_values(backend, sql, [id.into()]))
+        .await?;
+    Ok(())
+}
+
 impl Store {
+    /// Tournament `id`'s version (`None`: no such tournament). Read it *before* loading the
+    /// tournament: the copy is then at least as new as the version, and stays current while the
+    /// version does not change.
+    pub async fn tournament_version(&self, id: i64) -> Result<Option<i64>, StoreError> {
+        let backend = self.db.get_database_backend();
+        let sql = if backend == DbBackend::Postgres {
+            "SELECT version FROM tournaments WHERE id = $1"
+        } else {
+            "SELECT version FROM tournaments WHERE id = ?"
+        };
+        let row = self
+            .db
+            .query_one_raw(Statement::from_sql_and_values(backend, sql, [id.into()]))
+            .await?;
+        Ok(match row {
+            Some(row) => Some(row.try_get_by_index(0)?),
+            None => None,
+        })
+    }
+
     /// Stores a new tournament (its `id` is assigned); returns the id.
     pub async fn create_tournament(&self, t: &TournamentRow) -> Result<i64, StoreError> {
         let mut row: tournaments::ActiveModel = t.clone().into();
@@ -243,10 +278,14 @@ impl Store {
 
     /// Registers a player; `Conflict` when already registered.
     pub async fn add_entrant(&self, row: &EntrantRow) -> Result<(), StoreError> {
+        let tournament = row.tournament_id;
         let row: tournament_players::ActiveModel = row.clone().into();
+        let txn = self.db.begin().await?;
         tournament_players::Entity::insert(row)
-            .exec_without_returning(&self.db)
+            .exec_without_returning(&txn)
             .await?;
+        bump(&txn, tournament).await?;
+        txn.commit().await?;
         Ok(())
     }
 
@@ -277,6 +316,7 @@ impl Store {
                 .filter(bye_requests::Column::PlayerId.eq(player.0))
                 .exec(&txn)
                 .await?;
+            bump(&txn, tournament).await?;
         }
         txn.commit().await?;
         Ok(done.rows_affected == 1)
@@ -289,6 +329,7 @@ impl Store {
         player: PlayerId,
         round: i32,
     ) -> Result<bool, StoreError> {
+        let txn = self.db.begin().await?;
         let done = tournament_players::Entity::update_many()
             .col_expr(
                 tournament_players::Column::WithdrawnFrom,
@@ -301,14 +342,20 @@ impl Store {
                     .is_null()
                     .or(tournament_players::Column::WithdrawnFrom.gt(round)),
             )
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
+        if done.rows_affected == 1 {
+            bump(&txn, tournament).await?;
+        }
+        txn.commit().await?;
         Ok(done.rows_affected == 1)
     }
 
     /// Stores (or replaces) a bye request.
     pub async fn request_bye(&self, row: &ByeRow) -> Result<(), StoreError> {
+        let tournament = row.tournament_id;
         let active: bye_requests::ActiveModel = row.clone().into();
+        let txn = self.db.begin().await?;
         bye_requests::Entity::insert(active)
             .on_conflict(
                 OnConflict::columns([
@@ -319,8 +366,10 @@ impl Store {
                 .update_column(bye_requests::Column::Points)
                 .to_owned(),
             )
-            .exec_without_returning(&self.db)
+            .exec_without_returning(&txn)
             .await?;
+        bump(&txn, tournament).await?;
+        txn.commit().await?;
         Ok(())
     }
 
@@ -385,6 +434,7 @@ impl Store {
                 .exec_without_returning(&txn)
                 .await?;
         }
+        bump(&txn, tournament).await?;
         txn.commit().await?;
         Ok(())
     }
@@ -396,12 +446,15 @@ impl Store {
         player: PlayerId,
         rank: i32,
     ) -> Result<(), StoreError> {
+        let txn = self.db.begin().await?;
         tournament_players::Entity::update_many()
             .col_expr(tournament_players::Column::StartRank, Expr::value(rank))
             .filter(tournament_players::Column::TournamentId.eq(tournament))
             .filter(tournament_players::Column::PlayerId.eq(player.0))
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
+        bump(&txn, tournament).await?;
+        txn.commit().await?;
         Ok(())
     }
 
@@ -413,13 +466,16 @@ impl Store {
         board: i32,
         game: GameId,
     ) -> Result<(), StoreError> {
+        let txn = self.db.begin().await?;
         boards::Entity::update_many()
             .col_expr(boards::Column::GameId, Expr::value(game.0))
             .filter(boards::Column::TournamentId.eq(tournament))
             .filter(boards::Column::Round.eq(round))
             .filter(boards::Column::Board.eq(board))
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
+        bump(&txn, tournament).await?;
+        txn.commit().await?;
         Ok(())
     }
 
@@ -451,17 +507,28 @@ impl Store {
         } else {
             update = update.filter(boards::Column::Result.is_null());
         }
-        Ok(update.exec(&self.db).await?.rows_affected == 1)
+        let txn = self.db.begin().await?;
+        let changed = update.exec(&txn).await?.rows_affected == 1;
+        if changed {
+            bump(&txn, tournament).await?;
+        }
+        txn.commit().await?;
+        Ok(changed)
     }
 
     /// Marks a tournament finished (once its last round is complete).
     pub async fn finish_tournament(&self, tournament: i64) -> Result<bool, StoreError> {
+        let txn = self.db.begin().await?;
         let done = tournaments::Entity::update_many()
             .col_expr(tournaments::Column::Status, Expr::value("finished"))
             .filter(tournaments::Column::Id.eq(tournament))
             .filter(tournaments::Column::Status.eq("running"))
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
+        if done.rows_affected == 1 {
+            bump(&txn, tournament).await?;
+        }
+        txn.commit().await?;
         Ok(done.rows_affected == 1)
     }
 

@@ -1,0 +1,210 @@
+//! The scheduler tables on every database (SQLite, and PostgreSQL when configured): every change
+//! of a tournament, its entrants, bye requests or boards bumps the tournament's version, and a
+//! step that changes nothing leaves it, so a scheduler's copy of a tournament is current exactly
+//! while the version it read is.
+
+use hanniball_arbiter::{GameId, PlayerId, Timestamp};
+use hanniball_store::scheduler::{BoardRow, ByeRow, EntrantRow, TournamentRow};
+use hanniball_store::{Store, testing};
+
+fn tournament() -> TournamentRow {
+    TournamentRow {
+        id: 0,
+        name: "Versioned".to_owned(),
+        kind: "hanniball".to_owned(),
+        ruleset: String::new(),
+        system: "swiss".to_owned(),
+        rounds: 3,
+        initial_ms: None,
+        increment_ms: None,
+        max_turns: 0,
+        rated: false,
+        bye_points: 2,
+        tiebreaks: String::new(),
+        initial_colour: "white1".to_owned(),
+        forfeit_withdraws: false,
+        auto_pair: true,
+        self_entry: false,
+        late_self_entry: false,
+        status: "registration".to_owned(),
+        current_round: 0,
+        created_at_ms: 1,
+    }
+}
+
+#[tokio::test]
+async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let mut players = Vec::new();
+        for name in ["a", "b", "c"] {
+            let row = store
+                .create_player(name, "bot", Timestamp(1))
+                .await
+                .expect("player");
+            players.push(row.id);
+        }
+        let id = store
+            .create_tournament(&tournament())
+            .await
+            .expect("create");
+        let other = store
+            .create_tournament(&tournament())
+            .await
+            .expect("create another");
+        assert_eq!(store.tournament_version(999_999).await.expect("read"), None);
+        let mut expected = store.tournament_version(id).await.expect("read");
+        assert!(expected.is_some());
+        let mut step = |changed: bool, what: &str, now: Option<i64>| {
+            if changed {
+                expected = expected.map(|v| v + 1);
+            }
+            assert_eq!(now, expected, "{url}: after {what}");
+        };
+        let entrant = |player: PlayerId| EntrantRow {
+            tournament_id: id,
+            player_id: player.0,
+            start_rank: None,
+            rating: 1500,
+            joined_round: 1,
+            withdrawn_from: None,
+        };
+        for p in &players {
+            store.add_entrant(&entrant(*p)).await.expect("add");
+            step(
+                true,
+                "an entry",
+                store.tournament_version(id).await.unwrap(),
+            );
+        }
+        assert!(store.add_entrant(&entrant(players[0])).await.is_err());
+        step(
+            false,
+            "a refused entry",
+            store.tournament_version(id).await.unwrap(),
+        );
+        let bye = ByeRow {
+            tournament_id: id,
+            player_id: players[2].0,
+            round: 2,
+            points: 1,
+        };
+        store.request_bye(&bye).await.expect("bye");
+        step(
+            true,
+            "a bye request",
+            store.tournament_version(id).await.unwrap(),
+        );
+        assert!(store.remove_entrant(id, players[2]).await.expect("remove"));
+        step(
+            true,
+            "a removal",
+            store.tournament_version(id).await.unwrap(),
+        );
+        assert!(
+            !store
+                .remove_entrant(id, players[2])
+                .await
+                .expect("remove again")
+        );
+        step(
+            false,
+            "removing nobody",
+            store.tournament_version(id).await.unwrap(),
+        );
+        let board = BoardRow {
+            tournament_id: id,
+            round: 1,
+            board: 1,
+            kind: "game".to_owned(),
+            white_id: players[0].0,
+            black_id: Some(players[1].0),
+            game_id: None,
+            result: None,
+            corrected: false,
+        };
+        store
+            .store_round(id, 1, &[(players[0], 1), (players[1], 2)], &[board])
+            .await
+            .expect("round 1");
+        step(true, "a round", store.tournament_version(id).await.unwrap());
+        assert!(store.store_round(id, 1, &[], &[]).await.is_err());
+        step(
+            false,
+            "a round stored twice",
+            store.tournament_version(id).await.unwrap(),
+        );
+        store
+            .set_board_game(id, 1, 1, GameId(7))
+            .await
+            .expect("game");
+        step(
+            true,
+            "a board's game",
+            store.tournament_version(id).await.unwrap(),
+        );
+        assert!(
+            store
+                .set_board_result(id, 1, 1, "1-0", false)
+                .await
+                .expect("result")
+        );
+        step(
+            true,
+            "a result",
+            store.tournament_version(id).await.unwrap(),
+        );
+        assert!(
+            !store
+                .set_board_result(id, 1, 1, "0-1", false)
+                .await
+                .expect("result again")
+        );
+        step(
+            false,
+            "a result arriving twice",
+            store.tournament_version(id).await.unwrap(),
+        );
+        assert!(
+            store
+                .set_board_result(id, 1, 1, "0-1", true)
+                .await
+                .expect("correction")
+        );
+        step(
+            true,
+            "a correction",
+            store.tournament_version(id).await.unwrap(),
+        );
+        assert!(
+            store
+                .withdraw_entrant(id, players[1], 2)
+                .await
+                .expect("withdraw")
+        );
+        step(
+            true,
+            "a withdrawal",
+            store.tournament_version(id).await.unwrap(),
+        );
+        store.set_start_rank(id, players[1], 3).await.expect("rank");
+        step(
+            true,
+            "a start rank",
+            store.tournament_version(id).await.unwrap(),
+        );
+        assert!(store.finish_tournament(id).await.expect("finish"));
+        step(true, "the end", store.tournament_version(id).await.unwrap());
+        assert!(!store.finish_tournament(id).await.expect("finish again"));
+        step(
+            false,
+            "ending twice",
+            store.tournament_version(id).await.unwrap(),
+        );
+        // Another tournament's changes are not this one's.
+        assert_eq!(
+            store.tournament_version(other).await.expect("read"),
+            Some(0)
+        );
+    }
+}

@@ -707,6 +707,25 @@ impl<'t> Ctx<'t> {
         }
         // A pair decided for good leaves the matcher's graph.
         let finalize = |m: &mut Matcher<N>, a: usize, b: usize| m.retire(a, b);
+        // "Whom does `pv` pair with when its edges weigh `changes`?": by the duals' certificate
+        // when it settles the answer (most questions, at no stage's cost), else by solving.
+        let ask = |m: &mut Matcher<N>,
+                   stable: &mut Vec<usize>,
+                   pv: usize,
+                   changes: &[(usize, Option<Wide<N>>)]|
+         -> Option<usize> {
+            if let Some(mv) = m.forced_mate(pv, changes).filter(|&mv| mv < n) {
+                *stable = snapshot(m);
+                return Some(mv);
+            }
+            for &(ov, w) in changes {
+                m.set(pv, ov, w);
+            }
+            m.solve().ok()?;
+            *stable = snapshot(m);
+            Some(mate(stable, pv))
+        };
+        let mut changes: Vec<(usize, Option<Wide<N>>)> = Vec::new();
 
         let mut result: Vec<(usize, usize)> = Vec::new();
         let mut matched = vec![false; n];
@@ -832,19 +851,18 @@ impl<'t> Ctx<'t> {
                     continue;
                 }
                 let mut addend = len as u64;
+                changes.clear();
                 for oi in (group_begin..next_begin).rev() {
                     let ov = by_index[oi];
                     if matched[ov] {
                         continue;
                     }
                     if let Some(w) = base[oi][pi] {
-                        m.set(pv, ov, Some(w.add_u64(addend)));
+                        changes.push((ov, Some(w.add_u64(addend))));
                         addend += 1;
                     }
                 }
-                m.solve().ok()?;
-                stable = snapshot(&m);
-                let mv = mate(&stable, pv);
+                let mv = ask(&mut m, &mut stable, pv, &changes)?;
                 matched[mv] = true;
                 result.push((pv, mv));
                 finalize(&mut m, pv, mv);
@@ -970,19 +988,18 @@ impl<'t> Ctx<'t> {
                     continue;
                 }
                 let mut addend = 0u64;
+                changes.clear();
                 for &oi in remainder.iter().rev() {
                     let ov = by_index[oi];
                     if oi <= pi || matched[ov] {
                         continue;
                     }
                     if let Some(w) = base[oi][pi] {
-                        m.set(pv, ov, Some(w.add_u64(addend)));
+                        changes.push((ov, Some(w.add_u64(addend))));
                     }
                     addend += 1;
                 }
-                m.solve().ok()?;
-                stable = snapshot(&m);
-                let mv = mate(&stable, pv);
+                let mv = ask(&mut m, &mut stable, pv, &changes)?;
                 matched[pv] = true;
                 matched[mv] = true;
                 result.push((pv, mv));

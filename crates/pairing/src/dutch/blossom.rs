@@ -50,6 +50,8 @@ pub(crate) struct Matcher<const N: usize> {
     /// The vertices still in play (not retired), the only ones a stage looks at.
     live: Vec<usize>,
     retired: Vec<bool>,
+    /// Scratch for `forced_mate`: one vertex's edge weights.
+    row: Vec<Wide<N>>,
 }
 
 /// No perfect matching exists on the present edges.
@@ -81,6 +83,7 @@ impl<const N: usize> Matcher<N> {
             started: false,
             live: (0..n).collect(),
             retired: vec![false; n],
+            row: Vec::with_capacity(n),
         }
     }
 
@@ -146,6 +149,46 @@ impl<const N: usize> Matcher<N> {
                 self.mate[m] = NONE;
             }
         }
+    }
+
+    /// `v`'s mate after `v`'s edges take the weights `changes` (vertex, new weight; the other
+    /// edges keep theirs), when a dual certificate shows it without a stage: the present
+    /// matching is perfect on optimal duals, `v` is a single vertex, and raising `v`'s dual by
+    /// its matched edge's change leaves every *other* edge of `v` with positive slack. Then the
+    /// present matching is optimal under the new weights and every optimal matching pairs `v`
+    /// with its present mate (only tight edges are in optimal matchings), so a solve would give
+    /// the same answer. `None`: a stage must tell. Changes nothing; the caller retires `v` and its
+    /// mate, so the new weights never need setting.
+    pub fn forced_mate(&mut self, v: usize, changes: &[(usize, Option<Wide<N>>)]) -> Option<usize> {
+        if !self.started || self.inb[v] != v || self.mate.contains(&NONE) {
+            return None;
+        }
+        let mate = self.mate[v];
+        let row = &mut self.row;
+        row.clear();
+        row.extend_from_slice(&self.w2[v * self.n..(v + 1) * self.n]);
+        for &(c, weight) in changes {
+            row[c] = match weight {
+                Some(c) => c.add_u64(1).add(&c.add_u64(1)),
+                None => Wide::ZERO,
+            };
+        }
+        let new_mate_weight = row[mate];
+        if new_mate_weight.is_zero() {
+            return None;
+        }
+        // The dual that keeps the matched edge tight under its new weight.
+        let dual = self.dual[v].add_sub(&new_mate_weight, &self.w2[v * self.n + mate]);
+        for &c in &self.live {
+            if c == v || c == mate || row[c].is_zero() {
+                continue;
+            }
+            let slack = dual.add_sub(&self.dual[c], &row[c]);
+            if slack.is_negative() || slack.is_zero() {
+                return None;
+            }
+        }
+        Some(mate)
     }
 
     /// Pairs `a` with `b` for good (the matching is solved, and they are matched to each other):
@@ -984,6 +1027,77 @@ mod tests {
     #[test]
     fn warm_started_matching_stays_optimal_with_many_ties() {
         random_changes(11, 160, 14, 16, &[2, 3, 5]);
+    }
+
+    /// A certified answer of `forced_mate` is the only mate of `v` in every optimal matching
+    /// under the changed weights (checked by dynamic programming), and the certificate answers
+    /// often enough to matter.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn a_forced_mate_is_the_mate_in_every_optimal_matching() {
+        let mut rng = Rng(31);
+        let mut answered = 0;
+        for case in 0..1500 {
+            let n = 4 + 2 * (rng.next() % 5) as usize;
+            let range = [3u64, 20, 1000][case % 3];
+            let mut w = vec![vec![None; n]; n];
+            let mut m = Matcher::<2>::new(n);
+            for a in 0..n {
+                for b in a + 1..n {
+                    // A perfect matching always exists: 2k-(2k+1) edges are always there.
+                    if b == (a ^ 1) || rng.next() % 100 < 70 {
+                        let c = rng.next() % range;
+                        w[a][b] = Some(c);
+                        w[b][a] = Some(c);
+                        m.set(a, b, Some(Wide::from_u64(c)));
+                    }
+                }
+            }
+            assert!(m.solve().is_ok(), "case {case}");
+            let v = (rng.next() % n as u64) as usize;
+            let mut changes = Vec::new();
+            let mut changed = w.clone();
+            for x in 0..n {
+                if x != v && rng.next() % 3 == 0 {
+                    let c = (rng.next() % 4 != 0).then(|| rng.next() % range);
+                    if x == (v ^ 1) && c.is_none() {
+                        continue;
+                    }
+                    changes.push((x, c.map(Wide::from_u64)));
+                    changed[v][x] = c;
+                    changed[x][v] = c;
+                }
+            }
+            let Some(u) = m.forced_mate(v, &changes) else {
+                continue;
+            };
+            answered += 1;
+            let best_all = best(n, &changed).expect("a perfect matching");
+            // The best matching with v-x fixed: v and x keep only their own edge, of weight 0.
+            let with = |x: usize| -> Option<u64> {
+                let c = changed[v][x]?;
+                let mut only = changed.clone();
+                for y in 0..n {
+                    for z in [v, x] {
+                        only[z][y] = None;
+                        only[y][z] = None;
+                    }
+                }
+                only[v][x] = Some(0);
+                only[x][v] = Some(0);
+                best(n, &only).map(|r| r + c)
+            };
+            assert_eq!(with(u), Some(best_all), "case {case}: {v}-{u} is optimal");
+            for x in 0..n {
+                if x != v && x != u {
+                    assert!(
+                        with(x).is_none_or(|b| b < best_all),
+                        "case {case}: {v}-{x} is optimal too"
+                    );
+                }
+            }
+        }
+        assert!(answered > 300, "the certificate answered {answered} times");
     }
 
     #[allow(clippy::needless_range_loop)]

@@ -397,12 +397,17 @@ fn unavailable(what: &str) -> Response {
     )
 }
 
+/// The page for a path whose tournament id is not one.
+fn bad_tournament_id() -> Response {
+    error_page(
+        StatusCode::BAD_REQUEST,
+        "A tournament id is a positive number.",
+    )
+}
+
 async fn tournament_page(State(mut api): State<Api>, Path(id): Path<String>) -> Response {
     let Some(id) = game_id(&id) else {
-        return error_page(
-            StatusCode::BAD_REQUEST,
-            "A tournament id is a positive number.",
-        );
+        return bad_tournament_id();
     };
     let Some(scheduler) = api.scheduler.as_mut() else {
         return unavailable("tournaments");
@@ -626,10 +631,7 @@ async fn follow_tournament(
 /// `/tournaments/{id}/events`: server-sent `changed` events whenever the tournament changes.
 async fn tournament_events(State(api): State<Api>, Path(id): Path<String>) -> Response {
     let Some(id) = game_id(&id) else {
-        return error_page(
-            StatusCode::BAD_REQUEST,
-            "A tournament id is a positive number.",
-        );
+        return bad_tournament_id();
     };
     let Some(mut scheduler) = api.scheduler.clone() else {
         return unavailable("tournaments");
@@ -886,10 +888,7 @@ async fn player_page(State(mut api): State<Api>, Path(id): Path<String>) -> Resp
 
 async fn trf_download(State(mut api): State<Api>, Path(id): Path<String>) -> Response {
     let Some(id) = game_id(&id) else {
-        return error_page(
-            StatusCode::BAD_REQUEST,
-            "A tournament id is a positive number.",
-        );
+        return bad_tournament_id();
     };
     let Some(scheduler) = api.scheduler.as_mut() else {
         return unavailable("tournaments");

@@ -333,6 +333,28 @@ async fn pages_in_a_real_browser() {
         .expect("open home");
     assert!(text(&client, "main").await.contains("Browser Cup"));
     screenshot(&client, "home").await;
+
+    // The rules, linked from every page, with both games' boards drawn.
+    client
+        .find(Locator::LinkText("Rules"))
+        .await
+        .expect("the rules link")
+        .click()
+        .await
+        .expect("click");
+    eventually("the rules page", || async {
+        client
+            .current_url()
+            .await
+            .is_ok_and(|u| u.path() == "/rules")
+    })
+    .await;
+    assert_eq!(
+        text(&client, "h1").await,
+        "Rules as the arbiter enforces them"
+    );
+    assert_eq!(count(&client, "figure.rules-board svg").await, 2);
+    screenshot(&client, "rules").await;
     client.close().await.expect("close the browser");
     std::fs::remove_dir_all(&dir).ok();
 }

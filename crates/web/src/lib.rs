@@ -113,6 +113,7 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_svc_kit::Connect
     };
     Ok(Router::new()
         .route("/", get(home))
+        .route("/rules", get(rules_page))
         .route("/tournaments/{id}", get(tournament_page))
         .route("/tournaments/{id}/trf", get(trf_download))
         .route("/tournaments/{id}/events", get(tournament_events))
@@ -163,7 +164,8 @@ th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #d5dbd2}\
 .side{flex:1;min-width:16rem}.clock{font-variant-numeric:tabular-nums;font-size:1.4rem}\
 .running{font-weight:bold;color:#2d5a27}ol.turns{max-height:24rem;overflow:auto;font-family:monospace}\
 pre{background:#fff;padding:.5rem;overflow:auto}input[type=number]{width:5rem}[aria-current]{font-weight:bold;color:#1d2327}\
-a:focus,button:focus{outline:3px solid #f39c12}";
+a:focus,button:focus{outline:3px solid #f39c12}\
+.rules-board{max-width:26rem;margin:1rem 0}.rules-board svg{width:100%;height:auto}";
 
 /// A whole page around `body`.
 fn page(title: &str, body: &str) -> Html<String> {
@@ -171,7 +173,7 @@ fn page(title: &str, body: &str) -> Html<String> {
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{} · HanniBall</title><style>{STYLE}</style></head><body>\
-         <header><nav aria-label=\"site\"><a href=\"/\">HanniBall</a></nav></header>\
+         <header><nav aria-label=\"site\"><a href=\"/\">HanniBall</a> · <a href=\"/rules\">Rules</a></nav></header>\
          <main>{body}</main></body></html>",
         esc(title)
     ))
@@ -395,6 +397,57 @@ fn unavailable(what: &str) -> Response {
         StatusCode::NOT_FOUND,
         &format!("This server shows no {what}."),
     )
+}
+
+/// The rules and notation of both games, as the arbiter enforces them (`docs/RULES.md`).
+const RULES: &str = include_str!("../../../docs/RULES.md");
+
+/// `/rules`: `docs/RULES.md` as a page, with each game's initial position drawn as on a game page.
+/// Rendered once: the text is part of the binary.
+async fn rules_page() -> Response {
+    static PAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let html = PAGE.get_or_init(|| {
+        let parser = pulldown_cmark::Parser::new_ext(RULES, pulldown_cmark::Options::ENABLE_TABLES);
+        let mut body = String::with_capacity(2 * RULES.len());
+        pulldown_cmark::html::push_html(&mut body, parser);
+        let hanniball = hanniball_rules::hanniball::svg(
+            &hanniball_rules::hanniball::Position::initial(
+                hanniball_rules::hanniball::Ruleset::default(),
+            ),
+            None,
+        );
+        let paper = hanniball_rules::paper::svg(&hanniball_rules::paper::Position::initial(), 0);
+        let figure = |svg: &str, caption: &str| {
+            format!(
+                "<figure class=\"rules-board\">{svg}<figcaption>{caption}</figcaption></figure>"
+            )
+        };
+        body = body
+            .replacen(
+                "<h3>1.1 Board and coordinates</h3>",
+                &format!(
+                    "{}<h3>1.1 Board and coordinates</h3>",
+                    figure(
+                        &hanniball,
+                        "HanniBall: the initial position (White at the bottom)."
+                    )
+                ),
+                1,
+            )
+            .replacen(
+                "<h3>2.2 Segments</h3>",
+                &format!(
+                    "{}<h3>2.2 Segments</h3>",
+                    figure(
+                        &paper,
+                        "Paper football: the field and the ball at the start."
+                    )
+                ),
+                1,
+            );
+        page("Rules", &body).0
+    });
+    Html(html.clone()).into_response()
 }
 
 /// The page for a path whose tournament id is not one.
@@ -1431,6 +1484,25 @@ async fn record_download(State(mut api): State<Api>, Path(id): Path<String>) -> 
 
 #[cfg(test)]
 mod tests {
+    #[tokio::test]
+    async fn the_rules_page_is_the_rules_document_with_both_boards_drawn() {
+        let response = super::rules_page().await;
+        assert_eq!(response.status(), axum::http::StatusCode::OK);
+        let body = axum::body::to_bytes(response.into_body(), 1 << 22)
+            .await
+            .expect("body");
+        let html = String::from_utf8(body.to_vec()).expect("utf-8");
+        assert!(html.contains("<h2>Part 1 — HanniBall</h2>"), "{html}");
+        assert!(html.contains("<h3>1.11 Notation</h3>"));
+        assert!(html.contains("<h2>Part 3 — Game records</h2>"));
+        assert!(html.contains("<table>"), "markdown tables render");
+        assert_eq!(
+            html.matches("<figure class=\"rules-board\"><svg").count(),
+            2
+        );
+        assert!(html.find("<figure").unwrap_or(usize::MAX) < html.find("<h3>1.1 ").unwrap_or(0));
+    }
+
     use super::*;
 
     #[test]

@@ -1058,8 +1058,8 @@ mod tests {
             let mut changes = Vec::new();
             let mut changed = w.clone();
             for x in 0..n {
-                if x != v && rng.next() % 3 == 0 {
-                    let c = (rng.next() % 4 != 0).then(|| rng.next() % range);
+                if x != v && rng.next().is_multiple_of(3) {
+                    let c = (!rng.next().is_multiple_of(4)).then(|| rng.next() % range);
                     if x == (v ^ 1) && c.is_none() {
                         continue;
                     }

@@ -201,14 +201,14 @@ impl RebuildReport {
 }
 
 /// A statement under construction with placeholders numbered for the backend.
-struct Sql {
+pub(crate) struct Sql {
     backend: DbBackend,
     text: String,
     values: Vec<Value>,
 }
 
 impl Sql {
-    fn new(backend: DbBackend, text: &str) -> Sql {
+    pub(crate) fn new(backend: DbBackend, text: &str) -> Sql {
         Sql {
             backend,
             text: text.to_owned(),
@@ -221,7 +221,7 @@ impl Sql {
         self
     }
 
-    fn bind(&mut self, value: impl Into<Value>) -> &mut Sql {
+    pub(crate) fn bind(&mut self, value: impl Into<Value>) -> &mut Sql {
         self.values.push(value.into());
         match self.backend {
             DbBackend::Postgres => {
@@ -245,7 +245,7 @@ impl Sql {
         self
     }
 
-    fn statement(self) -> Statement {
+    pub(crate) fn statement(self) -> Statement {
         Statement::from_sql_and_values(self.backend, self.text, self.values)
     }
 }

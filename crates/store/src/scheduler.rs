@@ -8,10 +8,11 @@
 use hanniball_arbiter::{GameId, PlayerId};
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, Statement, TransactionTrait,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, TransactionTrait,
 };
 
+use crate::rating::Sql;
 use crate::{Store, StoreError};
 
 /// sea-orm entities of the scheduler's tables.
@@ -208,14 +209,12 @@ pub type MatchRow = matches::Model;
 /// its entrants, bye requests or boards, so a copy loaded after reading version `v` is current
 /// while the version is still `v` (see [`Store::tournament_version`]).
 async fn bump<C: ConnectionTrait>(db: &C, id: i64) -> Result<(), StoreError> {
-    let backend = db.get_database_backend();
-    let sql = if backend == DbBackend::Postgres {
-        "UPDATE tournaments SET version = version + 1 WHERE id = $1"
-    } else {
-        "UPDATE tournaments SET version = version + 1 WHERE id = ?"
-    };
-    db.execute_raw(Statement::from_sql_and_values(backend, sql, [id.into()]))
-        .await?;
+    let mut sql = Sql::new(
+        db.get_database_backend(),
+        "UPDATE tournaments SET version = version + 1 WHERE id = ",
+    );
+    sql.bind(id);
+    db.execute_raw(sql.statement()).await?;
     Ok(())
 }
 
@@ -224,16 +223,12 @@ impl Store {
     /// tournament: the copy is then at least as new as the version, and stays current while the
     /// version does not change.
     pub async fn tournament_version(&self, id: i64) -> Result<Option<i64>, StoreError> {
-        let backend = self.db.get_database_backend();
-        let sql = if backend == DbBackend::Postgres {
-            "SELECT version FROM tournaments WHERE id = $1"
-        } else {
-            "SELECT version FROM tournaments WHERE id = ?"
-        };
-        let row = self
-            .db
-            .query_one_raw(Statement::from_sql_and_values(backend, sql, [id.into()]))
-            .await?;
+        let mut sql = Sql::new(
+            self.db.get_database_backend(),
+            "SELECT version FROM tournaments WHERE id = ",
+        );
+        sql.bind(id);
+        let row = self.db.query_one_raw(sql.statement()).await?;
         Ok(match row {
             Some(row) => Some(row.try_get_by_index(0)?),
             None => None,

@@ -468,14 +468,11 @@ async fn tournament_page(State(mut api): State<Api>, Path(id): Path<String>) -> 
     // Both calls at once: a large tournament's page waits for the slower, not for the sum.
     let mut other = scheduler.clone();
     let (tournament, standings) = tokio::join!(
-        scheduler.get_tournament(spb::GetTournamentRequest { tournament_id: id }),
+        tournament_of(scheduler, id),
         other.get_standings(spb::GetStandingsRequest { tournament_id: id })
     );
     let tournament = match tournament {
-        Ok(answer) => match answer.into_inner().tournament {
-            Some(t) => t,
-            None => return error_page(StatusCode::BAD_GATEWAY, "No tournament in the answer."),
-        },
+        Ok(t) => t,
         Err(status) => return api_error(&status),
     };
     let standings = match standings {
@@ -589,6 +586,19 @@ async fn tournament_page(State(mut api): State<Api>, Path(id): Path<String>) -> 
     Html(html).into_response()
 }
 
+/// Tournament `id` with its boards, as [`Api::game`] reads a game.
+async fn tournament_of(
+    scheduler: &mut Scheduler,
+    id: i64,
+) -> Result<spb::Tournament, tonic::Status> {
+    scheduler
+        .get_tournament(spb::GetTournamentRequest { tournament_id: id })
+        .await?
+        .into_inner()
+        .tournament
+        .ok_or_else(|| tonic::Status::internal("no tournament in the answer"))
+}
+
 /// Whether a tournament can still change (taking entries, or running).
 fn is_live(tournament: &spb::Tournament) -> bool {
     tournament.status == spb::TournamentStatus::Registration as i32
@@ -655,14 +665,8 @@ async fn follow_tournament(
     let id = seen.id;
     while feed.receiver_count() > 0 && is_live(&seen) {
         tokio::time::sleep(TOURNAMENT_POLL).await;
-        let Ok(answer) = scheduler
-            .get_tournament(spb::GetTournamentRequest { tournament_id: id })
-            .await
-        else {
+        let Ok(now) = tournament_of(&mut scheduler, id).await else {
             continue; // The scheduler is away for a moment: ask again later.
-        };
-        let Some(now) = answer.into_inner().tournament else {
-            continue;
         };
         if now != seen {
             seen = now;
@@ -689,14 +693,8 @@ async fn tournament_events(State(api): State<Api>, Path(id): Path<String>) -> Re
     let Some(mut scheduler) = api.scheduler.clone() else {
         return unavailable("tournaments");
     };
-    let tournament = match scheduler
-        .get_tournament(spb::GetTournamentRequest { tournament_id: id })
-        .await
-    {
-        Ok(answer) => match answer.into_inner().tournament {
-            Some(t) => t,
-            None => return error_page(StatusCode::BAD_GATEWAY, "No tournament in the answer."),
-        },
+    let tournament = match tournament_of(&mut scheduler, id).await {
+        Ok(t) => t,
         Err(status) => return api_error(&status),
     };
     let receiver = api.watch_tournament(scheduler, tournament);

@@ -192,41 +192,8 @@ async fn fetch_many(web: &str, path: &str, count: usize) -> (Vec<Duration>, usiz
 /// A Swiss of `players` and `rounds` played to the end (random results set by the organiser),
 /// then its page fetched `pages` times.
 async fn tournament_page(players: usize, rounds: u32, pages: usize) {
-    let store = hanniball_store::Store::connect(&hanniball_store::testing::sqlite_url())
-        .await
-        .expect("database");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("port");
-    let url = format!("http://{}", listener.local_addr().expect("addr"));
-    let shutdown = CancellationToken::new();
-    let arbiter = hanniball_arbiter_svc::Arbiter::build(
-        store.clone(),
-        hanniball_arbiter_svc::Options {
-            admin_token: ADMIN_TOKEN.into(),
-            clock: hanniball_arbiter_svc::Clock::System,
-        },
-        shutdown.clone(),
-    )
-    .await
-    .expect("arbiter");
-    let mut options = hanniball_scheduler_svc::SchedulerOptions::new(ADMIN_TOKEN, &url);
-    options.rating_url = None;
-    let scheduler = hanniball_scheduler_svc::Scheduler::build(store, &options, shutdown.clone())
-        .expect("scheduler");
-    let mut routes = tonic::service::RoutesBuilder::default();
-    arbiter.add_to(&mut routes);
-    scheduler.add_to(&mut routes);
-    let mut names = hanniball_arbiter_svc::Arbiter::SERVICE_NAMES.to_vec();
-    names.extend(hanniball_scheduler_svc::Scheduler::SERVICE_NAMES);
-    // The organiser (the admin token) is exempt from the per-caller limits, as in `serve`.
-    let limits = hanniball_svc_kit::EdgeLimits {
-        admin_token: Some(ADMIN_TOKEN.into()),
-        ..hanniball_svc_kit::EdgeLimits::default()
-    };
-    hanniball_svc_kit::serve_with(listener, routes, &names, shutdown.clone(), limits)
-        .await
-        .expect("serve");
+    let (url, shutdown) =
+        hanniball_e2e::arbiter_and_scheduler(&hanniball_store::testing::sqlite_url()).await;
     let channel = tonic::transport::Channel::from_shared(url.clone())
         .expect("url")
         .connect()

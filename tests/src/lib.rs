@@ -53,6 +53,44 @@ pub async fn start_at(db_url: &str, start: Timestamp) -> TestServer {
     }
 }
 
+/// The arbiter and the scheduler (no rating service) in one server on `127.0.0.1:0`, on
+/// `db_url`, with the system clock, a 50 ms scheduler tick and the admin exempt from the
+/// per-caller limits (as in `hanniball serve`); returns its URL and what stops it.
+pub async fn arbiter_and_scheduler(db_url: &str) -> (String, CancellationToken) {
+    use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
+    let store = Store::connect(db_url).await.expect("database");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("port");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let shutdown = CancellationToken::new();
+    let arbiter = hanniball_arbiter_svc::Arbiter::build(
+        store.clone(),
+        Options {
+            admin_token: ADMIN_TOKEN.into(),
+            clock: Clock::System,
+        },
+        shutdown.clone(),
+    )
+    .await
+    .expect("arbiter");
+    let mut options = SchedulerOptions::new(ADMIN_TOKEN, &url);
+    options.rating_url = None;
+    options.tick = std::time::Duration::from_millis(50);
+    let scheduler = Scheduler::build(store, &options, shutdown.clone()).expect("scheduler");
+    let mut routes = tonic::service::RoutesBuilder::default();
+    arbiter.add_to(&mut routes);
+    scheduler.add_to(&mut routes);
+    let mut names = hanniball_arbiter_svc::Arbiter::SERVICE_NAMES.to_vec();
+    names.extend(Scheduler::SERVICE_NAMES);
+    let limits = hanniball_svc_kit::EdgeLimits {
+        admin_token: Some(ADMIN_TOKEN.into()),
+        ..hanniball_svc_kit::EdgeLimits::default()
+    };
+    hanniball_svc_kit::serve_with(listener, routes, &names, shutdown.clone(), limits)
+        .await
+        .expect("serve");
+    (url, shutdown)
+}
+
 /// Every database the suite runs on.
 pub async fn databases() -> Vec<String> {
     hanniball_store::testing::all_urls().await

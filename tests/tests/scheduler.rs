@@ -4,7 +4,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use hanniball_arbiter_svc::{Arbiter, Clock, Options};
 use hanniball_e2e::{ADMIN_TOKEN, Bearer, databases};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
@@ -12,11 +11,8 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
-use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
-use hanniball_store::Store;
 use tokio_util::sync::CancellationToken;
 use tonic::Code;
-use tonic::service::RoutesBuilder;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
@@ -30,34 +26,7 @@ struct Server {
 
 /// Arbiter and scheduler in one server on 127.0.0.1:0, on `db`.
 async fn serve(db: &str) -> Server {
-    let store = Store::connect(db).await.expect("database");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("port");
-    let url = format!("http://{}", listener.local_addr().expect("addr"));
-    let shutdown = CancellationToken::new();
-    let arbiter = Arbiter::build(
-        store.clone(),
-        Options {
-            admin_token: ADMIN_TOKEN.into(),
-            clock: Clock::System,
-        },
-        shutdown.clone(),
-    )
-    .await
-    .expect("arbiter");
-    let mut options = SchedulerOptions::new(ADMIN_TOKEN, &url);
-    options.rating_url = None;
-    options.tick = Duration::from_millis(50);
-    let scheduler = Scheduler::build(store, &options, shutdown.clone()).expect("scheduler");
-    let mut routes = RoutesBuilder::default();
-    arbiter.add_to(&mut routes);
-    scheduler.add_to(&mut routes);
-    let mut names = Arbiter::SERVICE_NAMES.to_vec();
-    names.extend(Scheduler::SERVICE_NAMES);
-    hanniball_svc_kit::serve(listener, routes, &names, shutdown.clone())
-        .await
-        .expect("serve");
+    let (url, shutdown) = hanniball_e2e::arbiter_and_scheduler(db).await;
     Server { url, shutdown }
 }
 

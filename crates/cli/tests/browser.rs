@@ -158,13 +158,7 @@ async fn pages_in_a_real_browser() {
     let Some((_driver, client)) = browser(&dir).await else {
         return;
     };
-    let web = format!("127.0.0.1:{}", free_port());
-    let mut served = ServedGame::start(
-        &dir,
-        &[("HANNIBALL__SERVER__WEB_LISTEN", &web)],
-        Some((300_000, 5_000)),
-    )
-    .await;
+    let (mut served, web) = ServedGame::start_with_web(&dir).await;
     let (url, admin, game) = (
         served.url.clone(),
         served.admin.clone(),

@@ -4,7 +4,7 @@
 //! or unknown ids get 400 and 404 pages.
 
 mod common;
-use common::{ServedGame, authed, data_dir, free_port, http_get, ok_as};
+use common::{ServedGame, authed, data_dir, http_get, ok_as};
 
 use hanniball_proto::arbiter::v1 as pb;
 
@@ -13,14 +13,8 @@ use std::time::Duration;
 
 #[tokio::test]
 async fn pages_show_games_live_and_offer_their_records() {
-    let web = format!("127.0.0.1:{}", free_port());
     let dir = data_dir("web-test");
-    let mut served = ServedGame::start(
-        &dir,
-        &[("HANNIBALL__SERVER__WEB_LISTEN", &web)],
-        Some((300_000, 5_000)),
-    )
-    .await;
+    let (mut served, web) = ServedGame::start_with_web(&dir).await;
     let (url, admin, game) = (
         served.url.clone(),
         served.admin.clone(),

@@ -175,6 +175,19 @@ pub struct ServedGame {
 }
 
 impl ServedGame {
+    /// [`ServedGame::start`] with the web pages on a free port and a game of 5 minutes + 5 s;
+    /// returns the pages' address too.
+    pub async fn start_with_web(dir: &Path) -> (ServedGame, String) {
+        let web = format!("127.0.0.1:{}", free_port());
+        let served = ServedGame::start(
+            dir,
+            &[("HANNIBALL__SERVER__WEB_LISTEN", &web)],
+            Some((300_000, 5_000)),
+        )
+        .await;
+        (served, web)
+    }
+
     /// Serves from `dir` with `env`, and creates a game (`time`: initial and increment in ms).
     pub async fn start(dir: &Path, env: &[(&str, &str)], time: Option<(i64, i64)>) -> ServedGame {
         use hanniball_proto::arbiter::v1 as pb;

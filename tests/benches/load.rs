@@ -29,7 +29,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hanniball_e2e::Bearer;
-use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
@@ -406,17 +405,10 @@ fn main() {
         let mut ids = Vec::new();
         let mut tokens = Vec::new();
         for i in 0..40 {
-            let answer = accounts
-                .register_player(apb::RegisterPlayerRequest {
-                    name: format!("load-{run}-{i}"),
-                    kind: apb::PlayerKind::Bot as i32,
-                    issue_token: true,
-                })
-                .await
-                .expect("register")
-                .into_inner();
-            ids.push(answer.player.expect("player").id);
-            tokens.push(answer.token.expect("token").token);
+            let (id, token) =
+                hanniball_e2e::register_bot(&mut accounts, &format!("load-{run}-{i}")).await;
+            ids.push(id);
+            tokens.push(token);
         }
         let ids = Arc::new(ids);
         let scripts = Arc::new((0..SCRIPTS as u64).map(Script::random).collect::<Vec<_>>());

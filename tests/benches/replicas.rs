@@ -23,7 +23,6 @@ use std::time::{Duration, Instant};
 
 use hanniball_arbiter_svc::{Clock, Options, Running};
 use hanniball_e2e::{Bearer, arg_value, goal_game, percentile};
-use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
@@ -88,19 +87,7 @@ impl Replicas {
     async fn player(&self, name: &str) -> (i64, String) {
         let mut accounts =
             AccountsClient::with_interceptor(self.channels[0].clone(), Bearer::new(ADMIN));
-        let answer = accounts
-            .register_player(apb::RegisterPlayerRequest {
-                name: name.to_owned(),
-                kind: apb::PlayerKind::Bot as i32,
-                issue_token: true,
-            })
-            .await
-            .expect("register")
-            .into_inner();
-        (
-            answer.player.expect("player").id,
-            answer.token.expect("token").token,
-        )
+        hanniball_e2e::register_bot(&mut accounts, name).await
     }
 
     async fn game(&self, replica: usize, white: i64, black: i64, time: Option<i64>) -> i64 {

@@ -91,6 +91,23 @@ pub async fn arbiter_and_scheduler(db_url: &str) -> (String, CancellationToken) 
     (url, shutdown)
 }
 
+/// Registers bot `name` through `accounts` (the admin's); returns its id and its first token.
+pub async fn register_bot(accounts: &mut Accounts, name: &str) -> (i64, String) {
+    let response = accounts
+        .register_player(apb::RegisterPlayerRequest {
+            name: name.to_owned(),
+            kind: apb::PlayerKind::Bot as i32,
+            issue_token: true,
+        })
+        .await
+        .expect("register")
+        .into_inner();
+    (
+        response.player.expect("player").id,
+        response.token.expect("token issued").token,
+    )
+}
+
 /// Every database the suite runs on.
 pub async fn databases() -> Vec<String> {
     hanniball_store::testing::all_urls().await
@@ -145,20 +162,7 @@ impl TestServer {
 
     /// Registers a bot and returns its id and a client with its token.
     pub async fn player(&self, name: &str) -> (i64, Client) {
-        let response = self
-            .admin()
-            .await
-            .accounts
-            .register_player(apb::RegisterPlayerRequest {
-                name: name.to_owned(),
-                kind: apb::PlayerKind::Bot as i32,
-                issue_token: true,
-            })
-            .await
-            .expect("register")
-            .into_inner();
-        let token = response.token.expect("token issued").token;
-        let id = response.player.expect("player").id;
+        let (id, token) = register_bot(&mut self.admin().await.accounts, name).await;
         (id, self.client(Some(&token)).await)
     }
 

@@ -5,7 +5,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use hanniball_e2e::{ADMIN_TOKEN, Bearer, databases};
-use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
@@ -50,19 +49,7 @@ async fn clients(url: &str, token: &str) -> (Sched, Arb) {
 async fn register(url: &str, name: &str) -> (i64, String) {
     let mut accounts =
         AccountsClient::with_interceptor(channel(url).await, Bearer::new(ADMIN_TOKEN));
-    let response = accounts
-        .register_player(apb::RegisterPlayerRequest {
-            name: name.to_owned(),
-            kind: apb::PlayerKind::Bot as i32,
-            issue_token: true,
-        })
-        .await
-        .expect("register")
-        .into_inner();
-    (
-        response.player.expect("player").id,
-        response.token.expect("token").token,
-    )
+    hanniball_e2e::register_bot(&mut accounts, name).await
 }
 
 async fn tournament(s: &mut Sched, id: i64) -> spb::Tournament {

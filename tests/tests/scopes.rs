@@ -517,18 +517,9 @@ async fn setup(admin: &mut Clients) -> (i64, String, i64) {
     let mut ids = Vec::new();
     let mut tokens = Vec::new();
     for name in ["white", "black"] {
-        let answer = admin
-            .accounts
-            .register_player(apb::RegisterPlayerRequest {
-                name: name.to_owned(),
-                kind: apb::PlayerKind::Bot as i32,
-                issue_token: true,
-            })
-            .await
-            .expect("register")
-            .into_inner();
-        ids.push(answer.player.expect("player").id);
-        tokens.push(answer.token.expect("token").token);
+        let (id, token) = hanniball_e2e::register_bot(&mut admin.accounts, name).await;
+        ids.push(id);
+        tokens.push(token);
     }
     let game = admin
         .arbiter

@@ -59,7 +59,7 @@ impl LoadedCache {
             .map(|(_, loaded)| std::sync::Arc::clone(loaded))
     }
 
-    fn put(&self, id: i64, version: i64, loaded: Loaded) {
+    fn put(&self, id: i64, version: i64, loaded: std::sync::Arc<Loaded>) {
         let mut cache = self
             .0
             .lock()
@@ -70,7 +70,7 @@ impl LoadedCache {
                 cache.remove(&any);
             }
         }
-        cache.insert(id, (version, std::sync::Arc::new(loaded)));
+        cache.insert(id, (version, loaded));
     }
 }
 
@@ -86,8 +86,9 @@ fn arbiter_error(status: &tonic::Status) -> ServiceError {
 }
 
 impl Core {
-    /// A tournament with its players (and their names), bye requests and boards.
-    pub async fn load(&self, id: i64) -> ServiceResult<Loaded> {
+    /// A tournament with its players (and their names), bye requests and boards; shared with the
+    /// cache (a caller that changes it takes its own copy: `Arc::unwrap_or_clone`).
+    pub async fn load(&self, id: i64) -> ServiceResult<std::sync::Arc<Loaded>> {
         let Some(version) = self.store.tournament_version(id).await? else {
             return Err(ServiceError::NotFound {
                 what: "tournament",
@@ -95,10 +96,10 @@ impl Core {
             });
         };
         if let Some(loaded) = self.loaded.get(id, version) {
-            return Ok((*loaded).clone());
+            return Ok(loaded);
         }
-        let loaded = self.load_from_database(id).await?;
-        self.loaded.put(id, version, loaded.clone());
+        let loaded = std::sync::Arc::new(self.load_from_database(id).await?);
+        self.loaded.put(id, version, std::sync::Arc::clone(&loaded));
         Ok(loaded)
     }
 
@@ -159,7 +160,7 @@ impl Core {
 
     /// Seeds the players and pairs round 1.
     pub async fn start(&self, id: i64) -> ServiceResult<()> {
-        let mut loaded = self.load(id).await?;
+        let mut loaded = std::sync::Arc::unwrap_or_clone(self.load(id).await?);
         if loaded.tournament.status != "registration" {
             return Err(ServiceError::FailedPrecondition(format!(
                 "tournament {id} has already started"

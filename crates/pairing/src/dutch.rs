@@ -651,6 +651,29 @@ impl<'t> Ctx<'t> {
                 m.set(i, dummy, Some(Wide::ZERO));
             }
         }
+        // The first weights are sums of vertex potentials (plus one for a pair of top scorers
+        // when the number is odd): duals made of those potentials make nearly every edge tight.
+        let potentials: Vec<Option<Wide<N>>> = (0..n + usize::from(odd))
+            .map(|v| {
+                if v == n {
+                    return None;
+                }
+                Some(if odd {
+                    let c = Wide::<N>::from_u64(1).shl(self.groups_shift + self.size_bits);
+                    let p = Wide::<N>::from_u64(u64::from(!self.p[v].eligible))
+                        .shl(self.groups_shift)
+                        .add_u64(u64::from(self.shift(score(v))))
+                        .shl(self.size_bits);
+                    p.add(&p).add(&c).add_u64(1 + u64::from(score(v) >= top))
+                } else {
+                    let x = u64::from(!self.bye_candidate(v, 0));
+                    Wide::<N>::from_u64(1 + 2 * x)
+                        .shl(self.total_bits - 2)
+                        .add_u64(1)
+                })
+            })
+            .collect();
+        m.restart_from(&potentials);
         m.solve().ok()?;
         let snapshot = |m: &Matcher<N>| -> Vec<usize> {
             (0..n)

@@ -163,6 +163,7 @@ impl<const N: usize> Matcher<N> {
         if !self.started || self.inb[v] != v || self.mate.contains(&NONE) {
             return None;
         }
+        self.steer(v, changes);
         let mate = self.mate[v];
         let row = &mut self.row;
         row.clear();
@@ -189,6 +190,62 @@ impl<const N: usize> Matcher<N> {
             }
         }
         Some(mate)
+    }
+
+    /// Moves `v` onto the mate that `changes` favour most among its tight alternatives, when a
+    /// swap of two matched edges does it on tight edges alone: `v`–`c` and `mate(v)`–`mate(c)`
+    /// replace `v`–`mate(v)` and `c`–`mate(c)`, all four being single vertices (no blossom is
+    /// touched). The matching stays perfect and every matched edge tight, so it stays optimal
+    /// for the present weights; it only becomes the optimal matching that the changed weights
+    /// prefer, so that `forced_mate`'s certificate can hold where the solver had happened to
+    /// pick another of several equally good matchings (a flat bracket has thousands).
+    fn steer(&mut self, v: usize, changes: &[(usize, Option<Wide<N>>)]) {
+        let mate = self.mate[v];
+        if mate == NONE || self.inb[mate] != mate {
+            return;
+        }
+        let gain = |m: &Self, c: usize, weight: &Option<Wide<N>>| -> Option<Wide<N>> {
+            let new = weight.map(|w| w.add_u64(1).add(&w.add_u64(1)))?;
+            let old = m.weight2(v, c);
+            (!old.is_zero()).then(|| new.sub(old))
+        };
+        let mut here = Wide::ZERO;
+        for (c, weight) in changes {
+            if *c == mate {
+                match gain(self, mate, weight) {
+                    Some(g) => here = g,
+                    None => return,
+                }
+            }
+        }
+        let mut best: Option<(usize, Wide<N>)> = None;
+        for (c, weight) in changes {
+            let c = *c;
+            if c == v || c == mate || self.retired[c] || self.inb[c] != c {
+                continue;
+            }
+            let Some(g) = gain(self, c, weight) else {
+                continue;
+            };
+            if g > here && best.is_none_or(|(_, b)| g > b) && self.slack(v, c).is_zero() {
+                best = Some((c, g));
+            }
+        }
+        let Some((c, _)) = best else {
+            return;
+        };
+        let other = self.mate[c];
+        if other == NONE
+            || self.inb[other] != other
+            || self.weight2(mate, other).is_zero()
+            || !self.slack(mate, other).is_zero()
+        {
+            return;
+        }
+        self.mate[v] = c;
+        self.mate[c] = v;
+        self.mate[mate] = other;
+        self.mate[other] = mate;
     }
 
     /// Pairs `a` with `b` for good (the matching is solved, and they are matched to each other):
@@ -302,6 +359,67 @@ impl<const N: usize> Matcher<N> {
             }
         }
         self.started = true;
+    }
+
+    /// Starts over from the given vertex duals (in stored-weight units: `y(a) + y(b) >= w2(a, b)`
+    /// on every present edge) instead of from the present ones: every blossom is dissolved and
+    /// only matched edges that are tight under the new duals are kept. A vertex given `None` gets
+    /// the least dual that keeps its edges feasible. Duals that make most edges tight (weights
+    /// that are a sum of vertex potentials, as before the first bracket) let the greedy start
+    /// match nearly every vertex, where the default start (half the heaviest edge) leaves a
+    /// stage per pair. Returns false, changing nothing, when the duals are not feasible.
+    pub fn restart_from(&mut self, duals: &[Option<Wide<N>>]) -> bool {
+        let n = self.n;
+        let mut y: Vec<Wide<N>> = duals.iter().map(|d| d.unwrap_or(Wide::ZERO)).collect();
+        for v in 0..n {
+            if duals[v].is_some() || self.retired[v] {
+                continue;
+            }
+            let mut best: Option<Wide<N>> = None;
+            for &x in &self.live {
+                let w = self.weight2(v, x);
+                if x == v || w.is_zero() {
+                    continue;
+                }
+                let Some(dx) = duals[x] else {
+                    return false;
+                };
+                let need = w.sub(&dx);
+                if best.is_none_or(|b| need > b) {
+                    best = Some(need);
+                }
+            }
+            y[v] = best.unwrap_or(Wide::ZERO);
+        }
+        for (i, &a) in self.live.iter().enumerate() {
+            for &b in &self.live[..i] {
+                let w = self.weight2(a, b);
+                if !w.is_zero() && y[a].add_sub(&y[b], w).is_negative() {
+                    return false;
+                }
+            }
+        }
+        for b in n..2 * n {
+            if self.base[b] != NONE {
+                self.release(b);
+            }
+        }
+        for v in 0..n {
+            self.inb[v] = v;
+            self.parent[v] = NONE;
+            if !self.retired[v] {
+                self.dual[v] = y[v];
+            }
+        }
+        for &v in &self.live {
+            let m = self.mate[v];
+            if m != NONE && (self.weight2(v, m).is_zero() || !self.slack(v, m).is_zero()) {
+                self.mate[v] = NONE;
+                self.mate[m] = NONE;
+            }
+        }
+        self.started = true;
+        true
     }
 
     /// Checks the linear-programming certificate of optimality: every vertex matched, every
@@ -1020,6 +1138,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Restarting from given duals: potentials of weights that are (nearly) sums of vertex
+    /// potentials are accepted and the solution is optimal (dynamic programming) with its
+    /// certificate; infeasible duals are refused and change nothing.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn a_restart_from_potentials_solves_to_the_optimum() {
+        let mut rng = Rng(41);
+        let mut refused = 0;
+        for case in 0..800 {
+            let n = 4 + 2 * (rng.next() % 5) as usize;
+            let p: Vec<u64> = (0..n).map(|_| rng.next() % 6).collect();
+            let mut w = vec![vec![None; n]; n];
+            let mut m = Matcher::<2>::new(n);
+            for a in 0..n {
+                for b in a + 1..n {
+                    if b == (a ^ 1) || rng.next() % 100 < 75 {
+                        // A potential sum, sometimes one more (a "pair of top scorers").
+                        let c = p[a] + p[b] + u64::from(rng.next() % 100 < 10);
+                        w[a][b] = Some(c);
+                        w[b][a] = Some(c);
+                        m.set(a, b, Some(Wide::from_u64(c)));
+                    }
+                }
+            }
+            // w2 = 2w + 2, so 2p + 2 covers the pure sums; 2p + 2 with one vertex None too.
+            let mut duals: Vec<Option<Wide<2>>> =
+                (0..n).map(|v| Some(Wide::from_u64(2 * p[v] + 2))).collect();
+            if case % 4 == 0 {
+                duals[n - 1] = None;
+            }
+            if case % 5 == 0 {
+                // Too low for some edge: refused.
+                duals[0] = Some(Wide::ZERO.sub_u64(1));
+                assert!(
+                    !m.restart_from(&duals),
+                    "case {case}: infeasible duals accepted"
+                );
+                refused += 1;
+                assert!(m.solve().is_ok());
+                m.certify();
+                continue;
+            }
+            assert!(
+                m.restart_from(&duals),
+                "case {case}: feasible duals refused"
+            );
+            assert!(m.solve().is_ok(), "case {case}");
+            m.certify();
+            let got: u64 = (0..n)
+                .map(|a| {
+                    let b = m.mate(a).expect("perfect");
+                    if a < b { w[a][b].expect("an edge") } else { 0 }
+                })
+                .sum();
+            assert_eq!(Some(got), best(n, &w), "case {case}");
+        }
+        assert!(refused > 100);
     }
 
     /// Larger graphs with few distinct weights: many tight edges, so nested blossoms form and

@@ -404,11 +404,11 @@ impl<const N: usize> Matcher<N> {
                 self.release(b);
             }
         }
-        for v in 0..n {
+        for (v, yv) in y.into_iter().enumerate() {
             self.inb[v] = v;
             self.parent[v] = NONE;
             if !self.retired[v] {
-                self.dual[v] = y[v];
+                self.dual[v] = yv;
             }
         }
         for &v in &self.live {

@@ -993,9 +993,23 @@ impl<'t> Ctx<'t> {
                 }
                 rc += 1;
             }
-            // Fix who is exchanged; restore the base weights.
+            // Fix who is exchanged; restore the base weights. An S1 player's edges that stay
+            // all lose its own `modified` addend, so lowering its dual by as much keeps their
+            // slacks, and the matching, as they are (where its other edges allow).
+            let mut in_remainder = vec![false; n + 1];
+            for &pi in &remainder {
+                in_remainder[by_index[pi]] = true;
+            }
             for (pc, &pi) in remainder.iter().enumerate() {
                 let pv = by_index[pi];
+                if !exchanged_s1(&stable, pv) {
+                    let addend = Wide::<N>::from_u64(u64::from(pc < rem_pairs))
+                        .shl(2 * b)
+                        .sub_u64(pc as u64)
+                        .shl(1);
+                    let delta = Wide::ZERO.sub(&addend.add(&addend));
+                    m.shift_dual(pv, delta, |x| in_remainder[x]);
+                }
                 for &oi in &remainder[pc + 1..] {
                     let ov = by_index[oi];
                     if exchanged_s1(&stable, pv) || !exchanged_s1(&stable, ov) {

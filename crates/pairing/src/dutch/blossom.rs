@@ -192,6 +192,35 @@ impl<const N: usize> Matcher<N> {
         Some(mate)
     }
 
+    /// Adds `delta` to `v`'s dual ahead of changing the weights of `v`'s edges to the vertices
+    /// `changing` accepts by the same `delta` (or removing them), `v`'s matched edge among them:
+    /// the slack of every changed edge stays what it is, so the matching stays tight where the
+    /// edge-by-edge repair of `set` would unmatch it. Done only when every other edge of `v`
+    /// keeps a non-negative slack (and `v` is a single vertex); returns whether it was done.
+    pub fn shift_dual(
+        &mut self,
+        v: usize,
+        delta: Wide<N>,
+        changing: impl Fn(usize) -> bool,
+    ) -> bool {
+        let mate = self.mate[v];
+        if !self.started || self.inb[v] != v || mate == NONE || !changing(mate) {
+            return false;
+        }
+        if delta.is_negative() {
+            for &x in &self.live {
+                if x == v || changing(x) || self.weight2(v, x).is_zero() {
+                    continue;
+                }
+                if self.slack(v, x).add(&delta).is_negative() {
+                    return false;
+                }
+            }
+        }
+        self.dual[v] = self.dual[v].add(&delta);
+        true
+    }
+
     /// Moves `v` onto the mate that `changes` favour most among its tight alternatives, when a
     /// swap of two matched edges does it on tight edges alone: `v`–`c` and `mate(v)`–`mate(c)`
     /// replace `v`–`mate(v)` and `c`–`mate(c)`, all four being single vertices (no blossom is

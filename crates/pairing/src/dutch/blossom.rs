@@ -163,7 +163,6 @@ impl<const N: usize> Matcher<N> {
         if !self.started || self.inb[v] != v || self.mate.contains(&NONE) {
             return None;
         }
-        self.steer(v, changes);
         let mate = self.mate[v];
         let row = &mut self.row;
         row.clear();
@@ -219,62 +218,6 @@ impl<const N: usize> Matcher<N> {
         }
         self.dual[v] = self.dual[v].add(&delta);
         true
-    }
-
-    /// Moves `v` onto the mate that `changes` favour most among its tight alternatives, when a
-    /// swap of two matched edges does it on tight edges alone: `v`–`c` and `mate(v)`–`mate(c)`
-    /// replace `v`–`mate(v)` and `c`–`mate(c)`, all four being single vertices (no blossom is
-    /// touched). The matching stays perfect and every matched edge tight, so it stays optimal
-    /// for the present weights; it only becomes the optimal matching that the changed weights
-    /// prefer, so that `forced_mate`'s certificate can hold where the solver had happened to
-    /// pick another of several equally good matchings (a flat bracket has thousands).
-    fn steer(&mut self, v: usize, changes: &[(usize, Option<Wide<N>>)]) {
-        let mate = self.mate[v];
-        if mate == NONE || self.inb[mate] != mate {
-            return;
-        }
-        let gain = |m: &Self, c: usize, weight: &Option<Wide<N>>| -> Option<Wide<N>> {
-            let new = weight.map(|w| w.add_u64(1).add(&w.add_u64(1)))?;
-            let old = m.weight2(v, c);
-            (!old.is_zero()).then(|| new.sub(old))
-        };
-        let mut here = Wide::ZERO;
-        for (c, weight) in changes {
-            if *c == mate {
-                match gain(self, mate, weight) {
-                    Some(g) => here = g,
-                    None => return,
-                }
-            }
-        }
-        let mut best: Option<(usize, Wide<N>)> = None;
-        for (c, weight) in changes {
-            let c = *c;
-            if c == v || c == mate || self.retired[c] || self.inb[c] != c {
-                continue;
-            }
-            let Some(g) = gain(self, c, weight) else {
-                continue;
-            };
-            if g > here && best.is_none_or(|(_, b)| g > b) && self.slack(v, c).is_zero() {
-                best = Some((c, g));
-            }
-        }
-        let Some((c, _)) = best else {
-            return;
-        };
-        let other = self.mate[c];
-        if other == NONE
-            || self.inb[other] != other
-            || self.weight2(mate, other).is_zero()
-            || !self.slack(mate, other).is_zero()
-        {
-            return;
-        }
-        self.mate[v] = c;
-        self.mate[c] = v;
-        self.mate[mate] = other;
-        self.mate[other] = mate;
     }
 
     /// Pairs `a` with `b` for good (the matching is solved, and they are matched to each other):
@@ -1226,6 +1169,70 @@ mod tests {
             assert_eq!(Some(got), best(n, &w), "case {case}");
         }
         assert!(refused > 100);
+    }
+
+    /// Shifting a vertex's dual ahead of changing its edges to a set by the same amount: when
+    /// accepted, the solution after the changes is still optimal (certificate and dynamic
+    /// programming), and it is accepted often.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn a_dual_shift_keeps_the_solution_optimal() {
+        let mut rng = Rng(43);
+        let mut accepted = 0;
+        for case in 0..1500 {
+            let n = 4 + 2 * (rng.next() % 5) as usize;
+            let range = [3u64, 20, 1000][case % 3];
+            let mut w = vec![vec![None; n]; n];
+            let mut m = Matcher::<2>::new(n);
+            for a in 0..n {
+                for b in a + 1..n {
+                    if b == (a ^ 1) || rng.next() % 100 < 70 {
+                        let c = range + rng.next() % range;
+                        w[a][b] = Some(c);
+                        w[b][a] = Some(c);
+                        m.set(a, b, Some(Wide::from_u64(c)));
+                    }
+                }
+            }
+            assert!(m.solve().is_ok());
+            let v = (rng.next() % n as u64) as usize;
+            let mate = m.mate(v).expect("perfect");
+            let set: Vec<bool> = (0..n)
+                .map(|x| x == mate || (x != v && rng.next().is_multiple_of(2)))
+                .collect();
+            // Every changed edge moves by d (w units), or goes, but not the matched one.
+            let d = (rng.next() % range) as i64 - (range / 2) as i64;
+            let delta = if d < 0 {
+                Wide::ZERO.sub_u64(2 * d.unsigned_abs())
+            } else {
+                Wide::from_u64(2 * d as u64)
+            };
+            if !m.shift_dual(v, delta, |x| set[x]) {
+                continue;
+            }
+            accepted += 1;
+            for x in 0..n {
+                if !set[x] {
+                    continue;
+                }
+                let c = w[v][x].and_then(|c| {
+                    (x == mate || !rng.next().is_multiple_of(4)).then(|| (c as i64 + d) as u64)
+                });
+                w[v][x] = c;
+                w[x][v] = c;
+                m.set(v, x, c.map(Wide::from_u64));
+            }
+            assert!(m.solve().is_ok(), "case {case}");
+            m.certify();
+            let got: u64 = (0..n)
+                .map(|a| {
+                    let b = m.mate(a).expect("perfect");
+                    if a < b { w[a][b].expect("an edge") } else { 0 }
+                })
+                .sum();
+            assert_eq!(Some(got), best(n, &w), "case {case}");
+        }
+        assert!(accepted > 300, "accepted {accepted} times");
     }
 
     /// Larger graphs with few distinct weights: many tight edges, so nested blossoms form and

@@ -54,7 +54,7 @@ impl DutchOptions {
     }
 }
 
-/// The most memory (MiB) one round's exact pairing may take; about 2,500 players in late rounds.
+/// The most memory (MiB) one round's exact pairing may take; about 6,000 players in late rounds.
 pub const MEMORY_LIMIT_MIB: u64 = 4096;
 
 /// One round's pairing.
@@ -379,9 +379,10 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
         33..=64 => 64,
         _ => 128,
     } as u64;
-    // The matcher's square table, and the bracket's triangle of base weights (at most n²/2).
-    let entries = (n as u64 + 1).pow(2) + (n as u64).pow(2) / 2;
-    let mib = entries * width * 8 / (1 << 20);
+    // The matcher's square table of weight indices (4 bytes a pair), and the bracket's
+    // triangle of base weights (at most n²/2, each an optional wide integer).
+    let bytes = (n as u64 + 1).pow(2) * 4 + (n as u64).pow(2) / 2 * (width + 1) * 8;
+    let mib = bytes / (1 << 20);
     if mib > MEMORY_LIMIT_MIB {
         return Err(PairingError::TooLarge {
             round,

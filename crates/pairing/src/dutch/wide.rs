@@ -5,7 +5,7 @@
 
 use std::cmp::Ordering;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) struct Wide<const N: usize>(pub [u64; N]);
 
 impl<const N: usize> Default for Wide<N> {

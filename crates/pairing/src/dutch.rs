@@ -411,6 +411,12 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
     Ok(ctx.publish(&pairs))
 }
 
+/// See `Ctx::flat`.
+struct Flat<const N: usize> {
+    constant: Wide<N>,
+    potential: Vec<Wide<N>>,
+}
+
 struct Ctx<'t> {
     t: &'t Tournament,
     p: Vec<Entrant>,
@@ -622,6 +628,49 @@ impl<'t> Ctx<'t> {
 
     /// Runs the bracket procedure; the pairs as (sorted index, sorted index or `usize::MAX`).
     /// Indices are the matcher's vertices (positions in the pairing order), hence index loops.
+    /// The weights of pairs outside the current bracket and the next scoregroup (`edge` with
+    /// both flags off: completion, bye eligibility, and the bye assignee's unplayed games when
+    /// the bye comes from the top scoregroup) are a constant plus one potential a player: the
+    /// whole field's weights are then a sum each instead of a bit field at a time.
+    fn flat<const N: usize>(
+        &self,
+        bye_score: u32,
+        single_bye: bool,
+        ranks: &std::collections::HashMap<u32, u32>,
+    ) -> Flat<N> {
+        let (b, s) = (self.size_bits, self.groups_shift);
+        let top = self.total_bits - 2;
+        let mut below_ranks = 4 * b + 3 * b + 1;
+        if self.played >= 1 {
+            below_ranks += 2 * b + 2 * s;
+        }
+        if self.played >= 2 {
+            below_ranks += 2 * b + 2 * s;
+        }
+        let potential = self
+            .p
+            .iter()
+            .enumerate()
+            .map(|(v, e)| {
+                let mut p =
+                    Wide::<N>::from_u64(u64::from(!self.bye_candidate(v, bye_score))).shl(top);
+                if single_bye && e.score == bye_score {
+                    p = p.add(&Wide::from_u64(u64::from(ranks[&e.played_games])).shl(below_ranks));
+                }
+                p
+            })
+            .collect();
+        Flat {
+            constant: Wide::from_u64(1).shl(top),
+            potential,
+        }
+    }
+
+    fn flat_edge<const N: usize>(&self, f: &Flat<N>, a: usize, b: usize) -> Option<Wide<N>> {
+        self.compatible(a, b)
+            .then(|| f.constant.add(&f.potential[a]).add(&f.potential[b]))
+    }
+
     #[allow(clippy::needless_range_loop)]
     fn run<const N: usize>(&self) -> Option<Vec<(usize, usize)>> {
         let n = self.p.len();
@@ -629,6 +678,7 @@ impl<'t> Ctx<'t> {
         let dummy = n;
         let mut m = Matcher::<N>::new(n + usize::from(odd));
         let none: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        let first = self.flat::<N>(0, false, &none);
         let score = |i: usize| self.p[i].score;
         let top = score(0);
         for i in 0..n {
@@ -644,8 +694,9 @@ impl<'t> Ctx<'t> {
                         w.shl(self.size_bits).add_u64(u64::from(score(i) >= top))
                     })
                 } else {
-                    self.edge::<N>(j, i, false, false, 0, false, &none)
+                    self.flat_edge(&first, j, i)
                 };
+                debug_assert!(odd || w == self.edge::<N>(j, i, false, false, 0, false, &none));
                 m.set(i, j, w);
             }
             if odd {
@@ -716,9 +767,14 @@ impl<'t> Ctx<'t> {
             for (r, c) in counts.into_iter().enumerate() {
                 ranks.insert(c, r as u32);
             }
+            let flat = self.flat::<N>(bye_score, single_bye, &ranks);
             for i in 0..n {
                 for j in 0..i {
-                    let w = self.edge::<N>(j, i, false, false, bye_score, single_bye, &ranks);
+                    let w = self.flat_edge(&flat, j, i);
+                    debug_assert_eq!(
+                        w,
+                        self.edge::<N>(j, i, false, false, bye_score, single_bye, &ranks)
+                    );
                     m.set(i, j, w);
                 }
             }

@@ -29,7 +29,7 @@ pub(crate) struct Matcher<const N: usize> {
     w2: Vec<u32>,
     /// The distinct stored weights, `values[0]` being zero.
     values: Vec<Wide<N>>,
-    value_ids: std::collections::HashMap<Wide<N>, u32>,
+    value_ids: std::collections::HashMap<Wide<N>, u32, WordHash>,
     mate: Vec<usize>,
     dual: Vec<Wide<N>>,
     parent: Vec<usize>,
@@ -61,6 +61,36 @@ pub(crate) struct Matcher<const N: usize> {
     row: Vec<Wide<N>>,
 }
 
+/// A multiply-rotate hash of 64-bit words for interning weights (SipHash, the default, was a
+/// few per cent of a round; the keys are not adversarial: the engine makes them).
+#[derive(Default, Clone, Copy)]
+pub(crate) struct WordHash;
+
+impl std::hash::BuildHasher for WordHash {
+    type Hasher = WordHasher;
+    fn build_hasher(&self) -> WordHasher {
+        WordHasher(0)
+    }
+}
+
+pub(crate) struct WordHasher(u64);
+
+impl std::hash::Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// No perfect matching exists on the present edges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct NoPerfectMatching;
@@ -71,7 +101,7 @@ impl<const N: usize> Matcher<N> {
             n,
             w2: vec![0; n * n],
             values: vec![Wide::ZERO],
-            value_ids: std::collections::HashMap::from([(Wide::ZERO, 0)]),
+            value_ids: [(Wide::ZERO, 0)].into_iter().collect(),
             mate: vec![NONE; n],
             dual: vec![Wide::ZERO; 2 * n],
             parent: vec![NONE; 2 * n],

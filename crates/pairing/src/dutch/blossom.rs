@@ -1168,6 +1168,41 @@ mod tests {
         }
     }
 
+    /// A random graph on `n` vertices (edges 2k-(2k+1) always present, so a perfect matching
+    /// exists; the others with probability `percent`), weights from `weight(rng, a, b)`, as a
+    /// weight table and a matcher holding the same edges.
+    #[allow(clippy::needless_range_loop)]
+    fn random_graph(
+        rng: &mut Rng,
+        n: usize,
+        percent: u64,
+        mut weight: impl FnMut(&mut Rng, usize, usize) -> u64,
+    ) -> (Vec<Vec<Option<u64>>>, Matcher<2>) {
+        let mut w = vec![vec![None; n]; n];
+        let mut m = Matcher::<2>::new(n);
+        for a in 0..n {
+            for b in a + 1..n {
+                if b == (a ^ 1) || rng.next() % 100 < percent {
+                    let c = weight(rng, a, b);
+                    w[a][b] = Some(c);
+                    w[b][a] = Some(c);
+                    m.set(a, b, Some(Wide::from_u64(c)));
+                }
+            }
+        }
+        (w, m)
+    }
+
+    /// The weight of the matcher's (perfect) matching in the table `w`.
+    fn matched_weight(m: &Matcher<2>, w: &[Vec<Option<u64>>]) -> u64 {
+        (0..w.len())
+            .map(|a| {
+                let b = m.mate(a).expect("perfect");
+                if a < b { w[a][b].expect("an edge") } else { 0 }
+            })
+            .sum()
+    }
+
     /// Restarting from given duals: potentials of weights that are (nearly) sums of vertex
     /// potentials are accepted and the solution is optimal (dynamic programming) with its
     /// certificate; infeasible duals are refused and change nothing.
@@ -1179,19 +1214,10 @@ mod tests {
         for case in 0..800 {
             let n = 4 + 2 * (rng.next() % 5) as usize;
             let p: Vec<u64> = (0..n).map(|_| rng.next() % 6).collect();
-            let mut w = vec![vec![None; n]; n];
-            let mut m = Matcher::<2>::new(n);
-            for a in 0..n {
-                for b in a + 1..n {
-                    if b == (a ^ 1) || rng.next() % 100 < 75 {
-                        // A potential sum, sometimes one more (a "pair of top scorers").
-                        let c = p[a] + p[b] + u64::from(rng.next() % 100 < 10);
-                        w[a][b] = Some(c);
-                        w[b][a] = Some(c);
-                        m.set(a, b, Some(Wide::from_u64(c)));
-                    }
-                }
-            }
+            // A potential sum, sometimes one more (a "pair of top scorers").
+            let (w, mut m) = random_graph(&mut rng, n, 75, |rng, a, b| {
+                p[a] + p[b] + u64::from(rng.next() % 100 < 10)
+            });
             // w2 = 2w + 2, so 2p + 2 covers the pure sums; 2p + 2 with one vertex None too.
             let mut duals: Vec<Option<Wide<2>>> =
                 (0..n).map(|v| Some(Wide::from_u64(2 * p[v] + 2))).collect();
@@ -1216,13 +1242,7 @@ mod tests {
             );
             assert!(m.solve().is_ok(), "case {case}");
             m.certify();
-            let got: u64 = (0..n)
-                .map(|a| {
-                    let b = m.mate(a).expect("perfect");
-                    if a < b { w[a][b].expect("an edge") } else { 0 }
-                })
-                .sum();
-            assert_eq!(Some(got), best(n, &w), "case {case}");
+            assert_eq!(Some(matched_weight(&m, &w)), best(n, &w), "case {case}");
         }
         assert!(refused > 100);
     }
@@ -1238,18 +1258,8 @@ mod tests {
         for case in 0..1500 {
             let n = 4 + 2 * (rng.next() % 5) as usize;
             let range = [3u64, 20, 1000][case % 3];
-            let mut w = vec![vec![None; n]; n];
-            let mut m = Matcher::<2>::new(n);
-            for a in 0..n {
-                for b in a + 1..n {
-                    if b == (a ^ 1) || rng.next() % 100 < 70 {
-                        let c = range + rng.next() % range;
-                        w[a][b] = Some(c);
-                        w[b][a] = Some(c);
-                        m.set(a, b, Some(Wide::from_u64(c)));
-                    }
-                }
-            }
+            let (mut w, mut m) =
+                random_graph(&mut rng, n, 70, |rng, _, _| range + rng.next() % range);
             assert!(m.solve().is_ok());
             let v = (rng.next() % n as u64) as usize;
             let mate = m.mate(v).expect("perfect");
@@ -1280,13 +1290,7 @@ mod tests {
             }
             assert!(m.solve().is_ok(), "case {case}");
             m.certify();
-            let got: u64 = (0..n)
-                .map(|a| {
-                    let b = m.mate(a).expect("perfect");
-                    if a < b { w[a][b].expect("an edge") } else { 0 }
-                })
-                .sum();
-            assert_eq!(Some(got), best(n, &w), "case {case}");
+            assert_eq!(Some(matched_weight(&m, &w)), best(n, &w), "case {case}");
         }
         assert!(accepted > 300, "accepted {accepted} times");
     }
@@ -1309,19 +1313,7 @@ mod tests {
         for case in 0..1500 {
             let n = 4 + 2 * (rng.next() % 5) as usize;
             let range = [3u64, 20, 1000][case % 3];
-            let mut w = vec![vec![None; n]; n];
-            let mut m = Matcher::<2>::new(n);
-            for a in 0..n {
-                for b in a + 1..n {
-                    // A perfect matching always exists: 2k-(2k+1) edges are always there.
-                    if b == (a ^ 1) || rng.next() % 100 < 70 {
-                        let c = rng.next() % range;
-                        w[a][b] = Some(c);
-                        w[b][a] = Some(c);
-                        m.set(a, b, Some(Wide::from_u64(c)));
-                    }
-                }
-            }
+            let (w, mut m) = random_graph(&mut rng, n, 70, |rng, _, _| rng.next() % range);
             assert!(m.solve().is_ok(), "case {case}");
             let v = (rng.next() % n as u64) as usize;
             let mut changes = Vec::new();

@@ -68,10 +68,7 @@ struct Api {
 /// Live updates of the games being watched: one upstream `WatchGame` stream per game, however
 /// many pages watch it, fanned out to them in this process (a thousand spectators cost the
 /// arbiter one stream, and the web part's token one open call).
-#[derive(Default)]
-struct Feeds(std::sync::Mutex<std::collections::HashMap<i64, Feed>>);
-
-type Feed = tokio::sync::broadcast::Sender<std::sync::Arc<str>>;
+type Feeds = Channels<std::sync::Arc<str>>;
 
 /// Updates a page may fall behind before it is told to reload.
 const FEED_BUFFER: usize = 64;
@@ -82,10 +79,41 @@ const FEED_BUFFER: usize = 64;
 /// an entrant). The scheduler has no watch stream: its replicas share only the database, so one
 /// would need a notification channel between them; a poll per watched tournament per second is
 /// cheap and works against any replica.
-#[derive(Default)]
-struct TournamentFeeds(std::sync::Mutex<std::collections::HashMap<i64, TournamentFeed>>);
+type TournamentFeeds = Channels<()>;
 
-type TournamentFeed = tokio::sync::broadcast::Sender<()>;
+/// The broadcast channel of each watched game or tournament, by id.
+struct Channels<T>(
+    std::sync::Mutex<std::collections::HashMap<i64, tokio::sync::broadcast::Sender<T>>>,
+);
+
+impl<T> Default for Channels<T> {
+    fn default() -> Self {
+        Channels(std::sync::Mutex::default())
+    }
+}
+
+impl<T> Channels<T> {
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<i64, tokio::sync::broadcast::Sender<T>>>
+    {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Drops `feed`, the channel of `id` whose source has ended, unless a newer one has
+    /// replaced it meanwhile.
+    fn forget(&self, id: i64, feed: &tokio::sync::broadcast::Sender<T>) {
+        let mut feeds = self.lock();
+        if feeds
+            .get(&id)
+            .is_some_and(|current| current.same_channel(feed))
+        {
+            feeds.remove(&id);
+        }
+    }
+}
 
 /// How often a watched tournament is asked for.
 const TOURNAMENT_POLL: Duration = Duration::from_secs(1);
@@ -637,11 +665,7 @@ impl Api {
         seen: spb::Tournament,
     ) -> tokio::sync::broadcast::Receiver<()> {
         let id = seen.id;
-        let mut feeds = self
-            .tournaments
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut feeds = self.tournaments.lock();
         if let Some(feed) = feeds.get(&id) {
             return feed.subscribe();
         }
@@ -659,7 +683,7 @@ impl Api {
 async fn follow_tournament(
     mut scheduler: Scheduler,
     mut seen: spb::Tournament,
-    feed: TournamentFeed,
+    feed: tokio::sync::broadcast::Sender<()>,
     all: std::sync::Arc<TournamentFeeds>,
 ) {
     let id = seen.id;
@@ -673,16 +697,7 @@ async fn follow_tournament(
             let _ = feed.send(());
         }
     }
-    let mut feeds = all
-        .0
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if feeds
-        .get(&id)
-        .is_some_and(|current| current.same_channel(&feed))
-    {
-        feeds.remove(&id);
-    }
+    all.forget(id, &feed);
 }
 
 /// `/tournaments/{id}/events`: server-sent `changed` events whenever the tournament changes.
@@ -1317,13 +1332,7 @@ impl Api {
         &mut self,
         game: &pb::Game,
     ) -> Result<tokio::sync::broadcast::Receiver<std::sync::Arc<str>>, tonic::Status> {
-        if let Some(feed) = self
-            .feeds
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&game.id)
-        {
+        if let Some(feed) = self.feeds.lock().get(&game.id) {
             return Ok(feed.subscribe());
         }
         let from = game.state.as_ref().map_or(1, |s| s.next_turn_number.max(1));
@@ -1335,11 +1344,7 @@ impl Api {
             })
             .await?
             .into_inner();
-        let mut feeds = self
-            .feeds
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut feeds = self.feeds.lock();
         if let Some(feed) = feeds.get(&game.id) {
             // Another page started it meanwhile: use that one (this stream is dropped).
             return Ok(feed.subscribe());
@@ -1367,16 +1372,7 @@ impl Api {
                     break;
                 }
             }
-            let mut feeds = all
-                .0
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if feeds
-                .get(&id)
-                .is_some_and(|current| current.same_channel(&feed))
-            {
-                feeds.remove(&id);
-            }
+            all.forget(id, &feed);
         });
         Ok(receiver)
     }

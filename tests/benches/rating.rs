@@ -300,23 +300,8 @@ async fn web_pages(rating: &str, token: &str, tokens: &[String], queries: usize)
     let shutdown = CancellationToken::new();
     tokio::spawn(hanniball_web::serve(listener, router, shutdown.clone()));
     let get = async |path: String| {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
         let started = Instant::now();
-        let mut stream = tokio::net::TcpStream::connect(&web).await.expect("connect");
-        stream
-            .write_all(
-                format!("GET {path} HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n")
-                    .as_bytes(),
-            )
-            .await
-            .expect("request");
-        let mut page = Vec::new();
-        stream.read_to_end(&mut page).await.expect("page");
-        assert!(
-            page.starts_with(b"HTTP/1.1 200"),
-            "{}",
-            String::from_utf8_lossy(&page)
-        );
+        hanniball_e2e::http_get(&web, &path).await;
         started.elapsed()
     };
     let mut first = Vec::new();

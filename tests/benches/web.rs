@@ -26,7 +26,7 @@ use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio_util::sync::CancellationToken;
 
 /// One spectator: opens the event stream and records when each turn's update arrives.
@@ -171,17 +171,7 @@ async fn fetch_many(web: &str, path: &str, count: usize) -> (Vec<Duration>, usiz
     let mut size = 0;
     for _ in 0..count {
         let started = Instant::now();
-        let mut stream = tokio::net::TcpStream::connect(web).await.expect("connect");
-        stream
-            .write_all(
-                format!("GET {path} HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n")
-                    .as_bytes(),
-            )
-            .await
-            .expect("request");
-        let mut page = Vec::new();
-        stream.read_to_end(&mut page).await.expect("page");
-        assert!(page.starts_with(b"HTTP/1.1 200"), "{path} answers");
+        let page = hanniball_e2e::http_get(web, path).await;
         renders.push(started.elapsed());
         size = page.len();
     }

@@ -321,6 +321,27 @@ pub fn goal_game(seed: u64) -> Vec<String> {
     }
 }
 
+/// One `GET path` to the web part at `web` on a new connection (`Connection: close`, as the
+/// benches measure a page): the whole answer, which must be a 200.
+pub async fn http_get(web: &str, path: &str) -> Vec<u8> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(web).await.expect("connect");
+    stream
+        .write_all(
+            format!("GET {path} HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n").as_bytes(),
+        )
+        .await
+        .expect("request");
+    let mut page = Vec::new();
+    stream.read_to_end(&mut page).await.expect("page");
+    assert!(
+        page.starts_with(b"HTTP/1.1 200"),
+        "{path}: {}",
+        String::from_utf8_lossy(&page)
+    );
+    page
+}
+
 /// The value after `name` on the command line (`--games 8`), for the benchmarks.
 #[must_use]
 pub fn arg_value(name: &str) -> Option<String> {

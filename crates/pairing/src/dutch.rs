@@ -678,24 +678,35 @@ impl<'t> Ctx<'t> {
         let dummy = n;
         let mut m = Matcher::<N>::new(n + usize::from(odd));
         let none: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
-        let first = self.flat::<N>(0, false, &none);
         let score = |i: usize| self.p[i].score;
         let top = score(0);
+        // The first weights are a constant plus two player potentials: with an odd number, the
+        // potentials say who may get the bye (eligibility, then the lowest scoregroup), and a
+        // pair of top scorers gets one more; with an even number, they are `flat`'s.
+        let first = if odd {
+            let (s, b) = (self.groups_shift, self.size_bits);
+            Flat {
+                constant: Wide::from_u64(1).shl(s + b),
+                potential: self
+                    .p
+                    .iter()
+                    .map(|e| {
+                        Wide::<N>::from_u64(u64::from(!e.eligible))
+                            .shl(s)
+                            .add_u64(u64::from(self.shift(e.score)))
+                            .shl(b)
+                    })
+                    .collect(),
+            }
+        } else {
+            self.flat::<N>(0, false, &none)
+        };
+        let top_pair = |i: usize, j: usize| u64::from(odd && score(i) >= top && score(j) >= top);
         for i in 0..n {
             for j in 0..i {
-                let w = if odd {
-                    self.compatible(i, j).then(|| {
-                        let mut w = Wide::<N>::from_u64(
-                            1 + u64::from(!self.p[i].eligible) + u64::from(!self.p[j].eligible),
-                        );
-                        w = w
-                            .shl(self.groups_shift)
-                            .add_u64(u64::from(self.shift(score(i)) + self.shift(score(j))));
-                        w.shl(self.size_bits).add_u64(u64::from(score(i) >= top))
-                    })
-                } else {
-                    self.flat_edge(&first, j, i)
-                };
+                let w = self
+                    .flat_edge(&first, j, i)
+                    .map(|w| w.add_u64(top_pair(i, j)));
                 debug_assert!(odd || w == self.edge::<N>(j, i, false, false, 0, false, &none));
                 m.set(i, j, w);
             }
@@ -703,26 +714,12 @@ impl<'t> Ctx<'t> {
                 m.set(i, dummy, Some(Wide::ZERO));
             }
         }
-        // The first weights are sums of vertex potentials (plus one for a pair of top scorers
-        // when the number is odd): duals made of those potentials make nearly every edge tight.
+        // Duals made of those potentials (in stored units, 2w + 2) make nearly every edge tight;
+        // a top scorer's half of the top pair's one more is rounded up.
         let potentials: Vec<Option<Wide<N>>> = (0..n + usize::from(odd))
             .map(|v| {
-                if v == n {
-                    return None;
-                }
-                Some(if odd {
-                    let c = Wide::<N>::from_u64(1).shl(self.groups_shift + self.size_bits);
-                    let p = Wide::<N>::from_u64(u64::from(!self.p[v].eligible))
-                        .shl(self.groups_shift)
-                        .add_u64(u64::from(self.shift(score(v))))
-                        .shl(self.size_bits);
-                    p.add(&p).add(&c).add_u64(1 + u64::from(score(v) >= top))
-                } else {
-                    let x = u64::from(!self.bye_candidate(v, 0));
-                    Wide::<N>::from_u64(1 + 2 * x)
-                        .shl(self.total_bits - 2)
-                        .add_u64(1)
-                })
+                let p = first.potential.get(v)?;
+                Some(first.constant.add(p).add(p).add_u64(1 + top_pair(v, v)))
             })
             .collect();
         m.restart_from(&potentials);

@@ -6,7 +6,11 @@
 //! O(n³) per question, so the matcher is *warm-started*: a weight change keeps the duals feasible
 //! (raising a vertex dual where an edge became too heavy, dissolving a blossom whose inside edges
 //! changed into its vertices' duals) and unmatches only the edges that stop being tight; the next
-//! `solve` grows alternating trees from the few free vertices only.
+//! `solve` grows alternating trees from the few free vertices only. A stage goes on after an
+//! augmentation with the trees it did not touch (their labels stay valid), as long as it finds
+//! augmenting paths over tight edges; only a dual change needs a fresh stage. After a bracket's
+//! weights are set, a round's hundreds of short augmenting paths then cost a few stages instead
+//! of one stage (and a rescan of every free vertex's row) each.
 //!
 //! Conventions: a stored weight `w2` is twice the edge weight plus two (so every present edge,
 //! even one of weight zero, is non-zero; a constant added to every edge does not change which
@@ -609,8 +613,11 @@ impl<const N: usize> Matcher<N> {
                 self.assign_label(self.base[b], 1, NONE);
             }
         }
+        // Whether a path was augmented in this stage: the search then goes on in the other
+        // trees over tight edges, and the stage ends instead of changing the duals.
+        let mut augmented = false;
         loop {
-            while let Some(v) = self.queue.pop() {
+            'queue: while let Some(v) = self.queue.pop() {
                 let dv = self.dual[v];
                 let row = v * n;
                 for k in 0..self.live.len() {
@@ -640,9 +647,9 @@ impl<const N: usize> Matcher<N> {
                             if base != NONE {
                                 self.add_blossom(base, v, w);
                             } else {
-                                self.augment(v, w);
-                                self.end_stage();
-                                return Ok(());
+                                self.augment_and_drop(v, w);
+                                augmented = true;
+                                continue 'queue;
                             }
                         } else {
                             self.label[w] = 2;
@@ -667,6 +674,10 @@ impl<const N: usize> Matcher<N> {
                         }
                     }
                 }
+            }
+            if augmented {
+                self.end_stage();
+                return Ok(());
             }
             // No augmenting path on tight edges: change the duals.
             let mut delta: Option<Wide<N>> = None;
@@ -739,6 +750,68 @@ impl<const N: usize> Matcher<N> {
                     self.queue.push(s_end);
                 }
                 _ => self.expand(tblossom, false),
+            }
+        }
+    }
+
+    /// The labelled top-level blossom at the root of `b`'s alternating tree.
+    fn root_of(&self, b: usize, memo: &mut [usize]) -> usize {
+        let mut path = Vec::new();
+        let mut x = b;
+        let root = loop {
+            if memo[x] != NONE {
+                break memo[x];
+            }
+            path.push(x);
+            match self.labelend[x] {
+                EMPTY => break x,
+                (p, _) => x = self.inb[p],
+            }
+        };
+        for x in path {
+            memo[x] = root;
+        }
+        root
+    }
+
+    /// Augments along the path through the S–S edge `v`–`w` (joining two trees), then drops
+    /// the labels of both trees, as a new stage would, leaving the other trees as they are:
+    /// their labels, tight edges and matched edges are untouched by the augmentation, so the
+    /// search for more augmenting paths over tight edges goes on from them. (Their best edges
+    /// may point into the dropped trees, so the stage changes no dual after this; see `stage`.)
+    fn augment_and_drop(&mut self, v: usize, w: usize) {
+        let mut memo = vec![NONE; 2 * self.n];
+        let roots = [
+            self.root_of(self.inb[v], &mut memo),
+            self.root_of(self.inb[w], &mut memo),
+        ];
+        let mut dropped = Vec::new();
+        for b in self.top_blossoms() {
+            if self.label[b] != 0 && roots.contains(&self.root_of(b, &mut memo)) {
+                dropped.push(b);
+            }
+        }
+        self.augment(v, w);
+        for b in dropped {
+            let was_s = self.label[b] == 1;
+            self.unlabel(b);
+            if was_s && b >= self.n && self.dual[b].is_zero() {
+                self.expand(b, true);
+            }
+        }
+        let (label, inb) = (&self.label, &self.inb);
+        self.queue.retain(|&x| label[inb[x]] == 1);
+    }
+
+    /// Clears the stage's labels and best edges of blossom `b`, its sub-blossoms and vertices.
+    fn unlabel(&mut self, b: usize) {
+        self.label[b] = 0;
+        self.labelend[b] = EMPTY;
+        self.bestedge[b] = EMPTY;
+        self.bestlist[b] = None;
+        if b >= self.n {
+            for k in 0..self.childs[b].len() {
+                self.unlabel(self.childs[b][k]);
             }
         }
     }

@@ -34,6 +34,29 @@ impl<const N: usize> Wide<N> {
         self.0[N - 1] >> 63 == 1
     }
 
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub fn add(&self, o: &Self) -> Self {
+        let mut r = [0; N];
+        let mut carry = 0u8;
+        for (i, slot) in r.iter_mut().enumerate() {
+            carry = std::arch::x86_64::_addcarry_u64(carry, self.0[i], o.0[i], slot);
+        }
+        Wide(r)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub fn sub(&self, o: &Self) -> Self {
+        let mut r = [0; N];
+        let mut borrow = 0u8;
+        for (i, slot) in r.iter_mut().enumerate() {
+            borrow = std::arch::x86_64::_subborrow_u64(borrow, self.0[i], o.0[i], slot);
+        }
+        Wide(r)
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
     #[inline]
     pub fn add(&self, o: &Self) -> Self {
         let mut r = [0; N];
@@ -47,6 +70,7 @@ impl<const N: usize> Wide<N> {
         Wide(r)
     }
 
+    #[cfg(not(target_arch = "x86_64"))]
     #[inline]
     pub fn sub(&self, o: &Self) -> Self {
         let mut r = [0; N];
@@ -61,6 +85,23 @@ impl<const N: usize> Wide<N> {
     }
 
     /// `self + a - b` in one pass (the slack of an edge: two duals less the weight).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub fn add_sub(&self, a: &Self, b: &Self) -> Self {
+        use std::arch::x86_64::{_addcarry_u64, _subborrow_u64};
+        let mut r = [0; N];
+        let mut carry = 0u8;
+        let mut borrow = 0u8;
+        for (i, slot) in r.iter_mut().enumerate() {
+            let mut sum = 0u64;
+            carry = _addcarry_u64(carry, self.0[i], a.0[i], &mut sum);
+            borrow = _subborrow_u64(borrow, sum, b.0[i], slot);
+        }
+        Wide(r)
+    }
+
+    /// `self + a - b` in one pass (the slack of an edge: two duals less the weight).
+    #[cfg(not(target_arch = "x86_64"))]
     #[inline]
     pub fn add_sub(&self, a: &Self, b: &Self) -> Self {
         let mut r = [0; N];
@@ -191,6 +232,9 @@ mod tests {
             for &b in &vals {
                 assert_eq!(w(a).add(&w(b)), w(a + b));
                 assert_eq!(w(a).sub(&w(b)), w(a - b));
+                for &c in &vals {
+                    assert_eq!(w(a).add_sub(&w(b), &w(c)), w(a + b - c), "{a} + {b} - {c}");
+                }
                 assert_eq!(w(a).cmp(&w(b)), a.cmp(&b), "{a} {b}");
             }
         }

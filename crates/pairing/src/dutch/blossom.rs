@@ -58,6 +58,12 @@ pub(crate) struct Matcher<const N: usize> {
     unused: Vec<usize>,
     queue: Vec<usize>,
     started: bool,
+    /// Set in a stage after its first augmentation: the search goes on in the other trees over
+    /// tight edges only, keeping no best edges, and the stage ends instead of changing the duals
+    /// (the best edges, which a dual change needs, may point into the trees it dropped).
+    /// (Finding the first path over tight edges alone as well, and computing best edges only
+    /// when a dual change is needed, measured no faster: the forest is rescanned then.)
+    tight_only: bool,
     /// The vertices still in play (not retired), the only ones a stage looks at.
     live: Vec<usize>,
     retired: Vec<bool>,
@@ -124,6 +130,7 @@ impl<const N: usize> Matcher<N> {
             unused: (n..2 * n).rev().collect(),
             queue: Vec::new(),
             started: false,
+            tight_only: false,
             live: (0..n).collect(),
             retired: vec![false; n],
             row: Vec::with_capacity(n),
@@ -613,9 +620,7 @@ impl<const N: usize> Matcher<N> {
                 self.assign_label(self.base[b], 1, NONE);
             }
         }
-        // Whether a path was augmented in this stage: the search then goes on in the other
-        // trees over tight edges, and the stage ends instead of changing the duals.
-        let mut augmented = false;
+        self.tight_only = false;
         loop {
             'queue: while let Some(v) = self.queue.pop() {
                 let dv = self.dual[v];
@@ -638,6 +643,16 @@ impl<const N: usize> Matcher<N> {
                         continue;
                     }
                     let wt = &self.values[id as usize];
+                    // Only a tight edge matters once the best edges are not kept: its lowest
+                    // word of slack is zero, which rules out nearly every other edge at once.
+                    if self.tight_only
+                        && dv.0[0]
+                            .wrapping_add(self.dual[w].0[0])
+                            .wrapping_sub(wt.0[0])
+                            != 0
+                    {
+                        continue;
+                    }
                     let s = dv.add_sub(&self.dual[w], wt);
                     if s.is_zero() {
                         if lw == 0 {
@@ -648,14 +663,14 @@ impl<const N: usize> Matcher<N> {
                                 self.add_blossom(base, v, w);
                             } else {
                                 self.augment_and_drop(v, w);
-                                augmented = true;
+                                self.tight_only = true;
                                 continue 'queue;
                             }
                         } else {
                             self.label[w] = 2;
                             self.labelend[w] = (v, w);
                         }
-                    } else {
+                    } else if !self.tight_only {
                         // The best edge of v's blossom (to an S-blossom) or of w (free, or
                         // inside a T-blossom: it is free if the blossom expands).
                         let x = if lw == 1 {
@@ -675,7 +690,7 @@ impl<const N: usize> Matcher<N> {
                     }
                 }
             }
-            if augmented {
+            if self.tight_only {
                 self.end_stage();
                 return Ok(());
             }
@@ -925,6 +940,14 @@ impl<const N: usize> Matcher<N> {
         }
         for &x in &ls {
             self.inb[x] = b;
+        }
+        if self.tight_only {
+            for k in 0..self.childs[b].len() {
+                let c = self.childs[b][k];
+                self.bestlist[c] = None;
+                self.bestedge[c] = EMPTY;
+            }
+            return;
         }
         // Least-slack edges from the new blossom to the other S-blossoms: merged from the
         // children's lists; a child without one (a single vertex, or a former T-blossom) has its

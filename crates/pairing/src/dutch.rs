@@ -379,9 +379,10 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
         33..=64 => 64,
         _ => 128,
     } as u64;
-    // The matcher's square table of weight indices (4 bytes a pair), and the bracket's
-    // triangle of base weights (at most n²/2, each an optional wide integer).
-    let bytes = (n as u64 + 1).pow(2) * 4 + (n as u64).pow(2) / 2 * (width + 1) * 8;
+    // The matcher's square table of weight indices and the bracket's (4 bytes a pair each), the
+    // table of forbidden pairs (a bit a pair), and the distinct weights of both (a few per
+    // player: about 6 at 1,000 players, 3 at 10,000), of `width` words each.
+    let bytes = (n as u64 + 1).pow(2) * 8 + (n as u64).pow(2) / 8 + 16 * n as u64 * width * 8;
     let mib = bytes / (1 << 20);
     if mib > MEMORY_LIMIT_MIB {
         return Err(PairingError::TooLarge {
@@ -411,6 +412,46 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
     Ok(ctx.publish(&pairs))
 }
 
+/// A bracket's base weights (see `Ctx::run`), symmetric, by position in the bracket: a square
+/// of indices into the distinct weights, so that a player's row reads in order and a pair takes
+/// 4 bytes (a 10,000-player bracket: 400 MB, where a triangle of optional wide integers took
+/// gigabytes).
+struct Base<const N: usize> {
+    len: usize,
+    ids: Vec<u32>,
+    /// The distinct weights; index 0 stands for no edge.
+    values: Vec<Wide<N>>,
+    index: std::collections::HashMap<Wide<N>, u32, blossom::WordHash>,
+}
+
+impl<const N: usize> Base<N> {
+    fn new(len: usize) -> Self {
+        Base {
+            len,
+            ids: vec![0; len * len],
+            values: vec![Wide::ZERO],
+            index: std::collections::HashMap::default(),
+        }
+    }
+
+    fn get(&self, a: usize, b: usize) -> Option<Wide<N>> {
+        let id = self.ids[a * self.len + b];
+        (id != 0).then(|| self.values[id as usize])
+    }
+
+    fn put(&mut self, a: usize, b: usize, w: Option<Wide<N>>) {
+        let id = match w {
+            None => 0,
+            Some(w) => *self.index.entry(w).or_insert_with(|| {
+                self.values.push(w);
+                u32::try_from(self.values.len() - 1).expect("fewer than 2^32 distinct weights")
+            }),
+        };
+        self.ids[a * self.len + b] = id;
+        self.ids[b * self.len + a] = id;
+    }
+}
+
 /// See `Ctx::flat`.
 struct Flat<const N: usize> {
     constant: Wide<N>,
@@ -425,7 +466,9 @@ struct Ctx<'t> {
     groups_shift: u32,
     size_bits: u32,
     total_bits: u32,
-    forbidden: Vec<Vec<bool>>,
+    /// Pairs that may not meet (played before, or XXP-forbidden): bit `b * n + a` for the
+    /// pair of sorted indices `a`, `b` (set both ways), so that a row reads in order.
+    forbidden: Vec<u64>,
 }
 
 impl<'t> Ctx<'t> {
@@ -460,12 +503,16 @@ impl<'t> Ctx<'t> {
         total += 3 * b + 1;
         let pos: std::collections::HashMap<usize, usize> =
             p.iter().enumerate().map(|(k, e)| (e.idx, k)).collect();
-        let mut forbidden = vec![vec![false; n]; n];
+        let mut forbidden = vec![0u64; (n * n).div_ceil(64)];
+        let mut forbid = |a: usize, b: usize| {
+            for i in [a * n + b, b * n + a] {
+                forbidden[i / 64] |= 1 << (i % 64);
+            }
+        };
         for (k, e) in p.iter().enumerate() {
             for o in &e.opponents {
                 if let Some(&ko) = pos.get(o) {
-                    forbidden[k][ko] = true;
-                    forbidden[ko][k] = true;
+                    forbid(k, ko);
                 }
             }
         }
@@ -476,7 +523,9 @@ impl<'t> Ctx<'t> {
                 .collect();
             for &a in &ks {
                 for &b in &ks {
-                    forbidden[a][b] = a != b;
+                    if a != b {
+                        forbid(a, b);
+                    }
                 }
             }
         }
@@ -500,7 +549,8 @@ impl<'t> Ctx<'t> {
     /// absolute colour preference (except a topscorer in the last round).
     fn compatible(&self, a: usize, b: usize) -> bool {
         let (x, y) = (&self.p[a], &self.p[b]);
-        if self.forbidden[a][b] {
+        let i = b * self.p.len() + a;
+        if self.forbidden[i / 64] >> (i % 64) & 1 == 1 {
             return false;
         }
         let threshold = self.played;
@@ -825,35 +875,43 @@ impl<'t> Ctx<'t> {
                 next_group += 1;
             }
             let len = by_index.len();
-            // Base weights of the bracket and the next scoregroup: base[larger][smaller].
-            let mut base: Vec<Vec<Option<Wide<N>>>> = vec![Vec::new(); len];
+            // Base weights of the bracket and the next scoregroup.
+            let mut base = Base::<N>::new(len);
             for larger in group_begin..len {
                 for smaller in 0..larger {
-                    base[larger].push(self.edge::<N>(
-                        by_index[smaller],
-                        by_index[larger],
-                        larger < next_begin,
-                        larger >= next_begin,
-                        bye_score,
-                        single_bye,
-                        &ranks,
-                    ));
+                    base.put(
+                        larger,
+                        smaller,
+                        self.edge::<N>(
+                            by_index[smaller],
+                            by_index[larger],
+                            larger < next_begin,
+                            larger >= next_begin,
+                            bye_score,
+                            single_bye,
+                            &ranks,
+                        ),
+                    );
                 }
             }
-            let get = |base: &Vec<Vec<Option<Wide<N>>>>, larger: usize, smaller: usize| {
+            let get = |base: &Base<N>, larger: usize, smaller: usize| {
                 if larger < group_begin {
                     None
                 } else {
-                    base[larger][smaller]
+                    base.get(larger, smaller)
                 }
             };
             for larger in group_begin..len {
                 for smaller in 0..larger {
-                    m.set(by_index[larger], by_index[smaller], base[larger][smaller]);
+                    m.set(
+                        by_index[larger],
+                        by_index[smaller],
+                        base.get(larger, smaller),
+                    );
                 }
             }
             let b = self.size_bits;
-            let modified = |base: &Vec<Vec<Option<Wide<N>>>>,
+            let modified = |base: &Base<N>,
                             smaller: usize,
                             larger: usize,
                             smaller_rem: usize,
@@ -900,7 +958,7 @@ impl<'t> Ctx<'t> {
                 remaining -= 1;
                 if !in_group(&stable, pv) {
                     for oi in group_begin..next_begin {
-                        if let Some(w) = base[oi][pi] {
+                        if let Some(w) = base.get(pi, oi) {
                             let mut w = w;
                             w.0[0] |= 1;
                             m.set(pv, by_index[oi], Some(w));
@@ -913,7 +971,7 @@ impl<'t> Ctx<'t> {
                     matched[pv] = true;
                     remaining_matched -= 1;
                     for oi in group_begin..next_begin {
-                        if let Some(w) = base[oi][pi] {
+                        if let Some(w) = base.get(pi, oi) {
                             let mut w = w;
                             w.0[0] |= (next_begin - group_begin) as u64;
                             m.set(pv, by_index[oi], Some(w.add_u64(1)));
@@ -934,7 +992,7 @@ impl<'t> Ctx<'t> {
                     if matched[ov] {
                         continue;
                     }
-                    if let Some(w) = base[oi][pi] {
+                    if let Some(w) = base.get(pi, oi) {
                         changes.push((ov, Some(w.add_u64(addend))));
                         addend += 1;
                     }
@@ -1007,7 +1065,7 @@ impl<'t> Ctx<'t> {
                 }
                 for &oi in &remainder[pc + 1..] {
                     if exchange {
-                        base[oi][pi] = None;
+                        base.put(pi, oi, None);
                     }
                     m.set(pv, by_index[oi], modified(&base, pi, oi, pc, rem_pairs));
                 }
@@ -1032,11 +1090,11 @@ impl<'t> Ctx<'t> {
                 if exchange {
                     exchanges_left -= 1;
                     for &oi in &remainder[..rc] {
-                        base[pi][oi] = None;
+                        base.put(pi, oi, None);
                         m.set(pv, by_index[oi], None);
                     }
                     for oi in next_begin..len {
-                        base[oi][pi] = None;
+                        base.put(pi, oi, None);
                         m.set(pv, by_index[oi], None);
                     }
                 }
@@ -1067,9 +1125,9 @@ impl<'t> Ctx<'t> {
                 for &oi in &remainder[pc + 1..] {
                     let ov = by_index[oi];
                     if exchanged_s1(&stable, pv) || !exchanged_s1(&stable, ov) {
-                        base[oi][pi] = None;
+                        base.put(pi, oi, None);
                     }
-                    m.set(pv, ov, base[oi][pi]);
+                    m.set(pv, ov, base.get(pi, oi));
                 }
             }
             // S1's opponents, from the top.
@@ -1085,7 +1143,7 @@ impl<'t> Ctx<'t> {
                     if oi <= pi || matched[ov] {
                         continue;
                     }
-                    if let Some(w) = base[oi][pi] {
+                    if let Some(w) = base.get(pi, oi) {
                         changes.push((ov, Some(w.add_u64(addend))));
                     }
                     addend += 1;

@@ -458,6 +458,57 @@ struct Flat<const N: usize> {
     potential: Vec<Wide<N>>,
 }
 
+/// Where each field of a pair's weight starts (bit offsets; see `Ctx::edge_by_shifts` for the
+/// order, most significant first). Fields of float history not yet played are left at 0.
+#[derive(Default)]
+struct Offsets {
+    top: u32,
+    current: u32,
+    current_scores: u32,
+    next: u32,
+    next_scores: u32,
+    ranks: u32,
+    colour: [u32; 4],
+    floats: [u32; 2],
+    up_ok: [u32; 2],
+    float_scores: [u32; 2],
+    up_ok_scores: [u32; 2],
+}
+
+impl Offsets {
+    fn new(b: u32, s: u32, played: u32) -> Self {
+        let mut o = Offsets::default();
+        let mut at = 3 * b + 1;
+        let mut field = |width: u32| {
+            let start = at;
+            at += width;
+            start
+        };
+        for k in [1, 0] {
+            if played > k as u32 {
+                o.up_ok_scores[k] = field(s);
+                o.float_scores[k] = field(s);
+            }
+        }
+        for k in [1, 0] {
+            if played > k as u32 {
+                o.up_ok[k] = field(b);
+                o.floats[k] = field(b);
+            }
+        }
+        for k in [3, 2, 1, 0] {
+            o.colour[k] = field(b);
+        }
+        o.ranks = field(2 * b);
+        o.next_scores = field(s);
+        o.next = field(b);
+        o.current_scores = field(s);
+        o.current = field(b);
+        o.top = field(2);
+        o
+    }
+}
+
 struct Ctx<'t> {
     t: &'t Tournament,
     p: Vec<Entrant>,
@@ -466,6 +517,7 @@ struct Ctx<'t> {
     groups_shift: u32,
     size_bits: u32,
     total_bits: u32,
+    offsets: Offsets,
     /// Pairs that may not meet (played before, or XXP-forbidden): bit `b * n + a` for the
     /// pair of sorted indices `a`, `b` (set both ways), so that a row reads in order.
     forbidden: Vec<u64>,
@@ -537,6 +589,11 @@ impl<'t> Ctx<'t> {
             groups_shift,
             size_bits,
             total_bits: total,
+            offsets: {
+                let o = Offsets::new(size_bits, groups_shift, played);
+                debug_assert_eq!(o.top + 2, total, "the fields fill the weight");
+                o
+            },
             forbidden,
         }
     }
@@ -565,8 +622,110 @@ impl<'t> Ctx<'t> {
         self.p[a].eligible && self.p[a].score <= bye_score
     }
 
+    /// The weight of the pair `hi`–`lo` (see `edge_by_shifts`, the same weight built field by
+    /// field from the top): every field added at its offset in `Offsets`.
     #[allow(clippy::too_many_arguments)]
     fn edge<const N: usize>(
+        &self,
+        hi: usize,
+        lo: usize,
+        in_current: bool,
+        in_next: bool,
+        bye_score: u32,
+        single_bye: bool,
+        ranks: &std::collections::HashMap<u32, u32>,
+    ) -> Option<Wide<N>> {
+        if !self.compatible(hi, lo) {
+            return None;
+        }
+        let o = &self.offsets;
+        let (h, l) = (&self.p[hi], &self.p[lo]);
+        let mut r = Wide::<N>::ZERO;
+        r.add_at(
+            1 + u64::from(!self.bye_candidate(hi, bye_score))
+                + u64::from(!self.bye_candidate(lo, bye_score)),
+            o.top,
+        );
+        if in_current {
+            r.add_at(1, o.current);
+            r.add_at(1, o.current_scores + self.shift(h.score));
+        }
+        if in_next {
+            r.add_at(1, o.next);
+            r.add_at(1, o.next_scores + self.shift(h.score));
+        }
+        if single_bye {
+            if h.score == bye_score {
+                r.add_at(u64::from(ranks[&h.played_games]), o.ranks);
+            }
+            if l.score == bye_score {
+                r.add_at(u64::from(ranks[&l.played_games]), o.ranks);
+            }
+        }
+        if in_current {
+            for (c, offset) in self.colour_criteria(hi, lo).into_iter().zip(o.colour) {
+                r.add_at(u64::from(c), offset);
+            }
+        }
+        let higher_score_gt = h.score > l.score;
+        for back in [1u32, 2] {
+            if self.played < back || !in_current {
+                continue;
+            }
+            let k = back as usize - 1;
+            let (lf, hf) = if back == 1 {
+                (l.float1, h.float1)
+            } else {
+                (l.float2, h.float2)
+            };
+            r.add_at(
+                u64::from(lf == Float::Down) + u64::from(h.score <= l.score && hf == Float::Down),
+                o.floats[k],
+            );
+            let up_ok = !(higher_score_gt && lf == Float::Up);
+            r.add_at(u64::from(up_ok), o.up_ok[k]);
+            if lf == Float::Down {
+                r.add_at(1, o.float_scores[k] + self.shift(l.score));
+            }
+            if hf == Float::Down {
+                r.add_at(1, o.float_scores[k] + self.shift(h.score));
+            }
+            if up_ok {
+                r.add_at(1, o.up_ok_scores[k] + self.shift(h.score));
+            }
+        }
+        debug_assert_eq!(
+            Some(r),
+            self.edge_by_shifts(hi, lo, in_current, in_next, bye_score, single_bye, ranks)
+        );
+        Some(r)
+    }
+
+    /// C8-C11's colour criteria of the pair (the lower player's side first).
+    fn colour_criteria(&self, hi: usize, lo: usize) -> [bool; 4] {
+        let (p, o) = (&self.p[lo], &self.p[hi]);
+        let c1 = !p.absolute_imbalance() || !o.absolute_imbalance() || p.pref != o.pref;
+        let c2 = !p.absolute()
+            || !o.absolute()
+            || p.pref != o.pref
+            || if p.imbalance == o.imbalance {
+                p.repeated.is_none() || p.repeated != o.repeated
+            } else {
+                let q = if p.imbalance > o.imbalance { o } else { p };
+                q.repeated != p.pref.map(Colour::opposite)
+            };
+        let c3 = p.pref.is_none() || o.pref.is_none() || p.pref != o.pref;
+        let c4 = (!p.strong && !p.absolute())
+            || (!o.strong && !o.absolute())
+            || (p.absolute() && o.absolute())
+            || p.pref != o.pref;
+        [c1, c2, c3, c4]
+    }
+
+    /// The weight of a pair, built from its most significant field down by shifting: the
+    /// reading of the criteria that `edge` is checked against in debug builds.
+    #[allow(clippy::too_many_arguments)]
+    fn edge_by_shifts<const N: usize>(
         &self,
         hi: usize,
         lo: usize,
@@ -607,23 +766,7 @@ impl<'t> Ctx<'t> {
             }
         }
         // Colour criteria (player = the lower, opponent = the higher).
-        let (p, o) = (l, h);
-        let c1 = !p.absolute_imbalance() || !o.absolute_imbalance() || p.pref != o.pref;
-        let c2 = !p.absolute()
-            || !o.absolute()
-            || p.pref != o.pref
-            || if p.imbalance == o.imbalance {
-                p.repeated.is_none() || p.repeated != o.repeated
-            } else {
-                let q = if p.imbalance > o.imbalance { o } else { p };
-                q.repeated != p.pref.map(Colour::opposite)
-            };
-        let c3 = p.pref.is_none() || o.pref.is_none() || p.pref != o.pref;
-        let c4 = (!p.strong && !p.absolute())
-            || (!o.strong && !o.absolute())
-            || (p.absolute() && o.absolute())
-            || p.pref != o.pref;
-        for c in [c1, c2, c3, c4] {
+        for c in self.colour_criteria(hi, lo) {
             r = put(r, b, u64::from(in_current && c));
         }
         let higher_score_gt = h.score > l.score;

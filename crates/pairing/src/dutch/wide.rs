@@ -163,6 +163,23 @@ impl<const N: usize> Wide<N> {
         Wide(r)
     }
 
+    /// Adds `v << k` (bits shifted past the top are lost, as with `shl`).
+    #[inline]
+    pub fn add_at(&mut self, v: u64, k: u32) {
+        let mut i = (k / 64) as usize;
+        let bit = k % 64;
+        let mut add = [v << bit, if bit == 0 { 0 } else { v >> (64 - bit) }];
+        let mut carry = 0u64;
+        while i < N && (add != [0, 0] || carry != 0) {
+            let (x, c1) = self.0[i].overflowing_add(add[0]);
+            let (x, c2) = x.overflowing_add(carry);
+            self.0[i] = x;
+            carry = u64::from(c1) + u64::from(c2);
+            add = [add[1], 0];
+            i += 1;
+        }
+    }
+
     /// Sets bit `k`.
     #[inline]
     pub fn set_bit(&mut self, k: u32) {
@@ -232,6 +249,13 @@ mod tests {
             for &b in &vals {
                 assert_eq!(w(a).add(&w(b)), w(a + b));
                 assert_eq!(w(a).sub(&w(b)), w(a - b));
+                if (0..1 << 60).contains(&b) {
+                    for k in [0, 5, 63, 64, 100] {
+                        let mut x = w(a);
+                        x.add_at(b as u64, k);
+                        assert_eq!(x, w(a).add(&w(b).shl(k)), "{a} + {b} << {k}");
+                    }
+                }
                 for &c in &vals {
                     assert_eq!(w(a).add_sub(&w(b), &w(c)), w(a + b - c), "{a} + {b} - {c}");
                 }

@@ -452,6 +452,16 @@ impl<const N: usize> Base<N> {
     }
 }
 
+/// Who may get the bye, as the weights see it (see `Ctx::run`): the bye assignee's score,
+/// whether the bye goes to the top bracket's single leftover, and then the rank of each number
+/// of games played among the players of that score.
+#[derive(Clone, Copy)]
+struct Bye<'a> {
+    score: u32,
+    single: bool,
+    ranks: &'a std::collections::HashMap<u32, u32>,
+}
+
 /// See `Ctx::flat`.
 struct Flat<const N: usize> {
     constant: Wide<N>,
@@ -624,20 +634,18 @@ impl<'t> Ctx<'t> {
 
     /// The weight of the pair `hi`–`lo` (see `edge_by_shifts`, the same weight built field by
     /// field from the top): every field added at its offset in `Offsets`.
-    #[allow(clippy::too_many_arguments)]
     fn edge<const N: usize>(
         &self,
         hi: usize,
         lo: usize,
         in_current: bool,
         in_next: bool,
-        bye_score: u32,
-        single_bye: bool,
-        ranks: &std::collections::HashMap<u32, u32>,
+        bye: Bye<'_>,
     ) -> Option<Wide<N>> {
         if !self.compatible(hi, lo) {
             return None;
         }
+        let (bye_score, single_bye, ranks) = (bye.score, bye.single, bye.ranks);
         let o = &self.offsets;
         let (h, l) = (&self.p[hi], &self.p[lo]);
         let mut r = Wide::<N>::ZERO;
@@ -696,7 +704,7 @@ impl<'t> Ctx<'t> {
         }
         debug_assert_eq!(
             Some(r),
-            self.edge_by_shifts(hi, lo, in_current, in_next, bye_score, single_bye, ranks)
+            self.edge_by_shifts(hi, lo, in_current, in_next, bye)
         );
         Some(r)
     }
@@ -724,20 +732,18 @@ impl<'t> Ctx<'t> {
 
     /// The weight of a pair, built from its most significant field down by shifting: the
     /// reading of the criteria that `edge` is checked against in debug builds.
-    #[allow(clippy::too_many_arguments)]
     fn edge_by_shifts<const N: usize>(
         &self,
         hi: usize,
         lo: usize,
         in_current: bool,
         in_next: bool,
-        bye_score: u32,
-        single_bye: bool,
-        ranks: &std::collections::HashMap<u32, u32>,
+        bye: Bye<'_>,
     ) -> Option<Wide<N>> {
         if !self.compatible(hi, lo) {
             return None;
         }
+        let (bye_score, single_bye, ranks) = (bye.score, bye.single, bye.ranks);
         let b = self.size_bits;
         let s = self.groups_shift;
         let (h, l) = (&self.p[hi], &self.p[lo]);
@@ -825,12 +831,8 @@ impl<'t> Ctx<'t> {
     /// both flags off: completion, bye eligibility, and the bye assignee's unplayed games when
     /// the bye comes from the top scoregroup) are a constant plus one potential a player: the
     /// whole field's weights are then a sum each instead of a bit field at a time.
-    fn flat<const N: usize>(
-        &self,
-        bye_score: u32,
-        single_bye: bool,
-        ranks: &std::collections::HashMap<u32, u32>,
-    ) -> Flat<N> {
+    fn flat<const N: usize>(&self, bye: Bye<'_>) -> Flat<N> {
+        let (bye_score, single_bye, ranks) = (bye.score, bye.single, bye.ranks);
         let (b, s) = (self.size_bits, self.groups_shift);
         let top = self.total_bits - 2;
         let mut below_ranks = 4 * b + 3 * b + 1;
@@ -871,6 +873,11 @@ impl<'t> Ctx<'t> {
         let dummy = n;
         let mut m = Matcher::<N>::new(n + usize::from(odd));
         let none: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        let no_bye = Bye {
+            score: 0,
+            single: false,
+            ranks: &none,
+        };
         let score = |i: usize| self.p[i].score;
         let top = score(0);
         // The first weights are a constant plus two player potentials: with an odd number, the
@@ -892,7 +899,7 @@ impl<'t> Ctx<'t> {
                     .collect(),
             }
         } else {
-            self.flat::<N>(0, false, &none)
+            self.flat::<N>(no_bye)
         };
         let top_pair = |i: usize, j: usize| u64::from(odd && score(i) >= top && score(j) >= top);
         for i in 0..n {
@@ -900,7 +907,7 @@ impl<'t> Ctx<'t> {
                 let w = self
                     .flat_edge(&first, j, i)
                     .map(|w| w.add_u64(top_pair(i, j)));
-                debug_assert!(odd || w == self.edge::<N>(j, i, false, false, 0, false, &none));
+                debug_assert!(odd || w == self.edge::<N>(j, i, false, false, no_bye));
                 m.set(i, j, w);
             }
             if odd {
@@ -957,14 +964,16 @@ impl<'t> Ctx<'t> {
             for (r, c) in counts.into_iter().enumerate() {
                 ranks.insert(c, r as u32);
             }
-            let flat = self.flat::<N>(bye_score, single_bye, &ranks);
+            let bye = Bye {
+                score: bye_score,
+                single: single_bye,
+                ranks: &ranks,
+            };
+            let flat = self.flat::<N>(bye);
             for i in 0..n {
                 for j in 0..i {
                     let w = self.flat_edge(&flat, j, i);
-                    debug_assert_eq!(
-                        w,
-                        self.edge::<N>(j, i, false, false, bye_score, single_bye, &ranks)
-                    );
+                    debug_assert_eq!(w, self.edge::<N>(j, i, false, false, bye));
                     m.set(i, j, w);
                 }
             }
@@ -1030,9 +1039,11 @@ impl<'t> Ctx<'t> {
                             by_index[larger],
                             larger < next_begin,
                             larger >= next_begin,
-                            bye_score,
-                            single_bye,
-                            &ranks,
+                            Bye {
+                                score: bye_score,
+                                single: single_bye,
+                                ranks: &ranks,
+                            },
                         ),
                     );
                 }

@@ -28,7 +28,7 @@ use thiserror::Error;
 
 use crate::check::Violation;
 use crate::tournament::{Colour, PlayerId, RoundEntry, Tournament};
-use blossom::Matcher;
+use blossom::{Distinct, Matcher};
 use wide::Wide;
 
 /// Options of the Dutch engine.
@@ -420,8 +420,7 @@ struct Base<const N: usize> {
     len: usize,
     ids: Vec<u32>,
     /// The distinct weights; index 0 stands for no edge.
-    values: Vec<Wide<N>>,
-    index: std::collections::HashMap<Wide<N>, u32, blossom::WordHash>,
+    values: Distinct<N>,
 }
 
 impl<const N: usize> Base<N> {
@@ -429,24 +428,17 @@ impl<const N: usize> Base<N> {
         Base {
             len,
             ids: vec![0; len * len],
-            values: vec![Wide::ZERO],
-            index: std::collections::HashMap::default(),
+            values: Distinct::new(),
         }
     }
 
     fn get(&self, a: usize, b: usize) -> Option<Wide<N>> {
         let id = self.ids[a * self.len + b];
-        (id != 0).then(|| self.values[id as usize])
+        (id != 0).then(|| *self.values.get(id))
     }
 
     fn put(&mut self, a: usize, b: usize, w: Option<Wide<N>>) {
-        let id = match w {
-            None => 0,
-            Some(w) => *self.index.entry(w).or_insert_with(|| {
-                self.values.push(w);
-                u32::try_from(self.values.len() - 1).expect("fewer than 2^32 distinct weights")
-            }),
-        };
+        let id = w.map_or(0, |w| self.values.id(w));
         self.ids[a * self.len + b] = id;
         self.ids[b * self.len + a] = id;
     }

@@ -34,9 +34,8 @@ pub(crate) struct Matcher<const N: usize> {
     /// Tiles a row of `w2`, and log2 of a tile's width (see `at`).
     tiles: usize,
     tile_bits: u32,
-    /// The distinct stored weights, `values[0]` being zero.
-    values: Vec<Wide<N>>,
-    value_ids: std::collections::HashMap<Wide<N>, u32, WordHash>,
+    /// The distinct stored weights (index 0, no edge, is zero).
+    values: Distinct<N>,
     mate: Vec<usize>,
     dual: Vec<Wide<N>>,
     parent: Vec<usize>,
@@ -74,10 +73,43 @@ pub(crate) struct Matcher<const N: usize> {
     row: Vec<Wide<N>>,
 }
 
+/// Distinct wide integers, each given a 4-byte index once (interning), so that a table of
+/// them takes 4 bytes an entry; index 0 is reserved for "none" (its value reads as zero).
+pub(crate) struct Distinct<const N: usize> {
+    values: Vec<Wide<N>>,
+    ids: std::collections::HashMap<Wide<N>, u32, WordHash>,
+}
+
+impl<const N: usize> Distinct<N> {
+    pub fn new() -> Self {
+        Distinct {
+            values: vec![Wide::ZERO],
+            ids: std::collections::HashMap::default(),
+        }
+    }
+
+    /// The index of `w` (never 0), given it now if it has none yet.
+    pub fn id(&mut self, w: Wide<N>) -> u32 {
+        if let Some(&id) = self.ids.get(&w) {
+            return id;
+        }
+        let id = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct weights");
+        self.values.push(w);
+        self.ids.insert(w, id);
+        id
+    }
+
+    /// The value of index `id` (zero for 0).
+    #[inline]
+    pub fn get(&self, id: u32) -> &Wide<N> {
+        &self.values[id as usize]
+    }
+}
+
 /// A multiply-rotate hash of 64-bit words for interning weights (SipHash, the default, was a
 /// few per cent of a round; the keys are not adversarial: the engine makes them).
 #[derive(Default, Clone, Copy)]
-pub(crate) struct WordHash;
+struct WordHash;
 
 impl std::hash::BuildHasher for WordHash {
     type Hasher = WordHasher;
@@ -86,7 +118,7 @@ impl std::hash::BuildHasher for WordHash {
     }
 }
 
-pub(crate) struct WordHasher(u64);
+struct WordHasher(u64);
 
 impl std::hash::Hasher for WordHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -126,8 +158,7 @@ impl<const N: usize> Matcher<N> {
             w2: vec![0; (n.div_ceil(16) << 4) * (tiles << tile_bits)],
             tiles,
             tile_bits,
-            values: vec![Wide::ZERO],
-            value_ids: [(Wide::ZERO, 0)].into_iter().collect(),
+            values: Distinct::new(),
             mate: vec![NONE; n],
             dual: vec![Wide::ZERO; 2 * n],
             parent: vec![NONE; 2 * n],
@@ -188,17 +219,7 @@ impl<const N: usize> Matcher<N> {
     }
 
     fn weight2(&self, a: usize, b: usize) -> &Wide<N> {
-        &self.values[self.w2[self.at(a, b)] as usize]
-    }
-
-    fn intern(&mut self, w: Wide<N>) -> u32 {
-        if let Some(&id) = self.value_ids.get(&w) {
-            return id;
-        }
-        let id = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct weights");
-        self.values.push(w);
-        self.value_ids.insert(w, id);
-        id
+        self.values.get(self.w2[self.at(a, b)])
     }
 
     #[inline]
@@ -217,7 +238,11 @@ impl<const N: usize> Matcher<N> {
             Some(c) => c.add_u64(1).add(&c.add_u64(1)),
             None => Wide::ZERO,
         };
-        let id = self.intern(new);
+        let id = if new.is_zero() {
+            0
+        } else {
+            self.values.id(new)
+        };
         let i = self.at(a, b);
         if self.w2[i] == id {
             return;
@@ -275,7 +300,7 @@ impl<const N: usize> Matcher<N> {
         let (w2, values, bits) = (&self.w2, &self.values, self.tile_bits);
         let row = &mut self.row;
         row.clear();
-        row.extend((0..self.n).map(|x| values[w2[at + Self::column(bits, x)] as usize]));
+        row.extend((0..self.n).map(|x| *values.get(w2[at + Self::column(bits, x)])));
         for &(c, weight) in changes {
             row[c] = match weight {
                 Some(c) => c.add_u64(1).add(&c.add_u64(1)),
@@ -685,7 +710,7 @@ impl<const N: usize> Matcher<N> {
                     if id == 0 {
                         continue;
                     }
-                    let wt = &self.values[id as usize];
+                    let wt = self.values.get(id);
                     // Only a tight edge matters once the best edges are not kept: its lowest
                     // word of slack is zero, which rules out nearly every other edge at once.
                     if self.tight_only

@@ -380,8 +380,9 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
         _ => 128,
     } as u64;
     // The matcher's square table of weight indices and the bracket's (4 bytes a pair each), the
-    // table of forbidden pairs (a bit a pair), and the distinct weights of both (a few per
-    // player: about 6 at 1,000 players, 3 at 10,000), of `width` words each.
+    // table of forbidden pairs (a bit a pair), and the distinct weights of both, of `width`
+    // words each (counted as 16 a player; the matcher's were about 6 a player at 1,000 players
+    // and 3 at 10,000).
     let bytes = (n as u64 + 1).pow(2) * 8 + (n as u64).pow(2) / 8 + 16 * n as u64 * width * 8;
     let mib = bytes / (1 << 20);
     if mib > MEMORY_LIMIT_MIB {

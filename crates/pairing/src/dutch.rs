@@ -28,7 +28,7 @@ use thiserror::Error;
 
 use crate::check::Violation;
 use crate::tournament::{Colour, PlayerId, RoundEntry, Tournament};
-use blossom::{Distinct, Matcher};
+use blossom::{Distinct, Matcher, Memo};
 use wide::Wide;
 
 /// Options of the Dutch engine.
@@ -434,7 +434,16 @@ impl<const N: usize> Base<N> {
     }
 
     fn get(&self, a: usize, b: usize) -> Option<Wide<N>> {
-        let id = self.ids[a * self.len + b];
+        self.value(self.id(a, b))
+    }
+
+    /// The index of the weight of `a`–`b` (0: no edge), a name for it that stays valid for
+    /// the bracket (a `put` gives a weight an index once).
+    fn id(&self, a: usize, b: usize) -> u32 {
+        self.ids[a * self.len + b]
+    }
+
+    fn value(&self, id: u32) -> Option<Wide<N>> {
         (id != 0).then(|| *self.values.get(id))
     }
 
@@ -459,6 +468,15 @@ struct Bye<'a> {
 struct Flat<const N: usize> {
     constant: Wide<N>,
     potential: Vec<Wide<N>>,
+}
+
+impl<const N: usize> Flat<N> {
+    /// Each player's potential as an index into the distinct potentials (few: they depend on
+    /// bye eligibility and score), which names a pair's weight for a `Memo`.
+    fn classes(&self) -> Vec<u64> {
+        let mut d = Distinct::<N>::new();
+        self.potential.iter().map(|p| u64::from(d.id(*p))).collect()
+    }
 }
 
 /// Where each field of a pair's weight starts (bit offsets; see `Ctx::edge_by_shifts` for the
@@ -521,6 +539,8 @@ struct Ctx<'t> {
     size_bits: u32,
     total_bits: u32,
     offsets: Offsets,
+    /// `shift` of each player's score (a weight is built from it a few times per pair).
+    shifts: Vec<u32>,
     /// Pairs that may not meet (played before, or XXP-forbidden): bit `b * n + a` for the
     /// pair of sorted indices `a`, `b` (set both ways), so that a row reads in order.
     forbidden: Vec<u64>,
@@ -584,6 +604,7 @@ impl<'t> Ctx<'t> {
                 }
             }
         }
+        let shifts = p.iter().map(|e| group_shift[&e.score]).collect();
         Ctx {
             t,
             p,
@@ -597,6 +618,7 @@ impl<'t> Ctx<'t> {
                 debug_assert_eq!(o.top + 2, total, "the fields fill the weight");
                 o
             },
+            shifts,
             forbidden,
         }
     }
@@ -649,11 +671,11 @@ impl<'t> Ctx<'t> {
         );
         if in_current {
             r.add_at(1, o.current);
-            r.add_at(1, o.current_scores + self.shift(h.score));
+            r.add_at(1, o.current_scores + self.shifts[hi]);
         }
         if in_next {
             r.add_at(1, o.next);
-            r.add_at(1, o.next_scores + self.shift(h.score));
+            r.add_at(1, o.next_scores + self.shifts[hi]);
         }
         if single_bye {
             if h.score == bye_score {
@@ -686,13 +708,13 @@ impl<'t> Ctx<'t> {
             let up_ok = !(higher_score_gt && lf == Float::Up);
             r.add_at(u64::from(up_ok), o.up_ok[k]);
             if lf == Float::Down {
-                r.add_at(1, o.float_scores[k] + self.shift(l.score));
+                r.add_at(1, o.float_scores[k] + self.shifts[lo]);
             }
             if hf == Float::Down {
-                r.add_at(1, o.float_scores[k] + self.shift(h.score));
+                r.add_at(1, o.float_scores[k] + self.shifts[hi]);
             }
             if up_ok {
-                r.add_at(1, o.up_ok_scores[k] + self.shift(h.score));
+                r.add_at(1, o.up_ok_scores[k] + self.shifts[hi]);
             }
         }
         debug_assert_eq!(
@@ -895,13 +917,24 @@ impl<'t> Ctx<'t> {
             self.flat::<N>(no_bye)
         };
         let top_pair = |i: usize, j: usize| u64::from(odd && score(i) >= top && score(j) >= top);
+        // Flat weights are named by the players' potential classes (and the top pair's one
+        // more), so that each distinct weight is interned once.
+        let mut memo = Memo::new();
+        let flat_id =
+            |m: &mut Matcher<N>, memo: &mut Memo, f: &Flat<N>, cls: &[u64], i, j, more| {
+                if !self.compatible(j, i) {
+                    return 0;
+                }
+                memo.stored(m, cls[i] << 33 | cls[j] << 1 | more, || {
+                    self.flat_edge(f, j, i).map(|w| w.add_u64(more))
+                })
+            };
+        let cls = first.classes();
         for i in 0..n {
             for j in 0..i {
-                let w = self
-                    .flat_edge(&first, j, i)
-                    .map(|w| w.add_u64(top_pair(i, j)));
-                debug_assert!(odd || w == self.edge::<N>(j, i, false, false, no_bye));
-                m.set(i, j, w);
+                let id = flat_id(&mut m, &mut memo, &first, &cls, i, j, top_pair(i, j));
+                debug_assert!(odd || id == m.stored(self.edge::<N>(j, i, false, false, no_bye)));
+                m.set_stored(i, j, id);
             }
             if odd {
                 m.set(i, dummy, Some(Wide::ZERO));
@@ -963,11 +996,13 @@ impl<'t> Ctx<'t> {
                 ranks: &ranks,
             };
             let flat = self.flat::<N>(bye);
+            let cls = flat.classes();
+            memo.clear();
             for i in 0..n {
                 for j in 0..i {
-                    let w = self.flat_edge(&flat, j, i);
-                    debug_assert_eq!(w, self.edge::<N>(j, i, false, false, bye));
-                    m.set(i, j, w);
+                    let id = flat_id(&mut m, &mut memo, &flat, &cls, i, j, 0);
+                    debug_assert_eq!(id, m.stored(self.edge::<N>(j, i, false, false, bye)));
+                    m.set_stored(i, j, id);
                 }
             }
         } else {
@@ -1048,13 +1083,17 @@ impl<'t> Ctx<'t> {
                     base.get(larger, smaller)
                 }
             };
+            // The base weights are named by their index in `base` (and a modified one by that
+            // and its addend's row, see `modified`), so each is interned once.
+            memo.clear();
+            let base_id = |m: &mut Matcher<N>, memo: &mut Memo, base: &Base<N>, a, b| {
+                let id = base.id(a, b);
+                memo.stored(m, u64::from(id), || base.value(id))
+            };
             for larger in group_begin..len {
                 for smaller in 0..larger {
-                    m.set(
-                        by_index[larger],
-                        by_index[smaller],
-                        base.get(larger, smaller),
-                    );
+                    let id = base_id(&mut m, &mut memo, &base, larger, smaller);
+                    m.set_stored(by_index[larger], by_index[smaller], id);
                 }
             }
             let b = self.size_bits;
@@ -1165,12 +1204,10 @@ impl<'t> Ctx<'t> {
             let first_group_end = rem_pairs;
             for (oc, &oi) in remainder.iter().enumerate() {
                 for (pc, &pi) in remainder.iter().enumerate().take(oc) {
-                    let _ = pc;
-                    m.set(
-                        by_index[pi],
-                        by_index[oi],
-                        modified(&base, pi, oi, pc, rem_pairs),
-                    );
+                    let id = base.id(oi, pi);
+                    let key = 1 << 63 | (pc as u64) << 32 | u64::from(id);
+                    let id = memo.stored(&mut m, key, || modified(&base, pi, oi, pc, rem_pairs));
+                    m.set_stored(by_index[pi], by_index[oi], id);
                 }
             }
             m.solve().ok()?;
@@ -1274,7 +1311,8 @@ impl<'t> Ctx<'t> {
                     if exchanged_s1(&stable, pv) || !exchanged_s1(&stable, ov) {
                         base.put(pi, oi, None);
                     }
-                    m.set(pv, ov, base.get(pi, oi));
+                    let id = base_id(&mut m, &mut memo, &base, pi, oi);
+                    m.set_stored(pv, ov, id);
                 }
             }
             // S1's opponents, from the top.

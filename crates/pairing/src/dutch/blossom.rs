@@ -106,6 +106,32 @@ impl<const N: usize> Distinct<N> {
     }
 }
 
+/// Stored-weight indices (`Matcher::stored`) by a caller's 64-bit name for the weight, for
+/// setting many edges to few distinct weights that the caller can name more cheaply than by
+/// hashing the weight itself (a base weight's index and an addend's, say).
+pub(crate) struct Memo(std::collections::HashMap<u64, u32, WordHash>);
+
+impl Memo {
+    pub fn new() -> Self {
+        Memo(std::collections::HashMap::default())
+    }
+
+    /// Forgets every name (when what the names stand for changes).
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The stored index of the weight named `key`, made by `make` the first time.
+    pub fn stored<const N: usize>(
+        &mut self,
+        m: &mut Matcher<N>,
+        key: u64,
+        make: impl FnOnce() -> Option<Wide<N>>,
+    ) -> u32 {
+        *self.0.entry(key).or_insert_with(|| m.stored(make()))
+    }
+}
+
 /// A multiply-rotate hash of 64-bit words for interning weights (SipHash, the default, was a
 /// few per cent of a round; the keys are not adversarial: the engine makes them).
 #[derive(Default, Clone, Copy)]
@@ -230,19 +256,25 @@ impl<const N: usize> Matcher<N> {
     /// Sets the weight of edge `a`–`b` (`None`: no edge). Keeps the current solution usable as
     /// the start of the next `solve`.
     pub fn set(&mut self, a: usize, b: usize, weight: Option<Wide<N>>) {
+        let id = self.stored(weight);
+        self.set_stored(a, b, id);
+    }
+
+    /// The index of a weight's stored form (see the module's conventions) for `set_stored`;
+    /// 0 for no edge.
+    pub fn stored(&mut self, weight: Option<Wide<N>>) -> u32 {
+        match weight {
+            Some(c) => self.values.id(c.add_u64(1).add(&c.add_u64(1))),
+            None => 0,
+        }
+    }
+
+    /// `set` with the weight given by its `stored` index.
+    pub fn set_stored(&mut self, a: usize, b: usize, id: u32) {
         if self.retired[a] || self.retired[b] {
             debug_assert!(false, "edge {a}-{b} of a retired vertex set");
             return;
         }
-        let new = match weight {
-            Some(c) => c.add_u64(1).add(&c.add_u64(1)),
-            None => Wide::ZERO,
-        };
-        let id = if new.is_zero() {
-            0
-        } else {
-            self.values.id(new)
-        };
         let i = self.at(a, b);
         if self.w2[i] == id {
             return;
@@ -259,7 +291,10 @@ impl<const N: usize> Matcher<N> {
                 self.dissolve(top);
             }
         }
-        if !new.is_zero() {
+        // Only the edge itself and the matched edge of an endpoint whose dual rises can stop
+        // being tight (`dissolve` sees to the edges of the blossoms it dissolves).
+        let mut raised = NONE;
+        if id != 0 {
             let s = self.slack(a, b);
             if s.is_negative() {
                 // Raise a free endpoint's dual if there is one: nothing gets unmatched then.
@@ -271,11 +306,15 @@ impl<const N: usize> Matcher<N> {
                     a
                 };
                 self.dual[x] = self.dual[x].sub(&s);
+                raised = x;
             }
         }
         for x in [a, b] {
             let m = self.mate[x];
-            if m != NONE && (self.weight2(x, m).is_zero() || !self.slack(x, m).is_zero()) {
+            if m != NONE
+                && (m == a || m == b || x == raised)
+                && (self.weight2(x, m).is_zero() || !self.slack(x, m).is_zero())
+            {
                 self.mate[x] = NONE;
                 self.mate[m] = NONE;
             }

@@ -158,7 +158,9 @@ impl std::hash::Hasher for WordHasher {
         self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
     fn finish(&self) -> u64 {
-        self.0
+        // The product's high bits fold into the low ones, which pick the bucket: a key that
+        // differs from another only in its high bits must not land in the same bucket.
+        self.0 ^ (self.0 >> 32)
     }
 }
 

@@ -324,19 +324,20 @@ impl<const N: usize> Matcher<N> {
     }
 
     /// `v`'s mate after `v`'s edges take the weights `changes` (vertex, new weight; the other
-    /// edges keep theirs), when a dual certificate shows it without a stage: the present
-    /// matching is perfect on optimal duals, `v` is a single vertex, and raising `v`'s dual by
-    /// its matched edge's change leaves every *other* edge of `v` with positive slack. Then the
-    /// present matching is optimal under the new weights and every optimal matching pairs `v`
-    /// with its present mate (only tight edges are in optimal matchings), so a solve would give
-    /// the same answer. `None`: a stage must tell. Changes nothing; the caller retires `v` and its
-    /// mate, so the new weights never need setting.
+    /// edges keep theirs), when a dual certificate shows it without a stage. The present
+    /// matching is perfect on optimal duals and `v` is a single vertex. Under the new weights,
+    /// `v`'s dual is set to keep its least-slack edge, to `u` say, tight; if every other edge of
+    /// `v` keeps a positive slack, every optimal matching pairs `v` with `u` (only tight edges
+    /// are in optimal matchings), so a solve would give the same answer, provided some perfect
+    /// matching of tight edges pairs `v` with `u`. That is the present one when `u` is `v`'s
+    /// mate; otherwise a swap over tight edges is looked for (`v`'s old mate to `u`'s old mate,
+    /// directly or through one more matched pair) and made, among single vertices only (so
+    /// every blossom keeps its matched edges). `None`: a stage must tell. The weights are not
+    /// set: the caller retires `v` and its mate at once.
     pub fn forced_mate(&mut self, v: usize, changes: &[(usize, Option<Wide<N>>)]) -> Option<usize> {
         if !self.started || self.inb[v] != v || self.mate.contains(&NONE) {
             return None;
         }
-        let mate = self.mate[v];
-        let old = *self.weight2(v, mate);
         let at = self.row_at(v);
         let (w2, values, bits) = (&self.w2, &self.values, self.tile_bits);
         let row = &mut self.row;
@@ -348,22 +349,66 @@ impl<const N: usize> Matcher<N> {
                 None => Wide::ZERO,
             };
         }
-        let new_mate_weight = row[mate];
-        if new_mate_weight.is_zero() {
-            return None;
-        }
-        // The dual that keeps the matched edge tight under its new weight.
-        let dual = self.dual[v].add_sub(&new_mate_weight, &old);
+        // The least slack of v's edges at its present dual, and whether it is unique.
+        let mut best: Option<(usize, Wide<N>)> = None;
+        let mut unique = false;
         for &c in &self.live {
-            if c == v || c == mate || row[c].is_zero() {
+            if c == v || row[c].is_zero() {
                 continue;
             }
-            let slack = dual.add_sub(&self.dual[c], &row[c]);
-            if slack.is_negative() || slack.is_zero() {
-                return None;
+            let slack = self.dual[v].add_sub(&self.dual[c], &row[c]);
+            match best {
+                Some((_, b)) if slack > b => {}
+                Some((_, b)) if slack == b => unique = false,
+                _ => {
+                    best = Some((c, slack));
+                    unique = true;
+                }
             }
         }
-        Some(mate)
+        let (u, _) = best.filter(|_| unique)?;
+        let mate = self.mate[v];
+        if u == mate {
+            return Some(u);
+        }
+        // Pair v with u: their old mates must be re-paired over tight edges.
+        let (a, b) = (mate, self.mate[u]);
+        let single = |me: &Self, x: usize| me.inb[x] == x;
+        if !single(self, u) || !single(self, a) || !single(self, b) {
+            return None;
+        }
+        let tight =
+            |me: &Self, x: usize, y: usize| !me.weight2(x, y).is_zero() && me.slack(x, y).is_zero();
+        if tight(self, a, b) {
+            for (x, y) in [(v, u), (a, b)] {
+                self.mate[x] = y;
+                self.mate[y] = x;
+            }
+            return Some(u);
+        }
+        let taken = [v, u, a, b];
+        let row_b = self.row_at(b);
+        for k in 0..self.live.len() {
+            let x = self.live[k];
+            if taken.contains(&x) || self.w2[row_b + self.col_at(x)] == 0 {
+                continue;
+            }
+            let y = self.mate[x];
+            if taken.contains(&y)
+                || !single(self, x)
+                || !single(self, y)
+                || !self.slack(b, x).is_zero()
+                || !tight(self, y, a)
+            {
+                continue;
+            }
+            for (p, q) in [(v, u), (b, x), (y, a)] {
+                self.mate[p] = q;
+                self.mate[q] = p;
+            }
+            return Some(u);
+        }
+        None
     }
 
     /// Adds `delta` to `v`'s dual ahead of changing the weights of `v`'s edges to the vertices
@@ -574,6 +619,12 @@ impl<const N: usize> Matcher<N> {
     /// every matched edge tight. Independent of how the solution was reached.
     #[cfg(test)]
     fn certify(&self) {
+        self.certify_except(NONE);
+    }
+
+    /// `certify`, leaving out the edges of vertex `skip` (whose weights are not set yet).
+    #[cfg(test)]
+    fn certify_except(&self, skip: usize) {
         let n = self.n;
         let chain = |v: usize| -> Vec<usize> {
             let mut c = Vec::new();
@@ -596,7 +647,7 @@ impl<const N: usize> Matcher<N> {
             assert!(self.mate[a] != NONE, "vertex {a} unmatched");
             let ca = chain(a);
             for b in 0..a {
-                if self.weight2(a, b).is_zero() {
+                if self.weight2(a, b).is_zero() || a == skip || b == skip {
                     continue;
                 }
                 let mut s = self.slack(a, b);
@@ -1514,7 +1565,7 @@ mod tests {
     #[allow(clippy::needless_range_loop)]
     fn a_forced_mate_is_the_mate_in_every_optimal_matching() {
         let mut rng = Rng(31);
-        let mut answered = 0;
+        let (mut answered, mut swapped) = (0, 0);
         for case in 0..1500 {
             let n = 4 + 2 * (rng.next() % 5) as usize;
             let range = [3u64, 20, 1000][case % 3];
@@ -1534,10 +1585,17 @@ mod tests {
                     changed[x][v] = c;
                 }
             }
+            let before = m.mate(v);
             let Some(u) = m.forced_mate(v, &changes) else {
                 continue;
             };
             answered += 1;
+            if before != Some(u) {
+                // Swapped onto u: still a perfect matching of tight edges.
+                swapped += 1;
+                m.certify_except(v);
+                assert_eq!(m.mate(v), Some(u), "case {case}");
+            }
             let best_all = best(n, &changed).expect("a perfect matching");
             // The best matching with v-x fixed: v and x keep only their own edge, of weight 0.
             let with = |x: usize| -> Option<u64> {
@@ -1564,6 +1622,7 @@ mod tests {
             }
         }
         assert!(answered > 300, "the certificate answered {answered} times");
+        assert!(swapped > 30, "a swap answered {swapped} times");
     }
 
     #[allow(clippy::needless_range_loop)]

@@ -1202,6 +1202,22 @@ impl<'t> Ctx<'t> {
                 }
             }
             let first_group_end = rem_pairs;
+            // S1's addends go on S1's duals first where a player is matched to a later player
+            // of the remainder (the usual S1-S2 pair): every edge of its that changes, changes
+            // by its addend, so the pair stays tight and the sets below break only the other
+            // pairs (the mirror of restoring the base weights, below).
+            let mut position = vec![usize::MAX; n + 1];
+            for (pc, &pi) in remainder.iter().enumerate() {
+                position[by_index[pi]] = pc;
+            }
+            for (pc, &pi) in remainder.iter().enumerate().take(rem_pairs) {
+                let pv = by_index[pi];
+                let addend = Wide::<N>::from_u64(1).shl(2 * b).sub_u64(pc as u64).shl(1);
+                let later = |x: usize| position[x] != usize::MAX && position[x] > pc;
+                if m.mate(pv).is_some_and(later) {
+                    m.shift_dual(pv, addend.add(&addend), later);
+                }
+            }
             for (oc, &oi) in remainder.iter().enumerate() {
                 for (pc, &pi) in remainder.iter().enumerate().take(oc) {
                     let id = base.id(oi, pi);

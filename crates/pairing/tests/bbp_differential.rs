@@ -67,4 +67,8 @@ fn every_round_of_the_reference_tournaments_is_paired_as_bbp_pairs_it() {
         differing.len(),
         differing.join("\n")
     );
+    eprintln!(
+        "{} tournaments, {rounds} rounds: every round paired as bbpPairings pairs it",
+        files.len()
+    );
 }

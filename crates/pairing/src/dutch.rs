@@ -27,29 +27,33 @@ mod wide;
 use thiserror::Error;
 
 use crate::check::Violation;
-use crate::tournament::{Colour, PlayerId, RoundEntry, Tournament};
+use crate::tournament::{Colour, PlayerId, PointSystem, RoundEntry, Tournament};
 use blossom::{Distinct, Matcher, Memo};
 use wide::Wide;
 
 /// Options of the Dutch engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DutchOptions {
-    /// Points of a pairing-allocated bye in half-points (default 2, a win). They are used for
-    /// every PAB of the tournament, past ones included.
-    pub bye_points: u32,
-}
-
-impl Default for DutchOptions {
-    fn default() -> Self {
-        DutchOptions { bye_points: 2 }
-    }
+    /// The point system (default 1, ½, 0, a PAB a win's points). It scores every round of the
+    /// tournament, past ones included.
+    pub points: PointSystem,
 }
 
 impl DutchOptions {
-    /// The default options with the tournament's own PAB value.
+    /// The default options with the tournament's own point system.
     pub fn for_tournament(t: &Tournament) -> Self {
-        DutchOptions {
-            bye_points: t.pab_points,
+        DutchOptions { points: t.points }
+    }
+
+    /// `t` scored under these options' point system.
+    fn apply<'t>(&self, t: &'t Tournament) -> std::borrow::Cow<'t, Tournament> {
+        if t.points == self.points {
+            std::borrow::Cow::Borrowed(t)
+        } else {
+            std::borrow::Cow::Owned(Tournament {
+                points: self.points,
+                ..t.clone()
+            })
         }
     }
 }
@@ -152,7 +156,7 @@ fn bits(v: usize) -> u32 {
 }
 
 fn past_of(t: &Tournament, e: &RoundEntry, me: usize) -> Past {
-    let pab = t.pab_points;
+    let ps = &t.points;
     // An opponent who is not in the tournament (an inconsistent file; `pair_next_round`
     // refuses those before pairing) counts as no pairing at all.
     if e.paired_opponent()
@@ -172,7 +176,7 @@ fn past_of(t: &Tournament, e: &RoundEntry, me: usize) -> Past {
             played: true,
             participated: true,
             pab: false,
-            points: result.half_points(),
+            points: result.points(ps),
         },
         RoundEntry::Forfeit { opponent, won, .. } => Past {
             opponent: Some(opponent.0 as usize - 1),
@@ -180,7 +184,7 @@ fn past_of(t: &Tournament, e: &RoundEntry, me: usize) -> Past {
             played: false,
             participated: opponent.0 as usize - 1 != me,
             pab: false,
-            points: if won { 2 } else { 0 },
+            points: if won { ps.win } else { ps.forfeit_loss },
         },
         RoundEntry::PairingBye => Past {
             opponent: None,
@@ -188,7 +192,7 @@ fn past_of(t: &Tournament, e: &RoundEntry, me: usize) -> Past {
             played: false,
             participated: true,
             pab: true,
-            points: pab,
+            points: ps.pab,
         },
         other => Past {
             opponent: None,
@@ -196,23 +200,14 @@ fn past_of(t: &Tournament, e: &RoundEntry, me: usize) -> Past {
             played: false,
             participated: false,
             pab: false,
-            points: other.half_points(pab),
+            points: other.points(ps),
         },
     }
 }
 
 /// Pairs the next round of `t` with the Dutch system.
 pub fn pair_next_round(t: &Tournament, options: &DutchOptions) -> Result<Pairing, PairingError> {
-    let owned;
-    let t = if t.pab_points == options.bye_points {
-        t
-    } else {
-        owned = Tournament {
-            pab_points: options.bye_points,
-            ..t.clone()
-        };
-        &owned
-    };
+    let t = &*options.apply(t);
     let round = t.rounds_paired() + 1;
     if round > t.total_rounds {
         return Err(PairingError::TournamentOver {
@@ -325,7 +320,7 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
             }
             let m = &ms[played - back];
             if !m.played {
-                return if m.points > 0 {
+                return if m.points > t.points.loss {
                     Float::Down
                 } else {
                     Float::None
@@ -349,7 +344,9 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
             imbalance,
             strong: !absolute && imbalance > 0,
             played_games: ms.iter().filter(|m| m.played).count() as u32,
-            eligible: !ms.iter().any(|m| !m.played && (m.points >= 2 || m.pab)),
+            eligible: !ms
+                .iter()
+                .any(|m| !m.played && (m.points >= t.points.win || m.pab)),
             float1: float(1),
             float2: float(2),
             opponents: ms
@@ -635,7 +632,7 @@ impl<'t> Ctx<'t> {
         if self.forbidden[i / 64] >> (i % 64) & 1 == 1 {
             return false;
         }
-        let threshold = self.played;
+        let threshold = self.t.points.topscorer_above(self.played);
         !x.absolute()
             || !y.absolute()
             || x.pref != y.pref
@@ -1590,16 +1587,7 @@ pub fn recorded_pairing(t: &Tournament, round: u32) -> Pairing {
 /// Re-pairs every round of `t` from the state before it and reports the first round whose
 /// recorded pairing (pairs, colours, bye) is not the engine's.
 pub fn recheck(t: &Tournament, options: &DutchOptions) -> Result<(), RoundMismatch> {
-    let owned;
-    let t = if t.pab_points == options.bye_points {
-        t
-    } else {
-        owned = Tournament {
-            pab_points: options.bye_points,
-            ..t.clone()
-        };
-        &owned
-    };
+    let t = &*options.apply(t);
     for round in 1..=t.rounds_paired() {
         let recorded = recorded_pairing(t, round);
         let engine = pair_round(t, round).map(|mut p| {

@@ -3,7 +3,7 @@
 //! Colour history keeps played games only, so unplayed rounds are as if moved to the front
 //! (C.04.2 3.4). Floats follow C.04.3 1.4 of the 2026 edition.
 
-use crate::tournament::{Colour, HalfPoints, PlayerId, RoundEntry, Tournament};
+use crate::tournament::{Colour, PlayerId, RoundEntry, Score, Tournament};
 
 /// How strongly a player wants a colour (C.04.3 1.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -38,7 +38,7 @@ pub enum Float {
 pub struct PlayerState {
     pub id: PlayerId,
     /// Score before the round.
-    pub score: HalfPoints,
+    pub score: Score,
     /// Colours of the played games, oldest first.
     pub colours: Vec<Colour>,
     /// Opponents of played games, sorted.
@@ -124,7 +124,7 @@ fn score_table(t: &Tournament, rounds: u32) -> Vec<Vec<u32>> {
             let mut s = 0;
             row.push(0);
             for r in 0..rounds as usize {
-                s += p.entries.get(r).map_or(0, |e| e.half_points(t.pab_points));
+                s += p.entries.get(r).map_or(0, |e| e.points(&t.points));
                 row.push(s);
             }
             row
@@ -166,27 +166,26 @@ pub fn states_before(t: &Tournament, round: u32) -> Vec<PlayerState> {
                             Float::None
                         }
                     }
-                    RoundEntry::PairingBye => Float::Down,
-                    other if other.half_points(t.pab_points) > 0 => Float::Down,
+                    other if other.unplayed_downfloat(&t.points) => Float::Down,
                     _ => Float::None,
                 };
                 if e.is_unplayed() {
                     unplayed += 1;
                 }
-                pab_blocked |= e.blocks_pab();
+                pab_blocked |= e.blocks_pab(&t.points);
                 floats.push(float);
             }
             played.sort();
             let score = scores[i][done as usize];
             PlayerState {
                 id: p.id,
-                score: HalfPoints(score),
+                score: Score(score),
                 colours,
                 played,
                 pab_blocked,
                 unplayed,
                 floats,
-                topscorer: final_round && score > done,
+                topscorer: final_round && score > t.points.topscorer_above(done),
             }
         })
         .collect()

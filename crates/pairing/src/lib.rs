@@ -17,7 +17,8 @@ pub use dutch::{
     DutchOptions, Pairing, PairingError, RoundMismatch, format_pairing, pair_next_round, recheck,
 };
 pub use tournament::{
-    Colour, GameResult, HalfPoints, Player, PlayerId, RoundEntry, Tournament, TournamentInfo,
+    Colour, GameResult, Player, PlayerId, PointSystem, RoundEntry, Score, Tournament,
+    TournamentInfo,
 };
 pub mod matchmaking;
 pub mod roundrobin;

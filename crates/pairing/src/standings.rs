@@ -7,7 +7,9 @@ use crate::tiebreak::{
 use crate::tournament::{Colour, GameResult, RoundEntry, Tournament};
 
 /// The crosstable of the first `rounds` rounds of `t` (rounds a player has no entry for, such as
-/// the rounds before a late entry or after a withdrawal, count as zero-point byes).
+/// the rounds before a late entry or after a withdrawal, count as zero-point byes). Tie-breaks
+/// count FIDE's 1 / ½ / 0 (C.07): a tournament's own [`crate::PointSystem`] applies to pairing;
+/// its PAB counts here as a win, a half-point bye or a zero-point bye by its value.
 pub fn crosstable(t: &Tournament, rounds: u32) -> Result<Crosstable, CrosstableError> {
     let records = t
         .players
@@ -50,9 +52,9 @@ fn entry(t: &Tournament, entry: Option<&RoundEntry>) -> tiebreak::RoundEntry {
                 Unplayed::ForfeitLoss { opponent }
             })
         }
-        Some(RoundEntry::PairingBye) => E::Unplayed(match t.pab_points {
+        Some(RoundEntry::PairingBye) => E::Unplayed(match t.points.pab {
             0 => Unplayed::ZeroPointBye,
-            1 => Unplayed::HalfPointBye,
+            p if p < t.points.win => Unplayed::HalfPointBye,
             _ => Unplayed::PairingBye,
         }),
         Some(RoundEntry::FullPointBye) => E::Unplayed(Unplayed::PairingBye),

@@ -1,8 +1,9 @@
 //! The tournament model: players, rounds and what happened to each player in each round.
 //!
 //! Pure data plus the derived history the pairing rules need (scores, colour histories, floats,
-//! byes, who has met whom). Scores are kept in half-points so that no float ever enters a pairing
-//! decision.
+//! byes, who has met whom). Scores are kept in tenths of a point (the TRF's `dd.d`) so that no
+//! float ever enters a pairing decision, under a [`PointSystem`] (1 / ½ / 0 unless the TRF's `162`
+//! or `BBW`…`BBU` lines say otherwise).
 //!
 //! Decisions taken from the FIDE rules (C.04.1, C.04.2 of the edition applied from 1 February 2026):
 //! - A forfeited pairing (`+`/`-`) is not a played game: it gives no colour (C.04.2 3.4) and the two
@@ -24,13 +25,67 @@ impl fmt::Display for PlayerId {
     }
 }
 
-/// A score in half-points (a win is 2, a draw 1).
+/// A score in tenths of a point (a win is 10 under the usual point system, a draw 5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct HalfPoints(pub u32);
+pub struct Score(pub u32);
 
-impl fmt::Display for HalfPoints {
+impl Score {
+    /// The score in half-points, rounded down (exact under point systems of whole and half
+    /// points).
+    pub fn half_points(self) -> u32 {
+        self.0 / 5
+    }
+}
+
+impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}.{}", self.0 / 2, if self.0 % 2 == 1 { 5 } else { 0 })
+        write!(f, "{}.{}", self.0 / 10, self.0 % 10)
+    }
+}
+
+/// Points for each kind of round, in tenths of a point (TRF `162`, bbpPairings' `BBW` `BBD`
+/// `BBL` `BBZ` `BBF` `BBU`). A full-point bye (`F`) and a forfeit win (`+`) score a win's points, a
+/// half-point bye (`H`) a draw's, an absence (`Z`, blank) the zero-point bye's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PointSystem {
+    pub win: u32,
+    pub draw: u32,
+    pub loss: u32,
+    /// A forfeit loss (`-`).
+    pub forfeit_loss: u32,
+    /// A zero-point bye (`Z`) or a round without an entry.
+    pub zero_bye: u32,
+    /// The pairing-allocated bye (`U`).
+    pub pab: u32,
+}
+
+impl Default for PointSystem {
+    /// 1, ½, 0; a PAB is a win's points.
+    fn default() -> Self {
+        PointSystem {
+            win: 10,
+            draw: 5,
+            loss: 0,
+            forfeit_loss: 0,
+            zero_bye: 0,
+            pab: 10,
+        }
+    }
+}
+
+impl PointSystem {
+    /// The usual system with a PAB worth `half_points` half-points (0, 1 or 2).
+    pub fn with_pab_half_points(half_points: u32) -> Self {
+        PointSystem {
+            pab: half_points * 5,
+            ..PointSystem::default()
+        }
+    }
+
+    /// C.04.3 1.8: a topscorer has more than half the most points `played` rounds can give
+    /// (as bbpPairings counts it: `played × max(win, draw) / 2`, rounded down).
+    pub fn topscorer_above(&self, played: u32) -> u32 {
+        played * self.win.max(self.draw) / 2
     }
 }
 
@@ -69,12 +124,12 @@ impl GameResult {
         }
     }
 
-    /// Points in half-points (win 2, draw 1, loss 0).
-    pub fn half_points(self) -> u32 {
+    /// Points under a point system, in tenths.
+    pub fn points(self, ps: &PointSystem) -> u32 {
         match self {
-            GameResult::Win => 2,
-            GameResult::Draw => 1,
-            GameResult::Loss => 0,
+            GameResult::Win => ps.win,
+            GameResult::Draw => ps.draw,
+            GameResult::Loss => ps.loss,
         }
     }
 }
@@ -97,7 +152,7 @@ pub enum RoundEntry {
         colour: Option<Colour>,
         won: bool,
     },
-    /// TRF `U`: the pairing-allocated bye (points: [`Tournament::pab_points`]).
+    /// TRF `U`: the pairing-allocated bye (points: [`PointSystem::pab`]).
     PairingBye,
     /// TRF `F`: a full-point bye (requested or awarded), one win's points without playing.
     FullPointBye,
@@ -145,35 +200,38 @@ impl RoundEntry {
         )
     }
 
-    /// Points scored, in half-points, given the value of a pairing-allocated bye.
-    pub fn half_points(&self, pab_points: u32) -> u32 {
+    /// Points scored, in tenths, under a point system.
+    pub fn points(&self, ps: &PointSystem) -> u32 {
         match self {
-            RoundEntry::Game { result, .. } => result.half_points(),
+            RoundEntry::Game { result, .. } => result.points(ps),
             RoundEntry::Forfeit { won, .. } => {
                 if *won {
-                    2
+                    ps.win
                 } else {
-                    0
+                    ps.forfeit_loss
                 }
             }
-            RoundEntry::PairingBye => pab_points,
-            RoundEntry::FullPointBye => 2,
-            RoundEntry::HalfPointBye => 1,
-            RoundEntry::ZeroPointBye | RoundEntry::NotPaired => 0,
+            RoundEntry::PairingBye => ps.pab,
+            RoundEntry::FullPointBye => ps.win,
+            RoundEntry::HalfPointBye => ps.draw,
+            RoundEntry::ZeroPointBye | RoundEntry::NotPaired => ps.zero_bye,
         }
     }
 
-    /// C.04.1 art. 4: a pairing-allocated bye, or a win's points scored without playing (a
-    /// full-point bye or a forfeit win; a half-point bye does not count).
-    pub fn blocks_pab(&self) -> bool {
+    /// C.04.1 art. 4: a pairing-allocated bye, or a win's points (or more) scored without playing
+    /// (a full-point bye or a forfeit win; a half-point bye does not count).
+    pub fn blocks_pab(&self, ps: &PointSystem) -> bool {
         match self {
-            RoundEntry::PairingBye | RoundEntry::FullPointBye => true,
-            RoundEntry::Forfeit { won, .. } => *won,
-            RoundEntry::Game { .. }
-            | RoundEntry::HalfPointBye
-            | RoundEntry::ZeroPointBye
-            | RoundEntry::NotPaired => false,
+            RoundEntry::PairingBye => true,
+            RoundEntry::Game { .. } => false,
+            other => other.points(ps) >= ps.win,
         }
+    }
+
+    /// C.04.3 1.4.3 as bbpPairings reads it: a round without a game floats the player down when
+    /// it scored more than a loss.
+    pub fn unplayed_downfloat(&self, ps: &PointSystem) -> bool {
+        self.is_unplayed() && self.points(ps) > ps.loss
     }
 
     /// Whether the player did not play a game in this round.
@@ -196,7 +254,7 @@ pub struct Player {
     pub entries: Vec<RoundEntry>,
     /// First round (1-based) from which the player is withdrawn and never paired again.
     pub withdrawn_from: Option<u32>,
-    /// Accelerated-pairing points (`XXA`), in half-points, for rounds 1, 2, ...: added to the
+    /// Accelerated-pairing points (`XXA`), in tenths, for rounds 1, 2, ...: added to the
     /// score used for pairing that round (not to the score itself).
     pub accelerations: Vec<u32>,
 }
@@ -253,8 +311,8 @@ pub struct Tournament {
     pub total_rounds: u32,
     /// Colour of the top seed in round 1 (C.04.3 5.1 "initial-colour"; `XXC white1|black1`).
     pub initial_colour: Colour,
-    /// Value of a pairing-allocated bye in half-points (default 2, a win).
-    pub pab_points: u32,
+    /// Points for each kind of round.
+    pub points: PointSystem,
     /// Players in starting-rank order: `players[i].id == PlayerId(i + 1)`.
     pub players: Vec<Player>,
     /// Groups of players who must not be paired with each other (`XXP`), in every round.
@@ -268,7 +326,7 @@ impl Tournament {
             info: TournamentInfo::default(),
             total_rounds,
             initial_colour: Colour::White,
-            pab_points: 2,
+            points: PointSystem::default(),
             players: Vec::new(),
             forbidden: Vec::new(),
         }
@@ -297,22 +355,22 @@ impl Tournament {
             .unwrap_or(0)
     }
 
-    /// Score in half-points before `round` (the sum of rounds `1..round`).
-    pub fn score_before(&self, id: PlayerId, round: u32) -> HalfPoints {
+    /// Score before `round` (the sum of rounds `1..round`).
+    pub fn score_before(&self, id: PlayerId, round: u32) -> Score {
         let Some(p) = self.player(id) else {
-            return HalfPoints(0);
+            return Score(0);
         };
-        HalfPoints(
+        Score(
             p.entries
                 .iter()
                 .take(round.saturating_sub(1) as usize)
-                .map(|e| e.half_points(self.pab_points))
+                .map(|e| e.points(&self.points))
                 .sum(),
         )
     }
 
-    /// Final (current) score in half-points.
-    pub fn score(&self, id: PlayerId) -> HalfPoints {
+    /// Final (current) score.
+    pub fn score(&self, id: PlayerId) -> Score {
         self.score_before(id, u32::MAX)
     }
 

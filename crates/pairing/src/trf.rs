@@ -10,8 +10,12 @@
 //! - `XXR <rounds>` (or `142 <rounds>`): total rounds; `XXC [rank] white1|black1` (or `152 W|B`): the
 //!   top seed's colour in round 1. Without either, the colour is taken from round 1 (as bbpPairings
 //!   does) and the number of rounds from the longest player record.
-//! - `BBU <points>`: value of the pairing-allocated bye (bbpPairings' line), default 1.0. This and
-//!   the `XXA` values are at most 99.5, the most the TRF points format holds.
+//! - `162 W 3.0 D 1.0 L 0.0 A 0.0 P 1.0` (TRF-2026's point system; `A`, or bbpPairings' `Z`, is
+//!   an absence: a zero-point bye and a forfeit loss) and bbpPairings' `BBW BBD BBL BBZ BBF BBU`:
+//!   points for a win (also a forfeit win and a full-point bye), a draw (also a half-point bye),
+//!   a loss, a zero-point bye (also an absence), a forfeit loss and the pairing-allocated bye
+//!   (a win's unless given). Defaults 1.0, 0.5, 0, 0, 0, 1.0. These and the `XXA` values are in
+//!   tenths, at most 99.9, the most the TRF points format holds.
 //! - `XXW <rank> <round>`: this crate's extension, the player is withdrawn from that round on.
 //! - `XXA <rank> <points> <points> ...`: accelerated pairing, points added to the player's pairing
 //!   score in rounds 1, 2, ... (JaVaFo/bbpPairings; values separated by spaces).
@@ -25,7 +29,8 @@
 use thiserror::Error;
 
 use crate::tournament::{
-    Colour, GameResult, HalfPoints, Player, PlayerId, RoundEntry, Tournament, TournamentInfo,
+    Colour, GameResult, Player, PlayerId, PointSystem, RoundEntry, Score, Tournament,
+    TournamentInfo,
 };
 
 /// Why a TRF text was refused. Line numbers are 1-based.
@@ -39,7 +44,7 @@ pub enum TrfError {
     },
     #[error(
         "line {line}: {field} {text:?} is more than {} points",
-        HalfPoints(MAX_HALF_POINTS)
+        Score(MAX_TENTHS)
     )]
     TooManyPoints {
         line: usize,
@@ -87,6 +92,8 @@ pub enum TrfError {
     BadInitialColour { line: usize, text: String },
     #[error("line {line}: withdrawal line needs a known rank and a round, got {text:?}")]
     BadWithdrawal { line: usize, text: String },
+    #[error("line {line}: point system {text:?}: expected codes W D L A Z P, each with points")]
+    BadPointSystem { line: usize, text: String },
     #[error("no player records")]
     NoPlayers,
 }
@@ -109,7 +116,8 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
     let mut notes = Vec::new();
     let mut rounds: Option<u32> = None;
     let mut initial: Option<Colour> = None;
-    let mut pab_points = 2;
+    let mut points = PointSystem::default();
+    let mut pab_given = false;
     let mut withdrawals: Vec<(usize, u32, u32)> = Vec::new();
     let mut accelerations: Vec<(u32, Vec<u32>)> = Vec::new();
     let mut forbidden: Vec<Vec<PlayerId>> = Vec::new();
@@ -162,12 +170,26 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
                     });
                 }
             },
-            "BBU" => pab_points = half_points(line_no, "bye points", rest)?,
+            "162" => point_system(line_no, rest, &mut points, &mut pab_given)?,
+            "BBW" => {
+                points.win = tenths(line_no, "win points", rest)?;
+                if !pab_given {
+                    points.pab = points.win;
+                }
+            }
+            "BBD" => points.draw = tenths(line_no, "draw points", rest)?,
+            "BBL" => points.loss = tenths(line_no, "loss points", rest)?,
+            "BBZ" => points.zero_bye = tenths(line_no, "zero-point bye points", rest)?,
+            "BBF" => points.forfeit_loss = tenths(line_no, "forfeit loss points", rest)?,
+            "BBU" => {
+                points.pab = tenths(line_no, "bye points", rest)?;
+                pab_given = true;
+            }
             "XXA" => {
                 let mut words = rest.split_whitespace();
                 let rank = number(line_no, "XXA player", words.next().unwrap_or(""))?;
                 let values = words
-                    .map(|w| half_points(line_no, "acceleration", w))
+                    .map(|w| tenths(line_no, "acceleration", w))
                     .collect::<Result<Vec<u32>, _>>()?;
                 accelerations.push((rank, values));
             }
@@ -284,7 +306,7 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
         info,
         total_rounds: rounds.unwrap_or(longest),
         initial_colour,
-        pab_points,
+        points,
         players,
     };
     Ok((tournament, notes))
@@ -306,12 +328,12 @@ fn number(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError>
     })
 }
 
-/// The most a `BBU` or `XXA` value may be, in half-points: 99.5 points, the most the TRF points
-/// format (`dd.d`) holds. Scores are sums of such values, and must not overflow.
-const MAX_HALF_POINTS: u32 = 199;
+/// The most a point value (`162`, `BBx`, `XXA`) may be, in tenths: 99.9 points, the most the TRF
+/// points format (`dd.d`) holds. Scores are sums of such values, and must not overflow.
+const MAX_TENTHS: u32 = 999;
 
-/// Reads `1.0`, `0.5`, `1` as half-points, at most [`MAX_HALF_POINTS`].
-fn half_points(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError> {
+/// Reads `1.0`, `0.5`, `1`, `2.5`, `0.3` as tenths of a point, at most [`MAX_TENTHS`].
+fn tenths(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError> {
     let t = text.trim();
     let bad = || TrfError::BadNumber {
         line,
@@ -319,23 +341,82 @@ fn half_points(line: usize, field: &'static str, text: &str) -> Result<u32, TrfE
         text: t.to_string(),
     };
     let (whole, frac) = t.split_once('.').unwrap_or((t, "0"));
-    let whole: u32 = whole.parse().map_err(|_| bad())?;
-    let half = match frac.trim_end_matches('0') {
-        "" => 0,
-        "5" => 1,
+    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let tenth = match frac.trim_end_matches('0').as_bytes() {
+        [] => 0,
+        [d] if d.is_ascii_digit() => u32::from(d - b'0'),
         _ => return Err(bad()),
     };
+    let whole: u32 = whole.parse().map_err(|_| TrfError::TooManyPoints {
+        line,
+        field,
+        text: t.to_string(),
+    })?;
     match whole
-        .checked_mul(2)
-        .and_then(|halves| halves.checked_add(half))
+        .checked_mul(10)
+        .and_then(|tenths| tenths.checked_add(tenth))
     {
-        Some(halves) if halves <= MAX_HALF_POINTS => Ok(halves),
+        Some(tenths) if tenths <= MAX_TENTHS => Ok(tenths),
         _ => Err(TrfError::TooManyPoints {
             line,
             field,
             text: t.to_string(),
         }),
     }
+}
+
+/// A `162` line (TRF-2026: `W D L A P X`): codes, each followed by its points (`W 3.0    D 1.0`, as bbpPairings writes it,
+/// or `W3.0 D1.0`).
+fn point_system(
+    line: usize,
+    text: &str,
+    points: &mut PointSystem,
+    pab_given: &mut bool,
+) -> Result<(), TrfError> {
+    let bad = || TrfError::BadPointSystem {
+        line,
+        text: text.to_string(),
+    };
+    let mut rest = text.trim_start();
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    while let Some(code) = rest.chars().next() {
+        let after = rest[code.len_utf8()..].trim_start();
+        let end = after
+            .find(|c: char| c.is_whitespace() || c.is_ascii_alphabetic())
+            .unwrap_or(after.len());
+        if end == 0 {
+            return Err(bad());
+        }
+        let value = tenths(line, "point system", &after[..end])?;
+        match code {
+            'W' => {
+                points.win = value;
+                if !*pab_given {
+                    points.pab = value;
+                }
+            }
+            'D' => points.draw = value,
+            'L' => points.loss = value,
+            // TRF-2026: `A`, an absence (zero-point bye or forfeit loss); bbpPairings reads `Z`.
+            'A' | 'Z' => {
+                points.zero_bye = value;
+                points.forfeit_loss = value;
+            }
+            'P' => {
+                points.pab = value;
+                *pab_given = true;
+            }
+            // An unknown result (an adjourned game): no entry of ours has one.
+            'X' => {}
+            _ => return Err(bad()),
+        }
+        rest = after[end..].trim_start();
+    }
+    Ok(())
 }
 
 /// One round's columns before the opponent is checked against the player list.
@@ -476,7 +557,7 @@ fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, Vec<RawEnt
     Ok((line_no, player, raw))
 }
 
-fn points_text(p: HalfPoints) -> String {
+fn points_text(p: Score) -> String {
     p.to_string()
 }
 
@@ -546,8 +627,18 @@ pub fn write(t: &Tournament) -> String {
         Colour::Black => "black1",
     };
     out.push_str(&format!("XXC {c}\n"));
-    if t.pab_points != 2 {
-        out.push_str(&format!("BBU {}\n", HalfPoints(t.pab_points)));
+    let (ps, usual) = (&t.points, PointSystem::default());
+    for (tag, value, default) in [
+        ("BBW", ps.win, usual.win),
+        ("BBD", ps.draw, usual.draw),
+        ("BBL", ps.loss, usual.loss),
+        ("BBZ", ps.zero_bye, usual.zero_bye),
+        ("BBF", ps.forfeit_loss, usual.forfeit_loss),
+        ("BBU", ps.pab, ps.win),
+    ] {
+        if value != default {
+            out.push_str(&format!("{tag} {}\n", Score(value)));
+        }
     }
     for p in &t.players {
         if let Some(r) = p.withdrawn_from {
@@ -559,7 +650,7 @@ pub fn write(t: &Tournament) -> String {
             let values: Vec<String> = p
                 .accelerations
                 .iter()
-                .map(|&a| format!("{:>4}", HalfPoints(a).to_string()))
+                .map(|&a| format!("{:>4}", Score(a).to_string()))
                 .collect();
             out.push_str(&format!("XXA {:>4} {}\n", p.id.0, values.join(" ")));
         }

@@ -2,8 +2,8 @@
 
 use hanniball_pairing::trf::{self, TrfError};
 use hanniball_pairing::{
-    Colour, DutchOptions, GameResult, PairingError, PlayerId, RoundEntry, Tournament, Violation,
-    check, pair_next_round,
+    Colour, DutchOptions, GameResult, PairingError, PlayerId, PointSystem, RoundEntry, Score,
+    Tournament, Violation, check, pair_next_round,
 };
 
 /// A `001` line in the exact TRF-16 columns (player columns padded, rounds from column 92).
@@ -153,6 +153,127 @@ fn errors_name_the_line() {
     ];
     for (text, expected) in cases {
         assert_eq!(trf::parse(&text), Err(expected), "{text}");
+    }
+}
+
+/// The point system (`162`, `BBW`…`BBU`) scores every kind of round, is written back, and a
+/// malformed one is refused with its line.
+#[test]
+fn point_systems_are_read_scored_and_written() {
+    let players = [
+        line(1, "One", "", "", &["0002 w 1", "0000 - H", "0003 b -"]),
+        line(2, "Two", "", "", &["0001 b 0", "0003 w =", "0000 - U"]),
+        line(3, "Three", "", "", &["0000 - Z", "0002 b =", "0001 w +"]),
+    ]
+    .join("\n");
+    let usual = PointSystem::default();
+    let cases: Vec<(&str, PointSystem, [u32; 3])> = vec![
+        ("", usual, [15, 15, 15]),
+        (
+            "162  W 3.0    D 1.0",
+            PointSystem {
+                win: 30,
+                draw: 10,
+                pab: 30,
+                ..usual
+            },
+            [40, 40, 40],
+        ),
+        ("162  P 0.5", PointSystem { pab: 5, ..usual }, [15, 10, 15]),
+        (
+            "162  W 3.0    D 2.0    L 1.0    A 0.5    X 2.0",
+            PointSystem {
+                win: 30,
+                draw: 20,
+                loss: 10,
+                zero_bye: 5,
+                forfeit_loss: 5,
+                pab: 30,
+            },
+            [55, 60, 55],
+        ),
+        (
+            "162 W2.5 L0.3 Z0.1 P0.7",
+            PointSystem {
+                win: 25,
+                loss: 3,
+                zero_bye: 1,
+                forfeit_loss: 1,
+                pab: 7,
+                ..usual
+            },
+            [31, 15, 31],
+        ),
+        // A PAB value given first is not overwritten by a later win value.
+        (
+            "BBU 1.0\nBBW 2.0\nBBD 0.8\nBBF 0.2\nBBZ 0.4",
+            PointSystem {
+                win: 20,
+                draw: 8,
+                zero_bye: 4,
+                forfeit_loss: 2,
+                pab: 10,
+                ..usual
+            },
+            [30, 18, 32],
+        ),
+    ];
+    for (lines, points, scores) in cases {
+        let text = format!("{players}\n{lines}\n");
+        let t = trf::parse(&text).unwrap_or_else(|e| panic!("{lines}: {e}"));
+        assert_eq!(t.points, points, "{lines}");
+        let got: Vec<u32> = (1..=3).map(|i| t.score(PlayerId(i)).0).collect();
+        assert_eq!(got, scores, "{lines}");
+        let again = trf::parse(&trf::write(&t)).expect("written TRF parses");
+        assert_eq!(again.points, points, "{lines} written back");
+    }
+    assert_eq!(Score(31).to_string(), "3.1");
+    let bad: Vec<(&str, TrfError)> = vec![
+        (
+            "162  Q 1.0",
+            TrfError::BadPointSystem {
+                line: 4,
+                text: "Q 1.0".into(),
+            },
+        ),
+        (
+            "162  W",
+            TrfError::BadPointSystem {
+                line: 4,
+                text: "W".into(),
+            },
+        ),
+        (
+            "162  W 1.25",
+            TrfError::BadNumber {
+                line: 4,
+                field: "point system",
+                text: "1.25".into(),
+            },
+        ),
+        (
+            "BBD -1",
+            TrfError::BadNumber {
+                line: 4,
+                field: "draw points",
+                text: "-1".into(),
+            },
+        ),
+        (
+            "BBW 100.0",
+            TrfError::TooManyPoints {
+                line: 4,
+                field: "win points",
+                text: "100.0".into(),
+            },
+        ),
+    ];
+    for (lines, expected) in bad {
+        assert_eq!(
+            trf::parse(&format!("{players}\n{lines}\n")),
+            Err(expected),
+            "{lines}"
+        );
     }
 }
 
@@ -321,8 +442,16 @@ fn accelerations_and_forbidden_pairs_round_trip() {
         .map(|l| format!("{l}\n"))
         .collect();
     let t = trf::parse(&trf_text).expect("parses");
-    assert_eq!(t.players[0].accelerations, vec![2; 7]);
-    assert_eq!(t.players[2].accelerations, vec![1; 7]);
+    assert_eq!(
+        t.players[0].accelerations,
+        vec![10; 7],
+        "1.0 point, in tenths"
+    );
+    assert_eq!(
+        t.players[2].accelerations,
+        vec![5; 7],
+        "0.5 point, in tenths"
+    );
     assert!(t.players[5].accelerations.is_empty());
     assert_eq!(
         t.forbidden,

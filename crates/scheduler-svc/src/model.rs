@@ -79,7 +79,8 @@ impl Loaded {
     pub fn model(&self) -> Tournament {
         let ranks = self.by_rank();
         let mut t = Tournament::new(self.total_rounds());
-        t.pab_points = self.tournament.bye_points as u32;
+        t.points =
+            hanniball_pairing::PointSystem::with_pab_half_points(self.tournament.bye_points as u32);
         t.initial_colour = if self.tournament.initial_colour == "black1" {
             Colour::Black
         } else {

@@ -136,9 +136,11 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
             rating: e.rating,
             joined_round: e.joined_round as u32,
             withdrawn_from: e.withdrawn_from.unwrap_or(0) as u32,
-            score_halves: e
-                .start_rank
-                .map_or(0, |r| model.score(hanniball_pairing::PlayerId(r as u32)).0),
+            score_halves: e.start_rank.map_or(0, |r| {
+                model
+                    .score(hanniball_pairing::PlayerId(r as u32))
+                    .half_points()
+            }),
         })
         .collect();
     pb::Tournament {

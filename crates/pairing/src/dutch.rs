@@ -588,8 +588,9 @@ impl<'t> Ctx<'t> {
                 }
             }
         }
-        for group in &t.forbidden {
+        for group in t.forbidden.iter().filter(|f| f.applies_in(played + 1)) {
             let ks: Vec<usize> = group
+                .players
                 .iter()
                 .filter_map(|id| pos.get(&(id.0 as usize).wrapping_sub(1)).copied())
                 .collect();

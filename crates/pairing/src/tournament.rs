@@ -280,7 +280,8 @@ impl Player {
     }
 }
 
-/// Header data of a TRF file kept for the report; none of it influences pairing.
+/// Header data of a TRF file kept for the report; none of it influences pairing (a `192` type
+/// asking for the Baku acceleration is read into the players' accelerations).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TournamentInfo {
     /// `012` tournament name.
@@ -301,6 +302,8 @@ pub struct TournamentInfo {
     pub deputies: Vec<String>,
     /// `122` allotted times.
     pub time_control: Option<String>,
+    /// `192` encoded type of tournament (`FIDE_DUTCH_2025`, `FIDE_DUTCH_2025_BAKU`).
+    pub system: Option<String>,
 }
 
 /// A Swiss tournament: players and the rounds so far.
@@ -315,8 +318,32 @@ pub struct Tournament {
     pub points: PointSystem,
     /// Players in starting-rank order: `players[i].id == PlayerId(i + 1)`.
     pub players: Vec<Player>,
-    /// Groups of players who must not be paired with each other (`XXP`), in every round.
-    pub forbidden: Vec<Vec<PlayerId>>,
+    /// Groups of players who must not be paired with each other (`XXP`, `260`).
+    pub forbidden: Vec<Forbidden>,
+}
+
+/// Players none of whom may be paired with another of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forbidden {
+    pub players: Vec<PlayerId>,
+    /// The rounds `first..=last` it holds in (TRF-2026 `260`); `None`: every round (`XXP`).
+    pub rounds: Option<(u32, u32)>,
+}
+
+impl Forbidden {
+    /// A group forbidden in every round.
+    pub fn always(players: Vec<PlayerId>) -> Forbidden {
+        Forbidden {
+            players,
+            rounds: None,
+        }
+    }
+
+    /// Whether it holds in `round`.
+    pub fn applies_in(&self, round: u32) -> bool {
+        self.rounds
+            .is_none_or(|(first, last)| (first..=last).contains(&round))
+    }
 }
 
 impl Tournament {

@@ -20,6 +20,16 @@
 //! - `XXA <rank> <points> <points> ...`: accelerated pairing, points added to the player's pairing
 //!   score in rounds 1, 2, ... (JaVaFo/bbpPairings; values separated by spaces).
 //! - `XXP <rank> <rank> ...`: these players must not meet each other in any round.
+//! - TRF-2026 records: `240 T RRR PPPP PPPP ...` byes (`T` = `F`, `H` or `Z`) of the round to be
+//!   paired, which become that round's entries (a bye for another round is noted and not kept,
+//!   as bbpPairings does); `250 MMMM GGGG RRF RRL PPPF PPPL` (columns 5-8, 10-13, 15-17, 19-21,
+//!   23-26, 28-31) fictitious points `GGGG` for rounds `RRF..=RRL` of players `PPPF..=PPPL`, like
+//!   `XXA`; `260 RRF RRL PPPP PPPP ...` players who must not meet in rounds `RRF..=RRL`; `192`
+//!   the type of tournament, where a name ending in `_BAKU` (`FIDE_DUTCH_2025_BAKU`) asks for the
+//!   Baku acceleration as bbpPairings applies it when no `XXA`/`250` is given: the top half of
+//!   the ranks (`⌈n / 2⌉` players) get a win's points in rounds 1 to `⌊(rounds − 1) / 4⌋ + 1`
+//!   and a draw's from there to round `⌈rounds / 2⌉`, which needs the point system's loss to be
+//!   0 and its win two draws.
 //! - `###` comments are ignored; any other line is ignored with a [`TrfNote`].
 //!
 //! The points column is written from the entries and ignored when reading (the entries are the
@@ -29,7 +39,7 @@
 use thiserror::Error;
 
 use crate::tournament::{
-    Colour, GameResult, Player, PlayerId, PointSystem, RoundEntry, Score, Tournament,
+    Colour, Forbidden, GameResult, Player, PlayerId, PointSystem, RoundEntry, Score, Tournament,
     TournamentInfo,
 };
 
@@ -94,6 +104,15 @@ pub enum TrfError {
     BadWithdrawal { line: usize, text: String },
     #[error("line {line}: point system {text:?}: expected codes W D L A Z P, each with points")]
     BadPointSystem { line: usize, text: String },
+    #[error("line {line}: {record} line {text:?}: expected {expected}")]
+    BadRecord {
+        line: usize,
+        record: &'static str,
+        text: String,
+        expected: &'static str,
+    },
+    #[error("the Baku acceleration needs a loss worth 0 and a win worth two draws")]
+    BakuPointSystem,
     #[error("no player records")]
     NoPlayers,
 }
@@ -119,8 +138,10 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
     let mut points = PointSystem::default();
     let mut pab_given = false;
     let mut withdrawals: Vec<(usize, u32, u32)> = Vec::new();
-    let mut accelerations: Vec<(u32, Vec<u32>)> = Vec::new();
-    let mut forbidden: Vec<Vec<PlayerId>> = Vec::new();
+    let mut accelerations: Vec<Acceleration> = Vec::new();
+    let mut forbidden: Vec<Forbidden> = Vec::new();
+    let mut byes: Vec<(usize, u32, PlayerId, RoundEntry)> = Vec::new();
+    let mut baku = false;
     let mut records: Vec<(usize, Player, Vec<RawEntry>)> = Vec::new();
 
     // TRF files end lines with CR (bbpPairings), LF or CRLF.
@@ -191,14 +212,31 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
                 let values = words
                     .map(|w| tenths(line_no, "acceleration", w))
                     .collect::<Result<Vec<u32>, _>>()?;
-                accelerations.push((rank, values));
+                accelerations.push(Acceleration::Each(rank, values));
             }
+            "250" => accelerations.push(accelerated_rounds(line_no, line)?),
             "XXP" => {
                 let group = rest
                     .split_whitespace()
                     .map(|w| number(line_no, "XXP player", w).map(PlayerId))
                     .collect::<Result<Vec<PlayerId>, _>>()?;
-                forbidden.push(group);
+                forbidden.push(Forbidden::always(group));
+            }
+            "260" => forbidden.push(prohibited(line_no, rest)?),
+            "240" => byes.extend(
+                bye_record(line_no, rest)?
+                    .into_iter()
+                    .map(|(round, id, e)| (line_no, round, id, e)),
+            ),
+            "192" => {
+                info.system = keep(rest);
+                baku = rest.to_ascii_uppercase().ends_with("_BAKU");
+                if !rest.to_ascii_uppercase().starts_with("FIDE_DUTCH") {
+                    notes.push(TrfNote {
+                        line: line_no,
+                        text: format!("{rest:?} is not the Dutch system, which pairs here"),
+                    });
+                }
             }
             "XXW" => {
                 let mut words = rest.split_whitespace().map(str::parse::<u32>);
@@ -293,23 +331,199 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
             })
             .unwrap_or(Colour::White)
     });
-    for (rank, values) in accelerations {
-        if let Some(p) = (rank as usize)
-            .checked_sub(1)
-            .and_then(|i| players.get_mut(i))
-        {
-            p.accelerations = values;
-        }
+    let total_rounds = rounds.unwrap_or(longest);
+    if baku && accelerations.is_empty() {
+        accelerations = baku_accelerations(&points, players.len() as u32, total_rounds)?;
     }
-    let tournament = Tournament {
+    for a in accelerations {
+        a.apply(&mut players);
+    }
+    let mut tournament = Tournament {
         forbidden,
         info,
-        total_rounds: rounds.unwrap_or(longest),
+        total_rounds,
         initial_colour,
         points,
         players,
     };
+    let next = tournament.rounds_paired() + 1;
+    for (line, round, id, entry) in byes {
+        let p = (id.0 as usize)
+            .checked_sub(1)
+            .and_then(|i| tournament.players.get_mut(i));
+        match p {
+            Some(p) if round == next && p.entries.len() < round as usize => {
+                p.entries
+                    .resize(round as usize - 1, RoundEntry::NotPaired);
+                p.entries.push(entry);
+            }
+            Some(_) if round == next => {}
+            Some(_) => notes.push(TrfNote {
+                line,
+                text: format!("bye of player {id} in round {round} is not for the round to pair ({next}); not kept"),
+            }),
+            None => notes.push(TrfNote {
+                line,
+                text: format!("bye of player {id}, who is not registered; not kept"),
+            }),
+        }
+    }
     Ok((tournament, notes))
+}
+
+/// Accelerated-pairing points as the file gives them, applied in file order.
+enum Acceleration {
+    /// `XXA`: a player's values for rounds 1, 2, ...
+    Each(u32, Vec<u32>),
+    /// `250`: `points` for rounds `first..=last` of ranks `from..=to`.
+    Range {
+        points: u32,
+        rounds: (u32, u32),
+        ranks: (u32, u32),
+    },
+}
+
+impl Acceleration {
+    fn apply(self, players: &mut [Player]) {
+        match self {
+            Acceleration::Each(rank, values) => {
+                if let Some(p) = (rank as usize)
+                    .checked_sub(1)
+                    .and_then(|i| players.get_mut(i))
+                {
+                    p.accelerations = values;
+                }
+            }
+            Acceleration::Range {
+                points,
+                rounds: (first, last),
+                ranks: (from, to),
+            } => {
+                for p in players.iter_mut().filter(|p| (from..=to).contains(&p.id.0)) {
+                    if p.accelerations.len() < last as usize {
+                        p.accelerations.resize(last as usize, 0);
+                    }
+                    p.accelerations[first as usize - 1..last as usize].fill(points);
+                }
+            }
+        }
+    }
+}
+
+/// A `250` line (fixed columns, the match points blank for individuals).
+fn accelerated_rounds(line_no: usize, line: &str) -> Result<Acceleration, TrfError> {
+    let bad = || TrfError::BadRecord {
+        line: line_no,
+        record: "250",
+        text: line.to_string(),
+        expected: "points in columns 10-13, rounds in 15-17 and 19-21, players in 23-26 and 28-31",
+    };
+    let chars: Vec<char> = line.chars().collect();
+    let field = |a, b| Some(columns(&chars, a, b)).filter(|s| !s.is_empty());
+    let points = tenths(
+        line_no,
+        "fictitious points",
+        &field(10, 13).ok_or_else(bad)?,
+    )?;
+    let n = |a, b| -> Result<u32, TrfError> {
+        field(a, b)
+            .and_then(|s| s.parse::<u32>().ok())
+            .ok_or_else(bad)
+    };
+    let rounds = (n(15, 17)?, n(19, 21)?);
+    let ranks = (n(23, 26)?, n(28, 31)?);
+    if points == 0 || rounds.0 == 0 || rounds.0 > rounds.1 || ranks.0 > ranks.1 {
+        return Err(bad());
+    }
+    if field(5, 8).is_some_and(|m| tenths(line_no, "match points", &m) != Ok(0))
+        || chars.len() > 31 && field(32, chars.len()).is_some()
+    {
+        return Err(bad());
+    }
+    Ok(Acceleration::Range {
+        points,
+        rounds,
+        ranks,
+    })
+}
+
+/// A `260` line: first round, last round, then the players.
+fn prohibited(line: usize, rest: &str) -> Result<Forbidden, TrfError> {
+    let bad = || TrfError::BadRecord {
+        line,
+        record: "260",
+        text: rest.to_string(),
+        expected: "a first and a last round, then two players or more",
+    };
+    let words: Vec<u32> = rest
+        .split_whitespace()
+        .map(|w| w.parse::<u32>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    match words.as_slice() {
+        [first, last, players @ ..] if *first >= 1 && first <= last && players.len() >= 2 => {
+            Ok(Forbidden {
+                players: players.iter().map(|&p| PlayerId(p)).collect(),
+                rounds: Some((*first, *last)),
+            })
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// A `240` line: the kind of bye (`F`, `H`, `Z`), the round, then the players.
+fn bye_record(line: usize, rest: &str) -> Result<Vec<(u32, PlayerId, RoundEntry)>, TrfError> {
+    let bad = || TrfError::BadRecord {
+        line,
+        record: "240",
+        text: rest.to_string(),
+        expected: "F, H or Z, a round, then players",
+    };
+    let mut words = rest.split_whitespace();
+    let entry = match words.next().map(str::to_ascii_uppercase).as_deref() {
+        Some("F") => RoundEntry::FullPointBye,
+        Some("H") => RoundEntry::HalfPointBye,
+        Some("Z") => RoundEntry::ZeroPointBye,
+        _ => return Err(bad()),
+    };
+    let number = |w: &str| w.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(bad);
+    let round = number(words.next().ok_or_else(bad)?)?;
+    let byes = words
+        .map(|w| Ok((round, PlayerId(number(w)?), entry)))
+        .collect::<Result<Vec<_>, TrfError>>()?;
+    if byes.is_empty() {
+        return Err(bad());
+    }
+    Ok(byes)
+}
+
+/// The Baku acceleration as bbpPairings applies it (see the module notes).
+fn baku_accelerations(
+    points: &PointSystem,
+    players: u32,
+    rounds: u32,
+) -> Result<Vec<Acceleration>, TrfError> {
+    if points.loss != 0 || points.draw * 2 != points.win {
+        return Err(TrfError::BakuPointSystem);
+    }
+    if players == 0 || rounds == 0 {
+        return Ok(Vec::new());
+    }
+    let ranks = (1, players.div_ceil(2));
+    let last = rounds.div_ceil(2);
+    let last_full = (rounds - 1) / 2 / 2 + 1;
+    let mut out = vec![Acceleration::Range {
+        points: points.win,
+        rounds: (1, last_full),
+        ranks,
+    }];
+    if last > last_full {
+        out.push(Acceleration::Range {
+            points: points.draw,
+            rounds: (last_full + 1, last),
+            ranks,
+        });
+    }
+    Ok(out)
 }
 
 fn first_missing(count: usize, rank: u32) -> u32 {
@@ -571,6 +785,7 @@ pub fn write(t: &Tournament) -> String {
         ("042", &t.info.start_date),
         ("052", &t.info.end_date),
         ("092", &t.info.kind),
+        ("192", &t.info.system),
         ("102", &t.info.chief_arbiter),
     ];
     for (tag, value) in header {
@@ -656,8 +871,14 @@ pub fn write(t: &Tournament) -> String {
         }
     }
     for group in &t.forbidden {
-        let ids: Vec<String> = group.iter().map(|id| id.0.to_string()).collect();
-        out.push_str(&format!("XXP {}\n", ids.join(" ")));
+        let ids: Vec<String> = group.players.iter().map(|id| id.0.to_string()).collect();
+        match group.rounds {
+            None => out.push_str(&format!("XXP {}\n", ids.join(" "))),
+            Some((first, last)) => {
+                let ids: Vec<String> = ids.iter().map(|id| format!("{id:>4}")).collect();
+                out.push_str(&format!("260 {first:03} {last:03} {}\n", ids.join(" ")));
+            }
+        }
     }
     out
 }

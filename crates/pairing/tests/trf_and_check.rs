@@ -2,8 +2,8 @@
 
 use hanniball_pairing::trf::{self, TrfError};
 use hanniball_pairing::{
-    Colour, DutchOptions, GameResult, PairingError, PlayerId, PointSystem, RoundEntry, Score,
-    Tournament, Violation, check, pair_next_round,
+    Colour, DutchOptions, Forbidden, GameResult, PairingError, PlayerId, PointSystem, RoundEntry,
+    Score, Tournament, Violation, check, pair_next_round,
 };
 
 /// A `001` line in the exact TRF-16 columns (player columns padded, rounds from column 92).
@@ -277,6 +277,81 @@ fn point_systems_are_read_scored_and_written() {
     }
 }
 
+/// TRF-2026 records: `240` byes of the round to pair become its entries, `250` accelerations,
+/// `260` forbidden pairs in a range of rounds, `192` with `_BAKU`; written back and re-read
+/// unchanged; malformed ones refused with their line.
+#[test]
+fn trf2026_records_are_read_written_and_checked() {
+    let players: Vec<String> = (1..=6)
+        .map(|i| {
+            let opp = if i % 2 == 1 { i + 1 } else { i - 1 };
+            let (c, r) = if i % 2 == 1 { ("w", "1") } else { ("b", "0") };
+            line(i, &format!("P{i}"), "", "", &[&format!("{opp:04} {c} {r}")])
+        })
+        .collect();
+    let players = players.join("\n");
+    let text = format!(
+        "{players}\nXXR 5\n240 H 002 0003 0004\n240 Z 004 0005\n\
+         250      01.0 001 002 0001 0002\n250      00.5 002 003 0002 0003\n\
+         260 002 003    1    5    6\n192 FIDE_DUTCH_2025\n"
+    );
+    let (t, notes) = trf::parse_with_notes(&text).expect("parses");
+    assert_eq!(t.players[2].entries[1], RoundEntry::HalfPointBye);
+    assert_eq!(t.players[3].entries[1], RoundEntry::HalfPointBye);
+    assert_eq!(t.players[4].entries.len(), 1, "round 4's bye is not kept");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].line, 9);
+    assert_eq!(t.players[0].accelerations, vec![10, 10]);
+    assert_eq!(t.players[1].accelerations, vec![10, 5, 5]);
+    assert_eq!(t.players[2].accelerations, vec![0, 5, 5]);
+    assert_eq!(
+        t.forbidden,
+        vec![Forbidden {
+            players: vec![PlayerId(1), PlayerId(5), PlayerId(6)],
+            rounds: Some((2, 3)),
+        }]
+    );
+    assert!(!t.forbidden[0].applies_in(1) && t.forbidden[0].applies_in(3));
+    let again = trf::parse(&trf::write(&t)).expect("written TRF parses");
+    assert_eq!(again.players, t.players);
+    assert_eq!(again.forbidden, t.forbidden);
+    assert_eq!(again.info.system.as_deref(), Some("FIDE_DUTCH_2025"));
+
+    // Baku: the top half (3 of 6) get a win's points in round 1..=2 of 5, a draw's in round 3.
+    let baku =
+        trf::parse(&format!("{players}\nXXR 5\n192 FIDE_DUTCH_2025_BAKU\n")).expect("parses");
+    let acc: Vec<Vec<u32>> = baku
+        .players
+        .iter()
+        .map(|p| p.accelerations.clone())
+        .collect();
+    assert_eq!(acc[..3], vec![vec![10, 10, 5]; 3]);
+    assert!(acc[3..].iter().all(Vec::is_empty));
+    assert_eq!(
+        trf::parse(&format!(
+            "{players}\n162  W 3.0    D 1.0\n192 FIDE_DUTCH_2025_BAKU\n"
+        )),
+        Err(TrfError::BakuPointSystem)
+    );
+
+    for bad in [
+        "240 Q 002 0003",
+        "240 H 002",
+        "240 H x 0003",
+        "250      01.0 001 0002",
+        "250      00.0 001 002 0001 0002",
+        "250 01.0 01.0 001 002 0001 0002",
+        "250      01.0 003 002 0001 0002",
+        "260 003 002 0001 0002",
+        "260 001 002 0001",
+    ] {
+        match trf::parse(&format!("{players}\n{bad}\n")) {
+            Err(TrfError::BadRecord { line: 7, .. }) => {}
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn unknown_lines_are_noted() {
     let text = format!("012 x\nZZZ what\n{}\n", line(1, "One", "", "", &[]));
@@ -456,8 +531,8 @@ fn accelerations_and_forbidden_pairs_round_trip() {
     assert_eq!(
         t.forbidden,
         vec![
-            vec![PlayerId(1), PlayerId(2), PlayerId(3)],
-            vec![PlayerId(5), PlayerId(9)]
+            Forbidden::always(vec![PlayerId(1), PlayerId(2), PlayerId(3)]),
+            Forbidden::always(vec![PlayerId(5), PlayerId(9)])
         ]
     );
     let again = trf::parse(&trf::write(&t)).expect("written TRF parses");

@@ -589,11 +589,14 @@ impl<'t> Ctx<'t> {
             }
         }
         for group in t.forbidden.iter().filter(|f| f.applies_in(played + 1)) {
-            let ks: Vec<usize> = group
+            let mut ks: Vec<usize> = group
                 .players
                 .iter()
                 .filter_map(|id| pos.get(&(id.0 as usize).wrapping_sub(1)).copied())
                 .collect();
+            // A group may name a player many times: at most the field is forbidden pairwise.
+            ks.sort_unstable();
+            ks.dedup();
             for &a in &ks {
                 for &b in &ks {
                     if a != b {

@@ -333,7 +333,10 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
     });
     let total_rounds = rounds.unwrap_or(longest);
     if baku && accelerations.is_empty() {
-        accelerations = baku_accelerations(&points, players.len() as u32, total_rounds)?;
+        // As bbpPairings, only up to the round to be paired: later rounds' values do not count
+        // yet (and `XXR` may be any number).
+        let rounds = total_rounds.min(longest + 1);
+        accelerations = baku_accelerations(&points, players.len() as u32, total_rounds, rounds)?;
     }
     for a in accelerations {
         a.apply(&mut players);
@@ -497,20 +500,22 @@ fn bye_record(line: usize, rest: &str) -> Result<Vec<(u32, PlayerId, RoundEntry)
 }
 
 /// The Baku acceleration as bbpPairings applies it (see the module notes).
+/// `rounds` of the tournament; values are given up to round `upto`.
 fn baku_accelerations(
     points: &PointSystem,
     players: u32,
     rounds: u32,
+    upto: u32,
 ) -> Result<Vec<Acceleration>, TrfError> {
     if points.loss != 0 || points.draw * 2 != points.win {
         return Err(TrfError::BakuPointSystem);
     }
-    if players == 0 || rounds == 0 {
+    if players == 0 || rounds == 0 || upto == 0 {
         return Ok(Vec::new());
     }
     let ranks = (1, players.div_ceil(2));
-    let last = rounds.div_ceil(2);
-    let last_full = (rounds - 1) / 2 / 2 + 1;
+    let last = rounds.div_ceil(2).min(upto);
+    let last_full = ((rounds - 1) / 2 / 2 + 1).min(upto);
     let mut out = vec![Acceleration::Range {
         points: points.win,
         rounds: (1, last_full),

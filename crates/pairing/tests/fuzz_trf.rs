@@ -86,6 +86,13 @@ const TRF_ALPHABET: &[&str] = &[
     "XXP",
     "XXW",
     "BBU",
+    "BBW",
+    "162",
+    "240",
+    "250",
+    "260",
+    "192",
+    "FIDE_DUTCH_2025_BAKU",
     "###",
     "white1",
     "black1",
@@ -325,7 +332,26 @@ fn random_tournament(rng: &mut Rng) -> String {
 /// An extra line for a mutation: an extension line with numbers at the limits.
 fn extension_line(rng: &mut Rng) -> String {
     let n = |rng: &mut Rng| rng.pick(NUMBERS);
-    match rng.below(9) {
+    match rng.below(15) {
+        9 => format!("162  W {}    D {}    A {}", n(rng), n(rng), n(rng)),
+        10 => format!("BBW {}", n(rng)),
+        11 => format!("240 H {:>3} {:>4} {:>4}", n(rng), n(rng), n(rng)),
+        12 => format!(
+            "250      {:>4} {:>3} {:>3} {:>4} {:>4}",
+            n(rng),
+            n(rng),
+            n(rng),
+            n(rng),
+            n(rng)
+        ),
+        13 => format!(
+            "260 {:>3} {:>3} {:>4} {:>4}",
+            n(rng),
+            n(rng),
+            n(rng),
+            n(rng)
+        ),
+        14 => format!("192 FIDE_DUTCH_2025_BAKU\nXXR {}", n(rng)),
         0 => format!("BBU {}", n(rng)),
         1 => format!("BBU {}.5", n(rng)),
         2 => format!("XXR {}", n(rng)),

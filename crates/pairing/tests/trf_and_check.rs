@@ -317,7 +317,8 @@ fn trf2026_records_are_read_written_and_checked() {
     assert_eq!(again.forbidden, t.forbidden);
     assert_eq!(again.info.system.as_deref(), Some("FIDE_DUTCH_2025"));
 
-    // Baku: the top half (3 of 6) get a win's points in round 1..=2 of 5, a draw's in round 3.
+    // Baku: the top half (3 of 6) get a win's points in rounds 1..=2 of 5 (a draw's in round 3),
+    // given up to the round to pair (2); an `XXR` of billions costs nothing.
     let baku =
         trf::parse(&format!("{players}\nXXR 5\n192 FIDE_DUTCH_2025_BAKU\n")).expect("parses");
     let acc: Vec<Vec<u32>> = baku
@@ -325,7 +326,10 @@ fn trf2026_records_are_read_written_and_checked() {
         .iter()
         .map(|p| p.accelerations.clone())
         .collect();
-    assert_eq!(acc[..3], vec![vec![10, 10, 5]; 3]);
+    assert_eq!(acc[..3], vec![vec![10, 10]; 3]);
+    let huge = format!("{players}\nXXR 4294967295\n192 FIDE_DUTCH_2025_BAKU\n");
+    let huge = trf::parse(&huge).expect("parses");
+    assert_eq!(huge.players[0].accelerations, vec![10, 10]);
     assert!(acc[3..].iter().all(Vec::is_empty));
     assert_eq!(
         trf::parse(&format!(

@@ -171,7 +171,7 @@ pub(crate) struct NoPerfectMatching;
 impl<const N: usize> Matcher<N> {
     pub fn new(n: usize) -> Self {
         let tile_bits = if n > 4096 {
-            4
+            8
         } else {
             n.next_power_of_two().trailing_zeros()
         };
@@ -219,11 +219,13 @@ impl<const N: usize> Matcher<N> {
     }
 
     /// Where the pair `a`–`b` is in `w2`: tiles of 16 rows of `2^tile_bits` pairs. On large
-    /// fields a tile is 16 × 16 pairs (a tile row is a cache line), so that the column half of
-    /// a symmetric write lands on the same page for 16 consecutive vertices instead of one
-    /// (the table is 400 MB at 10,000 players, and setting a bracket's weights was bound by TLB
-    /// misses: round 1 38 → 27 s); on small ones a tile is 16 whole rows, i.e. plain row-major
-    /// order, which scans faster (8 % at 1,000 players).
+    /// fields a tile is 16 × 256 pairs (a tile row is 16 cache lines, a tile 16 KiB), so that
+    /// the column half of a symmetric write lands on the same few pages for 16 consecutive
+    /// vertices instead of 16 (the table is 400 MB at 10,000 players, and setting a bracket's
+    /// weights was bound by TLB misses: round 1 38 → 27 s with 16 × 16 tiles), while a row scan
+    /// still reads 1 KiB runs (16 × 16 tiles made it a cache line every KiB: 10,000 players,
+    /// rounds 1–6 143 → 117 s with 16 × 256); on small ones a tile is 16 whole rows, i.e. plain
+    /// row-major order, which scans faster (8 % at 1,000 players).
     #[inline]
     fn at(&self, a: usize, b: usize) -> usize {
         self.row_at(a) + self.col_at(b)

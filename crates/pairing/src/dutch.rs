@@ -364,8 +364,10 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
     }
     let ctx = Ctx::new(t, entrants, played as u32);
     let words = (ctx.total_bits + 80).div_ceil(64) as usize;
-    // The matcher keeps a dense table of wide weights (and the bracket its own): refuse a
-    // field whose table would not fit rather than exhaust the machine's memory.
+    // The weights' width in words: the round's own from 5 words up to 32 (a scan's cost grows
+    // with it), so that only these widths are instances of the matcher. The matcher keeps a
+    // dense table of wide weights (and the bracket its own): refuse a field whose table would
+    // not fit rather than exhaust the machine's memory.
     let width = match words {
         0..=2 => 2,
         3 | 4 => words,
@@ -387,25 +389,26 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
             limit: MEMORY_LIMIT_MIB,
         });
     }
-    let pairs = match words {
-        0..=2 => ctx.run::<2>(),
+    // One instance of the matcher a width above: each round runs at the width chosen there.
+    let pairs = match width {
+        2 => ctx.run::<2>(),
         3 => ctx.run::<3>(),
         4 => ctx.run::<4>(),
-        5..=6 => ctx.run::<6>(),
-        7..=8 => ctx.run::<8>(),
-        9..=10 => ctx.run::<10>(),
-        11..=12 => ctx.run::<12>(),
-        13..=14 => ctx.run::<14>(),
-        15..=16 => ctx.run::<16>(),
-        17..=18 => ctx.run::<18>(),
-        19..=20 => ctx.run::<20>(),
-        21..=22 => ctx.run::<22>(),
-        23..=24 => ctx.run::<24>(),
-        25..=26 => ctx.run::<26>(),
-        27..=28 => ctx.run::<28>(),
-        29..=30 => ctx.run::<30>(),
-        31..=32 => ctx.run::<32>(),
-        33..=64 => ctx.run::<64>(),
+        6 => ctx.run::<6>(),
+        8 => ctx.run::<8>(),
+        10 => ctx.run::<10>(),
+        12 => ctx.run::<12>(),
+        14 => ctx.run::<14>(),
+        16 => ctx.run::<16>(),
+        18 => ctx.run::<18>(),
+        20 => ctx.run::<20>(),
+        22 => ctx.run::<22>(),
+        24 => ctx.run::<24>(),
+        26 => ctx.run::<26>(),
+        28 => ctx.run::<28>(),
+        30 => ctx.run::<30>(),
+        32 => ctx.run::<32>(),
+        64 => ctx.run::<64>(),
         _ => ctx.run::<128>(),
     };
     let Some(pairs) = pairs else {

@@ -1,9 +1,9 @@
 //! Fixed-width two's complement integers of `N` 64-bit words: the edge weights and dual values
 //! of the weighted matching. A Dutch edge weight packs every pairing criterion into its own bit
 //! field (most significant criterion highest), so it needs more than 128 bits on large fields;
-//! the width is chosen per round: the even number of words that holds the round's fields (see
-//! `dutch::pair_round`; a scan's cost grows with the width, 10,000 players' later rounds ran 10–20 %
-//! faster at 18–20 words than padded to 24).
+//! the width is chosen per round: from 5 words up, the even number of words that holds the
+//! round's fields (see `dutch::pair_round`; a scan's cost grows with the width, 10,000 players'
+//! later rounds ran 10–20 % faster at 18–20 words than padded to 24).
 
 use std::cmp::Ordering;
 

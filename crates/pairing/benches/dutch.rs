@@ -47,7 +47,7 @@ fn bbp(exe: &str, t: &Tournament, players: u32, round: u32) -> Option<(f64, Stri
     std::fs::create_dir_all(&dir).ok()?;
     let input = dir.join(format!("p{players}-r{round}.trf"));
     let output = dir.join(format!("p{players}-r{round}.out"));
-    let text = trf::write(t);
+    let text = trf::write(t).ok()?;
     std::fs::write(&input, text).ok()?;
     let start = Instant::now();
     let status = std::process::Command::new(exe)

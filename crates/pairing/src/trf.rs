@@ -115,6 +115,11 @@ pub enum TrfError {
     BakuPointSystem,
     #[error("no player records")]
     NoPlayers,
+    #[error(
+        "{count} players do not fit in a TRF file: starting ranks have four digits, so at most {} players",
+        MAX_PLAYERS
+    )]
+    TooManyPlayers { count: usize },
 }
 
 /// A line that was read but not used.
@@ -780,8 +785,19 @@ fn points_text(p: Score) -> String {
     p.to_string()
 }
 
+/// The most players a TRF file can hold: a starting rank, and each round's opponent, has four
+/// columns (bbpPairings stops at the same number).
+pub const MAX_PLAYERS: usize = 9_999;
+
 /// Writes a tournament as TRF text (LF line ends; the columns of every `001` line are exact).
-pub fn write(t: &Tournament) -> String {
+/// A field larger than `MAX_PLAYERS` is refused: its ranks would spill out of their columns and
+/// the file would read back as a different tournament.
+pub fn write(t: &Tournament) -> Result<String, TrfError> {
+    if t.players.len() > MAX_PLAYERS {
+        return Err(TrfError::TooManyPlayers {
+            count: t.players.len(),
+        });
+    }
     let mut out = String::new();
     let header = [
         ("012", &t.info.name),
@@ -885,7 +901,7 @@ pub fn write(t: &Tournament) -> String {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 fn colour_char(c: Option<Colour>) -> char {

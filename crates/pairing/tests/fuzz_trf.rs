@@ -64,7 +64,7 @@ fn corpus() -> Vec<String> {
     );
     let written: Vec<String> = texts
         .iter()
-        .map(|text| trf::write(&trf::parse(text).expect("test data reads")))
+        .map(|text| trf::write(&trf::parse(text).expect("test data reads")).expect("writes"))
         .collect();
     texts.extend(written);
     texts
@@ -480,7 +480,7 @@ fn read(text: &str) -> bool {
             return false;
         }
     };
-    let written = trf::write(&tournament);
+    let written = trf::write(&tournament).expect("a tournament that was read is writable");
     let back = trf::parse(&written);
     assert!(
         back.as_ref() == Ok(&tournament),
@@ -489,7 +489,7 @@ fn read(text: &str) -> bool {
         preview(&written)
     );
     assert_eq!(
-        trf::write(&back.expect("checked")),
+        trf::write(&back.expect("checked")).expect("writes"),
         written,
         "write is a fixed point"
     );

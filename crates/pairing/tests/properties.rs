@@ -177,7 +177,7 @@ fn run(seed: u64, max_players: u64, use_oracle: bool) -> u32 {
                 assert!(
                     violations.is_empty(),
                     "seed {seed} round {round}: {violations:?}\n{}",
-                    trf::write(&t)
+                    trf::write(&t).unwrap_or_default()
                 );
             }
             Err(PairingError::NoValidPairing { .. }) => {
@@ -186,7 +186,7 @@ fn run(seed: u64, max_players: u64, use_oracle: bool) -> u32 {
                         e,
                         None,
                         "seed {seed} round {round}: refused but a pairing exists\n{}",
-                        trf::write(&t)
+                        trf::write(&t).unwrap_or_default()
                     );
                 }
                 // Nothing can be paired: end this tournament here.
@@ -194,7 +194,7 @@ fn run(seed: u64, max_players: u64, use_oracle: bool) -> u32 {
             }
             Err(e) => panic!("seed {seed} round {round}: {e}"),
         }
-        let text = trf::write(&t);
+        let text = trf::write(&t).expect("writes");
         assert_eq!(
             trf::parse(&text).as_ref(),
             Ok(&t),

@@ -28,7 +28,7 @@ fn write_uses_the_exact_columns() {
     let c = t.add_player("Cy", 1900);
     t.record_game(1, a, b, GameResult::Draw);
     t.set_entry(c, 1, RoundEntry::PairingBye);
-    let text = trf::write(&t);
+    let text = trf::write(&t).expect("writes");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "012 Spring open");
     let ada = lines[1];
@@ -44,6 +44,32 @@ fn write_uses_the_exact_columns() {
     assert_eq!(&lines[3][80..84], " 1.0");
     assert!(text.contains("XXR 3\n") && text.contains("XXC white1\n"));
     assert_eq!(trf::parse(&text), Ok(t));
+}
+
+#[test]
+fn a_field_too_large_for_the_columns_is_refused_not_garbled() {
+    let mut t = Tournament::new(1);
+    for i in 0..trf::MAX_PLAYERS {
+        t.add_player(format!("P{i}"), 2000);
+    }
+    let last = PlayerId(u32::try_from(trf::MAX_PLAYERS).expect("fits"));
+    t.record_game(1, PlayerId(1), last, GameResult::Win);
+    let text = trf::write(&t).expect("9,999 players fit");
+    assert!(
+        text.contains("\n001 9999 "),
+        "the last rank fills its four columns"
+    );
+    assert_eq!(trf::parse(&text), Ok(t.clone()));
+    t.add_player("one too many", 2000);
+    let refused = trf::write(&t);
+    assert_eq!(refused, Err(TrfError::TooManyPlayers { count: 10_000 }));
+    assert!(
+        refused
+            .unwrap_err()
+            .to_string()
+            .contains("at most 9999 players"),
+        "the error says the limit"
+    );
 }
 
 #[test]
@@ -81,7 +107,7 @@ fn every_result_code_round_trips() {
         }
     );
     assert_eq!(e[12], RoundEntry::NotPaired);
-    assert_eq!(trf::parse(&trf::write(&t)), Ok(t));
+    assert_eq!(trf::parse(&trf::write(&t).expect("writes")), Ok(t));
 }
 
 #[test]
@@ -224,7 +250,7 @@ fn point_systems_are_read_scored_and_written() {
         assert_eq!(t.points, points, "{lines}");
         let got: Vec<u32> = (1..=3).map(|i| t.score(PlayerId(i)).0).collect();
         assert_eq!(got, scores, "{lines}");
-        let again = trf::parse(&trf::write(&t)).expect("written TRF parses");
+        let again = trf::parse(&trf::write(&t).expect("writes")).expect("written TRF parses");
         assert_eq!(again.points, points, "{lines} written back");
     }
     assert_eq!(Score(31).to_string(), "3.1");
@@ -312,7 +338,7 @@ fn trf2026_records_are_read_written_and_checked() {
         }]
     );
     assert!(!t.forbidden[0].applies_in(1) && t.forbidden[0].applies_in(3));
-    let again = trf::parse(&trf::write(&t)).expect("written TRF parses");
+    let again = trf::parse(&trf::write(&t).expect("writes")).expect("written TRF parses");
     assert_eq!(again.players, t.players);
     assert_eq!(again.forbidden, t.forbidden);
     assert_eq!(again.info.system.as_deref(), Some("FIDE_DUTCH_2025"));
@@ -539,7 +565,7 @@ fn accelerations_and_forbidden_pairs_round_trip() {
             Forbidden::always(vec![PlayerId(5), PlayerId(9)])
         ]
     );
-    let again = trf::parse(&trf::write(&t)).expect("written TRF parses");
+    let again = trf::parse(&trf::write(&t).expect("writes")).expect("written TRF parses");
     assert_eq!(again.players, t.players);
     assert_eq!(again.forbidden, t.forbidden);
 }

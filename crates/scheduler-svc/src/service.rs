@@ -723,9 +723,9 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             "{} {}",
             loaded.tournament.system, loaded.tournament.kind
         ));
-        Ok(Response::new(pb::ExportTrfResponse {
-            trf: hanniball_pairing::trf::write(&model),
-        }))
+        let trf = hanniball_pairing::trf::write(&model)
+            .map_err(|e| Status::failed_precondition(e.to_string()))?;
+        Ok(Response::new(pb::ExportTrfResponse { trf }))
     }
 
     async fn join_queue(

@@ -177,7 +177,7 @@ fn run(seed: u64, max_players: u64, use_oracle: bool) -> u32 {
                 assert!(
                     violations.is_empty(),
                     "seed {seed} round {round}: {violations:?}\n{}",
-                    trf::write(&t).unwrap_or_default()
+                    trf::write(&t).unwrap_or_else(|e| e.to_string())
                 );
             }
             Err(PairingError::NoValidPairing { .. }) => {
@@ -186,7 +186,7 @@ fn run(seed: u64, max_players: u64, use_oracle: bool) -> u32 {
                         e,
                         None,
                         "seed {seed} round {round}: refused but a pairing exists\n{}",
-                        trf::write(&t).unwrap_or_default()
+                        trf::write(&t).unwrap_or_else(|e| e.to_string())
                     );
                 }
                 // Nothing can be paired: end this tournament here.

@@ -119,6 +119,13 @@ fn main() {
                     None => line.push_str("   bbpPairings: not run"),
                 }
             }
+            // A digest of the pairing, so that runs of two builds can be compared round by round.
+            let digest = format_pairing(&p)
+                .bytes()
+                .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+                });
+            line.push_str(&format!("   pairing {digest:016x}"));
             println!("{line}");
             times.push(secs);
             if secs > ROUND_CAP_SECS {

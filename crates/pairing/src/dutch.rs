@@ -1020,6 +1020,33 @@ impl<'t> Ctx<'t> {
                 }
             }
         }
+        // Each player's flat potential in stored units (2w + 2): a pair with an end below the
+        // next scoregroup keeps the weight just set, `phi[a] + phi[b]`, until its players come
+        // up (see `Matcher::solve_parked`).
+        let lower = if odd {
+            self.flat::<N>(Bye {
+                score: bye_score,
+                single: single_bye,
+                ranks: &ranks,
+            })
+        } else {
+            self.flat::<N>(no_bye)
+        };
+        let phi: Vec<Wide<N>> = lower
+            .potential
+            .iter()
+            .map(|p| lower.constant.add(p).add(p).add_u64(1))
+            .collect();
+        if odd && self.group_shift.len() > 2 {
+            // The first solve's duals were the first weights' potentials: start again from the
+            // new ones, which make every flat edge tight (the dummy gets the least dual that
+            // keeps its edges feasible), so that the lower field can be parked (with two
+            // scoregroups or fewer, no bracket has a field below its next scoregroup).
+            let duals: Vec<Option<Wide<N>>> = (0..=n).map(|v| phi.get(v).copied()).collect();
+            m.restart_from_feasible(&duals);
+            m.solve().ok()?;
+            stable = snapshot(&m);
+        }
         // A pair decided for good leaves the matcher's graph.
         let finalize = |m: &mut Matcher<N>, a: usize, b: usize| m.retire(a, b);
         // "Whom does `pv` pair with when its edges weigh `changes`?": by the duals' certificate
@@ -1117,7 +1144,7 @@ impl<'t> Ctx<'t> {
                 addend = addend.shl(1);
                 Some(w.add(&addend))
             };
-            m.solve().ok()?;
+            m.solve_parked(next_group, &phi).ok()?;
             stable = snapshot(&m);
             let in_group = |m: &Vec<usize>, v: usize| -> bool {
                 let x = mate(m, v);
@@ -1234,7 +1261,7 @@ impl<'t> Ctx<'t> {
                     m.set_stored(by_index[pi], by_index[oi], id);
                 }
             }
-            m.solve().ok()?;
+            m.solve_parked(next_group, &phi).ok()?;
             stable = snapshot(&m);
             let exchanged_s1 = |m: &Vec<usize>, v: usize| -> bool {
                 let x = mate(m, v);

@@ -23,6 +23,8 @@ use super::wide::Wide;
 
 const NONE: usize = usize::MAX;
 const EMPTY: (usize, usize) = (NONE, NONE);
+/// The mate of a vertex paired into the reservoir of parked vertices (see `solve_parked`).
+const RES: usize = usize::MAX - 1;
 
 pub(crate) struct Matcher<const N: usize> {
     n: usize,
@@ -71,6 +73,14 @@ pub(crate) struct Matcher<const N: usize> {
     retired: Vec<bool>,
     /// Scratch for `forced_mate`: one vertex's edge weights.
     row: Vec<Wide<N>>,
+    /// The reservoir during `solve_parked`: parked vertices, out of `live`, in matched pairs.
+    parked: Vec<bool>,
+    parked_list: Vec<usize>,
+    /// During `solve_parked`, a live vertex's least dual while it may meet a parked vertex (the
+    /// weight of that edge less the parked end's dual, the same for every parked vertex it may
+    /// meet). A vertex whose dual equals it and that has no live mate is paired into the
+    /// reservoir (mate `RES`).
+    floor: Vec<Option<Wide<N>>>,
 }
 
 /// Distinct wide integers, each given a 4-byte index once (interning), so that a table of
@@ -209,6 +219,9 @@ impl<const N: usize> Matcher<N> {
             live: (0..n).collect(),
             retired: vec![false; n],
             row: Vec::with_capacity(n),
+            parked: vec![false; n],
+            parked_list: Vec::new(),
+            floor: vec![None; n],
         }
     }
 
@@ -563,6 +576,17 @@ impl<const N: usize> Matcher<N> {
     /// match nearly every vertex, where the default start (half the heaviest edge) leaves a
     /// stage per pair. Returns false, changing nothing, when the duals are not feasible.
     pub fn restart_from(&mut self, duals: &[Option<Wide<N>>]) -> bool {
+        self.restart(duals, true)
+    }
+
+    /// `restart_from` with duals the caller knows to be feasible (checked in debug builds only):
+    /// the check reads every pair, seconds on a field of 10,000.
+    pub fn restart_from_feasible(&mut self, duals: &[Option<Wide<N>>]) {
+        let feasible = self.restart(duals, cfg!(debug_assertions));
+        debug_assert!(feasible, "the duals given as feasible are not");
+    }
+
+    fn restart(&mut self, duals: &[Option<Wide<N>>], check: bool) -> bool {
         let n = self.n;
         let mut y: Vec<Wide<N>> = duals.iter().map(|d| d.unwrap_or(Wide::ZERO)).collect();
         for v in 0..n {
@@ -585,7 +609,7 @@ impl<const N: usize> Matcher<N> {
             }
             y[v] = best.unwrap_or(Wide::ZERO);
         }
-        for (i, &a) in self.live.iter().enumerate() {
+        for (i, &a) in self.live.iter().enumerate().filter(|_| check) {
             for &b in &self.live[..i] {
                 let w = self.weight2(a, b);
                 if !w.is_zero() && y[a].add_sub(&y[b], w).is_negative() {
@@ -709,6 +733,15 @@ impl<const N: usize> Matcher<N> {
     /// untouched and the new matched edges are tight), so that a stage is needed only where an
     /// augmenting path is longer than one edge.
     fn greedy(&mut self) {
+        // A free blossom whose base is at its floor pairs into the reservoir.
+        if !self.parked_list.is_empty() {
+            for b in self.top_blossoms() {
+                let base = self.base[b];
+                if self.mate[base] == NONE && self.at_floor(base) {
+                    self.mate[base] = RES;
+                }
+            }
+        }
         let free: Vec<usize> = (0..self.n)
             .filter(|&v| self.mate[v] == NONE && self.inb[v] == v)
             .collect();
@@ -785,6 +818,12 @@ impl<const N: usize> Matcher<N> {
         self.tight_only = false;
         loop {
             'queue: while let Some(v) = self.queue.pop() {
+                if self.at_floor(v) && self.label[self.inb[v]] == 1 {
+                    // A tight edge into the reservoir: the tree's augmenting path ends here.
+                    self.float_and_drop(v);
+                    self.tight_only = true;
+                    continue;
+                }
                 let dv = self.dual[v];
                 let row = self.row_at(v);
                 for k in 0..self.live.len() {
@@ -817,7 +856,12 @@ impl<const N: usize> Matcher<N> {
                     }
                     let s = dv.add_sub(&self.dual[w], wt);
                     if s.is_zero() {
-                        if lw == 0 {
+                        if lw == 0 && self.mate[self.base[bw]] == RES {
+                            // An augmenting path: w's blossom is paired into the reservoir.
+                            self.augment_and_drop(v, w);
+                            self.tight_only = true;
+                            continue 'queue;
+                        } else if lw == 0 {
                             self.assign_label(w, 2, v);
                         } else if lw == 1 {
                             let base = self.scan_blossom(v, w);
@@ -900,6 +944,22 @@ impl<const N: usize> Matcher<N> {
                     }
                 }
             }
+            // An S-vertex's dual may fall to its floor (see `solve_parked`).
+            let mut floats = NONE;
+            if !self.parked_list.is_empty() {
+                for &v in &self.live {
+                    if self.label[self.inb[v]] == 1
+                        && let Some(f) = self.floor[v]
+                    {
+                        let d = self.dual[v].sub(&f);
+                        if delta.is_none_or(|x| d < x) {
+                            delta = Some(d);
+                            kind = 1;
+                            floats = v;
+                        }
+                    }
+                }
+            }
             let Some(delta) = delta else {
                 return Err(NoPerfectMatching);
             };
@@ -921,6 +981,17 @@ impl<const N: usize> Matcher<N> {
                 }
             }
             match kind {
+                1 => {
+                    // Every S-vertex now at its floor pairs into the reservoir.
+                    self.float_and_drop(floats);
+                    self.tight_only = true;
+                    for k in 0..self.live.len() {
+                        let v = self.live[k];
+                        if self.label[self.inb[v]] == 1 && self.at_floor(v) {
+                            self.float_and_drop(v);
+                        }
+                    }
+                }
                 2 | 3 => {
                     let (a, b) = edge;
                     let s_end = if self.label[self.inb[a]] == 1 { a } else { b };
@@ -978,6 +1049,193 @@ impl<const N: usize> Matcher<N> {
         }
         let (label, inb) = (&self.label, &self.inb);
         self.queue.retain(|&x| label[inb[x]] == 1);
+    }
+
+    /// `solve`, with the vertices from `from` on that are only in flat pairs set aside while the
+    /// bracket's players re-pair (the matching is optimal on the whole graph on return).
+    ///
+    /// `phi` is each player's flat potential in stored units: an edge with an end from `from` on
+    /// weighs `phi[a] + phi[b]` or is absent (checked in debug builds). The matched pairs of
+    /// such vertices whose duals equal their potentials are *parked*: out of `live`, so stages
+    /// neither scan their rows nor grow trees through them. Every edge between two of them that
+    /// exists is then tight, and a live vertex `x` that may meet some parked vertex needs only
+    /// `dual[x] >= phi[x]` (its floor) for its edges into the reservoir to stay feasible; at its
+    /// floor it has a tight edge to every parked vertex it may meet, and a tree that reaches it
+    /// ends there, the vertex paired "into the reservoir" (an augmenting path, as to a free
+    /// vertex; the reservoir's pairs re-pair around it over tight edges). The stages so solve a
+    /// relaxation on the bracket's players and the few others still live. Unparking then gives
+    /// each vertex paired into the reservoir a parked mate over a tight edge where it can (the
+    /// widowed parked vertices pairing among themselves), and a last `solve` on the whole graph
+    /// settles whatever is left: the duals were feasible on every edge throughout, so the
+    /// matching it returns is optimal on the whole graph whatever the relaxation did.
+    ///
+    /// Why: after a bracket's weights are set, trees from its players used to reach the lower
+    /// field, whose edges are all tight, and pull it all into the forest (thousands of rows a
+    /// stage, each as long as the field).
+    pub fn solve_parked(&mut self, from: usize, phi: &[Wide<N>]) -> Result<(), NoPerfectMatching> {
+        if self.started {
+            self.park(from, phi);
+        }
+        // (A relaxation without a solution leaves the answer to the whole graph.)
+        let _ = self.solve();
+        self.unpark();
+        self.solve()
+    }
+
+    /// Whether `v`'s dual is at its floor (it has a tight edge into the reservoir).
+    #[inline]
+    fn at_floor(&self, v: usize) -> bool {
+        self.floor[v].is_some_and(|f| f == self.dual[v])
+    }
+
+    /// Pairs the S-vertex `v`, whose dual is at its floor, into the reservoir: the path from its
+    /// tree's root to `v` is flipped (an augmenting path that ends in the reservoir) and the
+    /// tree's labels are dropped, as in `augment_and_drop`.
+    fn float_and_drop(&mut self, v: usize) {
+        let mut memo = vec![NONE; 2 * self.n];
+        let root = self.root_of(self.inb[v], &mut memo);
+        let mut dropped = Vec::new();
+        for b in self.top_blossoms() {
+            if self.label[b] != 0 && self.root_of(b, &mut memo) == root {
+                dropped.push(b);
+            }
+        }
+        self.augment_side(v, RES);
+        for b in dropped {
+            let was_s = self.label[b] == 1;
+            self.unlabel(b);
+            if was_s && b >= self.n && self.dual[b].is_zero() {
+                self.expand(b, true);
+            }
+        }
+        let (label, inb) = (&self.label, &self.inb);
+        self.queue.retain(|&x| label[inb[x]] == 1);
+    }
+
+    /// Parks the matched pairs of single vertices from `from` on whose duals are their
+    /// potentials, and sets the live vertices' floors (see `solve_parked`).
+    fn park(&mut self, from: usize, phi: &[Wide<N>]) {
+        for k in 0..self.live.len() {
+            let v = self.live[k];
+            let m = self.mate[v];
+            if v >= from
+                && v < phi.len()
+                && m != NONE
+                && m > v
+                && m < phi.len()
+                && self.inb[v] == v
+                && self.inb[m] == m
+                && self.dual[v] == phi[v]
+                && self.dual[m] == phi[m]
+            {
+                self.parked[v] = true;
+                self.parked[m] = true;
+                self.parked_list.push(v);
+                self.parked_list.push(m);
+            }
+        }
+        if self.parked_list.is_empty() {
+            return;
+        }
+        let parked = &self.parked;
+        self.live.retain(|&v| !parked[v]);
+        for k in 0..self.live.len() {
+            let x = self.live[k];
+            self.floor[x] = if x < phi.len() {
+                let row = self.row_at(x);
+                let meets = self
+                    .parked_list
+                    .iter()
+                    .any(|&p| self.w2[row + self.col_at(p)] != 0);
+                #[cfg(debug_assertions)]
+                for &p in &self.parked_list {
+                    let w = self.weight2(x, p);
+                    assert!(
+                        w.is_zero() || *w == phi[x].add(&phi[p]),
+                        "the edge {x}-{p} into the reservoir is not flat"
+                    );
+                }
+                meets.then_some(phi[x])
+            } else {
+                // Not a player (the dummy of an odd field): what the parked edges ask of it.
+                let mut f: Option<Wide<N>> = None;
+                for &p in &self.parked_list {
+                    let w = self.weight2(x, p);
+                    if !w.is_zero() {
+                        let need = w.sub(&self.dual[p]);
+                        if f.is_none_or(|f| need > f) {
+                            f = Some(need);
+                        }
+                    }
+                }
+                f
+            };
+            debug_assert!(
+                self.floor[x].is_none_or(|f| self.dual[x] >= f),
+                "vertex {x} below its floor"
+            );
+        }
+    }
+
+    /// Brings the reservoir back into play: each vertex paired into it takes a parked mate over
+    /// a tight edge where one is found (a widowed one first, else one of an intact parked pair,
+    /// whose other vertex is widowed), the widowed pair among themselves over tight edges, and
+    /// whoever is left is free for the next `solve`.
+    fn unpark(&mut self) {
+        if self.parked_list.is_empty() {
+            return;
+        }
+        let tight =
+            |me: &Self, x: usize, y: usize| !me.weight2(x, y).is_zero() && me.slack(x, y).is_zero();
+        let floating: Vec<usize> = self
+            .live
+            .iter()
+            .copied()
+            .filter(|&x| self.mate[x] == RES)
+            .collect();
+        let mut widowed: Vec<usize> = Vec::new();
+        let mut cursor = 0;
+        for f in floating {
+            let mut partner = NONE;
+            if let Some(k) = widowed.iter().position(|&w| tight(self, f, w)) {
+                partner = widowed.swap_remove(k);
+            } else {
+                let intact = |me: &Self, p: usize| me.mate[me.mate[p]] == p;
+                while cursor < self.parked_list.len() && !intact(self, self.parked_list[cursor]) {
+                    cursor += 1;
+                }
+                for k in cursor..self.parked_list.len() {
+                    let p = self.parked_list[k];
+                    if intact(self, p) && tight(self, f, p) {
+                        widowed.push(self.mate[p]);
+                        partner = p;
+                        break;
+                    }
+                }
+            }
+            if partner == NONE {
+                self.mate[f] = NONE;
+            } else {
+                self.mate[f] = partner;
+                self.mate[partner] = f;
+            }
+        }
+        while let Some(a) = widowed.pop() {
+            if let Some(k) = widowed.iter().position(|&b| tight(self, a, b)) {
+                let b = widowed.swap_remove(k);
+                self.mate[a] = b;
+                self.mate[b] = a;
+            } else {
+                self.mate[a] = NONE;
+            }
+        }
+        for &v in &self.parked_list {
+            self.parked[v] = false;
+        }
+        self.parked_list.clear();
+        let retired = &self.retired;
+        self.live = (0..self.n).filter(|&v| !retired[v]).collect();
+        self.floor.iter_mut().for_each(|f| *f = None);
     }
 
     /// Clears the stage's labels and best edges of blossom `b`, its sub-blossoms and vertices.
@@ -1323,6 +1581,13 @@ impl<const N: usize> Matcher<N> {
 
     fn augment(&mut self, v: usize, w: usize) {
         for (s0, p0) in [(v, w), (w, v)] {
+            self.augment_side(s0, p0);
+        }
+    }
+
+    /// Flips the alternating path from `s0` to its tree's root, `s0` taking `p0` as its mate.
+    fn augment_side(&mut self, s0: usize, p0: usize) {
+        {
             let (mut s, mut p) = (s0, p0);
             loop {
                 let bs = self.inb[s];
@@ -1503,6 +1768,66 @@ mod tests {
             assert_eq!(Some(matched_weight(&m, &w)), best(n, &w), "case {case}");
         }
         assert!(refused > 100);
+    }
+
+    /// Solving with the lower field parked: graphs whose edges with an end from `k` on are flat
+    /// (a sum of two potentials, or absent; a "dummy" last vertex weighs 0 to everyone), the
+    /// upper vertices' edges among themselves changed at random, then solved as `solve_parked`
+    /// does, step by step. The relaxation parks pairs and pairs vertices into the reservoir
+    /// often, and the final matching is optimal on the whole graph (dynamic programming) with
+    /// its certificate.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn solving_with_the_lower_field_parked_is_optimal() {
+        let mut rng = Rng(47);
+        let (mut parked, mut floated) = (0, 0);
+        for case in 0..700 {
+            let n = 6 + 2 * (rng.next() % 6) as usize;
+            let dummy = case % 3 == 0;
+            let players = if dummy { n - 1 } else { n };
+            let k = 2 + (rng.next() % (players as u64 - 3)) as usize;
+            let p: Vec<u64> = (0..n).map(|_| rng.next() % 5).collect();
+            let (mut w, mut m) = random_graph(&mut rng, n, 80, |_, a, b| {
+                if dummy && b == n - 1 { 0 } else { p[a] + p[b] }
+            });
+            let phi: Vec<Wide<2>> = (0..players).map(|v| Wide::from_u64(2 * p[v] + 1)).collect();
+            let duals: Vec<Option<Wide<2>>> = (0..n).map(|v| phi.get(v).copied()).collect();
+            assert!(m.restart_from(&duals), "case {case}");
+            assert!(m.solve().is_ok(), "case {case}");
+            for _ in 0..3 {
+                for a in 0..k {
+                    for b in a + 1..k {
+                        let c = match rng.next() % 10 {
+                            0 => None,
+                            1..=3 => w[a][b],
+                            _ => Some(p[a] + p[b] + rng.next() % 12),
+                        };
+                        w[a][b] = c;
+                        w[b][a] = c;
+                        m.set(a, b, c.map(Wide::from_u64));
+                    }
+                }
+                m.park(k, &phi);
+                parked += usize::from(!m.parked_list.is_empty());
+                let _ = m.solve();
+                floated += usize::from(m.mate.contains(&RES));
+                m.unpark();
+                assert!(m.parked_list.is_empty() && !m.mate.contains(&RES));
+                let solved = m.solve();
+                let optimum = best(n, &w);
+                assert_eq!(solved.is_ok(), optimum.is_some(), "case {case}");
+                if solved.is_err() {
+                    break;
+                }
+                m.certify();
+                assert_eq!(Some(matched_weight(&m, &w)), optimum, "case {case}");
+            }
+        }
+        assert!(parked > 500, "parked in {parked} solves");
+        assert!(
+            floated > 100,
+            "paired into the reservoir in {floated} solves"
+        );
     }
 
     /// Shifting a vertex's dual ahead of changing its edges to a set by the same amount: when

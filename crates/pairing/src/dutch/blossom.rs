@@ -1028,18 +1028,25 @@ impl<const N: usize> Matcher<N> {
     /// search for more augmenting paths over tight edges goes on from them. (Their best edges
     /// may point into the dropped trees, so the stage changes no dual after this; see `stage`.)
     fn augment_and_drop(&mut self, v: usize, w: usize) {
+        let blossoms = [self.inb[v], self.inb[w]];
+        self.augment_dropping(&blossoms, |me| me.augment(v, w));
+    }
+
+    /// Runs `augment`, which flips paths in the trees of `blossoms`, and drops those trees'
+    /// labels (see `augment_and_drop`).
+    fn augment_dropping(&mut self, blossoms: &[usize], augment: impl FnOnce(&mut Self)) {
         let mut memo = vec![NONE; 2 * self.n];
-        let roots = [
-            self.root_of(self.inb[v], &mut memo),
-            self.root_of(self.inb[w], &mut memo),
-        ];
+        let roots: Vec<usize> = blossoms
+            .iter()
+            .map(|&b| self.root_of(b, &mut memo))
+            .collect();
         let mut dropped = Vec::new();
         for b in self.top_blossoms() {
             if self.label[b] != 0 && roots.contains(&self.root_of(b, &mut memo)) {
                 dropped.push(b);
             }
         }
-        self.augment(v, w);
+        augment(self);
         for b in dropped {
             let was_s = self.label[b] == 1;
             self.unlabel(b);
@@ -1092,24 +1099,8 @@ impl<const N: usize> Matcher<N> {
     /// tree's root to `v` is flipped (an augmenting path that ends in the reservoir) and the
     /// tree's labels are dropped, as in `augment_and_drop`.
     fn float_and_drop(&mut self, v: usize) {
-        let mut memo = vec![NONE; 2 * self.n];
-        let root = self.root_of(self.inb[v], &mut memo);
-        let mut dropped = Vec::new();
-        for b in self.top_blossoms() {
-            if self.label[b] != 0 && self.root_of(b, &mut memo) == root {
-                dropped.push(b);
-            }
-        }
-        self.augment_side(v, RES);
-        for b in dropped {
-            let was_s = self.label[b] == 1;
-            self.unlabel(b);
-            if was_s && b >= self.n && self.dual[b].is_zero() {
-                self.expand(b, true);
-            }
-        }
-        let (label, inb) = (&self.label, &self.inb);
-        self.queue.retain(|&x| label[inb[x]] == 1);
+        let blossoms = [self.inb[v]];
+        self.augment_dropping(&blossoms, |me| me.augment_side(v, RES));
     }
 
     /// Parks the matched pairs of single vertices from `from` on whose duals are their

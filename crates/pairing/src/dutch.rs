@@ -475,6 +475,13 @@ struct Flat<const N: usize> {
 }
 
 impl<const N: usize> Flat<N> {
+    /// Player `v`'s share of a flat pair's stored weight (`2w + 2`, see the matcher): the
+    /// constant, twice the potential, and one, so that two shares make the pair's weight.
+    fn stored_potential(&self, v: usize) -> Wide<N> {
+        let p = &self.potential[v];
+        self.constant.add(p).add(p).add_u64(1)
+    }
+
     /// Each player's potential as an index into the distinct potentials (few: they depend on
     /// bye eligibility and score), which names a pair's weight for a `Memo`.
     fn classes(&self) -> Vec<u64> {
@@ -951,10 +958,7 @@ impl<'t> Ctx<'t> {
         // Duals made of those potentials (in stored units, 2w + 2) make nearly every edge tight;
         // a top scorer's half of the top pair's one more is rounded up.
         let potentials: Vec<Option<Wide<N>>> = (0..n + usize::from(odd))
-            .map(|v| {
-                let p = first.potential.get(v)?;
-                Some(first.constant.add(p).add(p).add_u64(1 + top_pair(v, v)))
-            })
+            .map(|v| (v < n).then(|| first.stored_potential(v).add_u64(top_pair(v, v))))
             .collect();
         m.restart_from(&potentials);
         m.solve().ok()?;
@@ -972,7 +976,8 @@ impl<'t> Ctx<'t> {
         let mut bye_score = 0;
         let mut single_bye = false;
         let mut ranks: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
-        if odd {
+        // The weights of the pairs below the next scoregroup, kept until their players come up.
+        let lower = if odd {
             let bye = (0..n).find(|&v| mate(&stable, v) == v)?;
             if !self.p[bye].eligible {
                 return None;
@@ -1013,30 +1018,19 @@ impl<'t> Ctx<'t> {
                     m.set_stored(i, j, id);
                 }
             }
+            flat
         } else {
             for v in 0..n {
                 if mate(&stable, v) == v {
                     return None;
                 }
             }
-        }
-        // Each player's flat potential in stored units (2w + 2): a pair with an end below the
-        // next scoregroup keeps the weight just set, `phi[a] + phi[b]`, until its players come
-        // up (see `Matcher::solve_parked`).
-        let lower = if odd {
-            self.flat::<N>(Bye {
-                score: bye_score,
-                single: single_bye,
-                ranks: &ranks,
-            })
-        } else {
-            self.flat::<N>(no_bye)
+            first
         };
-        let phi: Vec<Wide<N>> = lower
-            .potential
-            .iter()
-            .map(|p| lower.constant.add(p).add(p).add_u64(1))
-            .collect();
+        // Each player's flat potential in stored units: a pair with an end below the next
+        // scoregroup keeps the weight just set, `phi[a] + phi[b]`, until its players come up
+        // (see `Matcher::solve_parked`).
+        let phi: Vec<Wide<N>> = (0..n).map(|v| lower.stored_potential(v)).collect();
         if odd && self.group_shift.len() > 2 {
             // The first solve's duals were the first weights' potentials: start again from the
             // new ones, which make every flat edge tight (the dummy gets the least dual that

@@ -74,7 +74,6 @@ pub(crate) struct Matcher<const N: usize> {
     /// Scratch for `forced_mate`: one vertex's edge weights.
     row: Vec<Wide<N>>,
     /// The reservoir during `solve_parked`: parked vertices, out of `live`, in matched pairs.
-    parked: Vec<bool>,
     parked_list: Vec<usize>,
     /// During `solve_parked`, a live vertex's least dual while it may meet a parked vertex (the
     /// weight of that edge less the parked end's dual, the same for every parked vertex it may
@@ -219,7 +218,6 @@ impl<const N: usize> Matcher<N> {
             live: (0..n).collect(),
             retired: vec![false; n],
             row: Vec::with_capacity(n),
-            parked: vec![false; n],
             parked_list: Vec::new(),
             floor: vec![None; n],
         }
@@ -268,6 +266,11 @@ impl<const N: usize> Matcher<N> {
     #[inline]
     fn slack(&self, a: usize, b: usize) -> Wide<N> {
         self.dual[a].add_sub(&self.dual[b], self.weight2(a, b))
+    }
+
+    /// Whether `a`–`b` is an edge of zero slack (between single vertices).
+    fn tight(&self, a: usize, b: usize) -> bool {
+        !self.weight2(a, b).is_zero() && self.slack(a, b).is_zero()
     }
 
     /// Sets the weight of edge `a`–`b` (`None`: no edge). Keeps the current solution usable as
@@ -392,9 +395,7 @@ impl<const N: usize> Matcher<N> {
         if !single(self, u) || !single(self, a) || !single(self, b) {
             return None;
         }
-        let tight =
-            |me: &Self, x: usize, y: usize| !me.weight2(x, y).is_zero() && me.slack(x, y).is_zero();
-        if tight(self, a, b) {
+        if self.tight(a, b) {
             for (x, y) in [(v, u), (a, b)] {
                 self.mate[x] = y;
                 self.mate[y] = x;
@@ -413,7 +414,7 @@ impl<const N: usize> Matcher<N> {
                 || !single(self, x)
                 || !single(self, y)
                 || !self.slack(b, x).is_zero()
-                || !tight(self, y, a)
+                || !self.tight(y, a)
             {
                 continue;
             }
@@ -554,11 +555,7 @@ impl<const N: usize> Matcher<N> {
                 continue;
             }
             for x in 0..n {
-                if x != v
-                    && self.mate[x] == NONE
-                    && !self.weight2(v, x).is_zero()
-                    && self.slack(v, x).is_zero()
-                {
+                if x != v && self.mate[x] == NONE && self.tight(v, x) {
                     self.mate[v] = x;
                     self.mate[x] = v;
                     break;
@@ -609,11 +606,13 @@ impl<const N: usize> Matcher<N> {
             }
             y[v] = best.unwrap_or(Wide::ZERO);
         }
-        for (i, &a) in self.live.iter().enumerate().filter(|_| check) {
-            for &b in &self.live[..i] {
-                let w = self.weight2(a, b);
-                if !w.is_zero() && y[a].add_sub(&y[b], w).is_negative() {
-                    return false;
+        if check {
+            for (i, &a) in self.live.iter().enumerate() {
+                for &b in &self.live[..i] {
+                    let w = self.weight2(a, b);
+                    if !w.is_zero() && y[a].add_sub(&y[b], w).is_negative() {
+                        return false;
+                    }
                 }
             }
         }
@@ -750,10 +749,7 @@ impl<const N: usize> Matcher<N> {
                 continue;
             }
             for &w in &free[i + 1..] {
-                if self.mate[w] == NONE
-                    && !self.weight2(v, w).is_zero()
-                    && self.slack(v, w).is_zero()
-                {
+                if self.mate[w] == NONE && self.tight(v, w) {
                     self.mate[v] = w;
                     self.mate[w] = v;
                     break;
@@ -1119,8 +1115,6 @@ impl<const N: usize> Matcher<N> {
                 && self.dual[v] == phi[v]
                 && self.dual[m] == phi[m]
             {
-                self.parked[v] = true;
-                self.parked[m] = true;
                 self.parked_list.push(v);
                 self.parked_list.push(m);
             }
@@ -1128,7 +1122,10 @@ impl<const N: usize> Matcher<N> {
         if self.parked_list.is_empty() {
             return;
         }
-        let parked = &self.parked;
+        let mut parked = vec![false; self.n];
+        for &v in &self.parked_list {
+            parked[v] = true;
+        }
         self.live.retain(|&v| !parked[v]);
         for k in 0..self.live.len() {
             let x = self.live[k];
@@ -1176,8 +1173,6 @@ impl<const N: usize> Matcher<N> {
         if self.parked_list.is_empty() {
             return;
         }
-        let tight =
-            |me: &Self, x: usize, y: usize| !me.weight2(x, y).is_zero() && me.slack(x, y).is_zero();
         let floating: Vec<usize> = self
             .live
             .iter()
@@ -1188,7 +1183,7 @@ impl<const N: usize> Matcher<N> {
         let mut cursor = 0;
         for f in floating {
             let mut partner = NONE;
-            if let Some(k) = widowed.iter().position(|&w| tight(self, f, w)) {
+            if let Some(k) = widowed.iter().position(|&w| self.tight(f, w)) {
                 partner = widowed.swap_remove(k);
             } else {
                 let intact = |me: &Self, p: usize| me.mate[me.mate[p]] == p;
@@ -1197,7 +1192,7 @@ impl<const N: usize> Matcher<N> {
                 }
                 for k in cursor..self.parked_list.len() {
                     let p = self.parked_list[k];
-                    if intact(self, p) && tight(self, f, p) {
+                    if intact(self, p) && self.tight(f, p) {
                         widowed.push(self.mate[p]);
                         partner = p;
                         break;
@@ -1212,16 +1207,13 @@ impl<const N: usize> Matcher<N> {
             }
         }
         while let Some(a) = widowed.pop() {
-            if let Some(k) = widowed.iter().position(|&b| tight(self, a, b)) {
+            if let Some(k) = widowed.iter().position(|&b| self.tight(a, b)) {
                 let b = widowed.swap_remove(k);
                 self.mate[a] = b;
                 self.mate[b] = a;
             } else {
                 self.mate[a] = NONE;
             }
-        }
-        for &v in &self.parked_list {
-            self.parked[v] = false;
         }
         self.parked_list.clear();
         let retired = &self.retired;
@@ -1578,27 +1570,25 @@ impl<const N: usize> Matcher<N> {
 
     /// Flips the alternating path from `s0` to its tree's root, `s0` taking `p0` as its mate.
     fn augment_side(&mut self, s0: usize, p0: usize) {
-        {
-            let (mut s, mut p) = (s0, p0);
-            loop {
-                let bs = self.inb[s];
-                if bs >= self.n {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = p;
-                if self.labelend[bs] == EMPTY {
-                    break;
-                }
-                let t = self.labelend[bs].0;
-                let bt = self.inb[t];
-                let (ps, j) = self.labelend[bt];
-                if bt >= self.n {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = ps;
-                s = ps;
-                p = j;
+        let (mut s, mut p) = (s0, p0);
+        loop {
+            let bs = self.inb[s];
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
             }
+            self.mate[s] = p;
+            if self.labelend[bs] == EMPTY {
+                break;
+            }
+            let t = self.labelend[bs].0;
+            let bt = self.inb[t];
+            let (ps, j) = self.labelend[bt];
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = ps;
+            s = ps;
+            p = j;
         }
     }
 }

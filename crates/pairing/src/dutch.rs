@@ -483,10 +483,11 @@ impl<const N: usize> Flat<N> {
     }
 
     /// Each player's potential as an index into the distinct potentials (few: they depend on
-    /// bye eligibility and score), which names a pair's weight for a `Memo`.
-    fn classes(&self) -> Vec<u64> {
+    /// bye eligibility and score), and those potentials.
+    fn classes(&self) -> (Vec<usize>, Distinct<N>) {
         let mut d = Distinct::<N>::new();
-        self.potential.iter().map(|p| u64::from(d.id(*p))).collect()
+        let classes = self.potential.iter().map(|p| d.id(*p) as usize).collect();
+        (classes, d)
     }
 }
 
@@ -891,11 +892,6 @@ impl<'t> Ctx<'t> {
         }
     }
 
-    fn flat_edge<const N: usize>(&self, f: &Flat<N>, a: usize, b: usize) -> Option<Wide<N>> {
-        self.compatible(a, b)
-            .then(|| f.constant.add(&f.potential[a]).add(&f.potential[b]))
-    }
-
     #[allow(clippy::needless_range_loop)]
     fn run<const N: usize>(&self) -> Option<Vec<(usize, usize)>> {
         let n = self.p.len();
@@ -932,27 +928,48 @@ impl<'t> Ctx<'t> {
             self.flat::<N>(no_bye)
         };
         let top_pair = |i: usize, j: usize| u64::from(odd && score(i) >= top && score(j) >= top);
-        // Flat weights are named by the players' potential classes (and the top pair's one
-        // more), so that each distinct weight is interned once.
+        // Flat weights depend on the players' potential classes (and the top pair's one more)
+        // alone: each distinct one is interned once, and the whole table is written in one pass
+        // (the dummy of an odd field has an edge of weight zero to everyone).
         let mut memo = Memo::new();
-        let flat_id =
-            |m: &mut Matcher<N>, memo: &mut Memo, f: &Flat<N>, cls: &[u64], i, j, more| {
-                if !self.compatible(j, i) {
-                    return 0;
+        let dummy_id = m.stored(Some(Wide::ZERO));
+        // Each pair's stored index: by the classes of its players, from a table of every
+        // pair of classes (with and without one more).
+        let flat_ids = |m: &mut Matcher<N>, f: &Flat<N>| {
+            let (cls, potentials) = f.classes();
+            let k = potentials.len();
+            let mut table = vec![0u32; k * k * 2];
+            for a in 1..k {
+                for b in 1..k {
+                    for t in 0..2 {
+                        let w = f.constant.add(potentials.get(a as u32));
+                        let w = w.add(potentials.get(b as u32)).add_u64(t as u64);
+                        table[(a * k + b) * 2 + t] = m.stored(Some(w));
+                    }
                 }
-                memo.stored(m, cls[i] << 33 | cls[j] << 1 | more, || {
-                    self.flat_edge(f, j, i).map(|w| w.add_u64(more))
-                })
-            };
-        let cls = first.classes();
-        for i in 0..n {
-            for j in 0..i {
-                let id = flat_id(&mut m, &mut memo, &first, &cls, i, j, top_pair(i, j));
-                debug_assert!(odd || id == m.stored(self.edge::<N>(j, i, false, false, no_bye)));
-                m.set_stored(i, j, id);
             }
-            if odd {
-                m.set(i, dummy, Some(Wide::ZERO));
+            move |i: usize, j: usize, more: u64| -> u32 {
+                if i == dummy || j == dummy {
+                    dummy_id
+                } else if self.compatible(j, i) {
+                    table[(cls[i] * k + cls[j]) * 2 + more as usize]
+                } else {
+                    0
+                }
+            }
+        };
+        let write_flat = |m: &mut Matcher<N>, f: &Flat<N>, more: &dyn Fn(usize, usize) -> u64| {
+            let id = flat_ids(m, f);
+            m.fill(|i, j| id(i, j, if i < n && j < n { more(i, j) } else { 0 }));
+        };
+        write_flat(&mut m, &first, &top_pair);
+        #[cfg(debug_assertions)]
+        if !odd {
+            for i in 0..n {
+                for j in 0..i {
+                    let id = m.stored(self.edge::<N>(j, i, false, false, no_bye));
+                    debug_assert_eq!(m.stored_at(i, j), id, "flat weight of {i}-{j}");
+                }
             }
         }
         // Duals made of those potentials (in stored units, 2w + 2) make nearly every edge tight;
@@ -960,7 +977,7 @@ impl<'t> Ctx<'t> {
         let potentials: Vec<Option<Wide<N>>> = (0..n + usize::from(odd))
             .map(|v| (v < n).then(|| first.stored_potential(v).add_u64(top_pair(v, v))))
             .collect();
-        m.restart_from(&potentials);
+        m.restart_from_feasible(&potentials);
         m.solve().ok()?;
         let snapshot = |m: &Matcher<N>| -> Vec<usize> {
             (0..n)
@@ -1009,13 +1026,22 @@ impl<'t> Ctx<'t> {
                 ranks: &ranks,
             };
             let flat = self.flat::<N>(bye);
-            let cls = flat.classes();
-            memo.clear();
+            if self.group_shift.len() > 2 {
+                // (A restart follows, below.)
+                write_flat(&mut m, &flat, &|_, _| 0);
+            } else {
+                let id = flat_ids(&mut m, &flat);
+                for i in 0..n {
+                    for j in 0..i {
+                        m.set_stored(i, j, id(i, j, 0));
+                    }
+                }
+            }
+            #[cfg(debug_assertions)]
             for i in 0..n {
                 for j in 0..i {
-                    let id = flat_id(&mut m, &mut memo, &flat, &cls, i, j, 0);
-                    debug_assert_eq!(id, m.stored(self.edge::<N>(j, i, false, false, bye)));
-                    m.set_stored(i, j, id);
+                    let id = m.stored(self.edge::<N>(j, i, false, false, bye));
+                    debug_assert_eq!(m.stored_at(i, j), id, "flat weight of {i}-{j}");
                 }
             }
             flat

@@ -25,6 +25,12 @@ const NONE: usize = usize::MAX;
 const EMPTY: (usize, usize) = (NONE, NONE);
 /// The mate of a vertex paired into the reservoir of parked vertices (see `solve_parked`).
 const RES: usize = usize::MAX - 1;
+/// The least number of leaves for which a blossom keeps its representatives (`Matcher::rep`):
+/// below it, scanning the leaves' rows costs little more than building them. (Small in unit
+/// tests, so that their random graphs exercise the representatives.)
+const REP_MIN: usize = if cfg!(test) { 3 } else { 32 };
+/// No representative (`Matcher::rep`).
+const NO_REP: (u32, u32) = (u32::MAX, 0);
 
 pub(crate) struct Matcher<const N: usize> {
     n: usize,
@@ -59,6 +65,21 @@ pub(crate) struct Matcher<const N: usize> {
     bestlist: Vec<Option<Vec<(usize, usize)>>>,
     /// Scratch for `add_blossom`: the best edge found to each top-level blossom, and its slack.
     bestto: Vec<(usize, usize, Wide<N>)>,
+    /// For a blossom of `REP_MIN` leaves or more once a stage has labelled it S: for each vertex
+    /// outside it, the leaf with the least slack to it and that edge's weight index (`NO_REP`:
+    /// none has an edge to it; the index saves a trip to a row of its own for each vertex).
+    /// All the leaves of a blossom move their duals together (nested or not), and a change of a
+    /// leaf's weights dissolves the blossom, so the choice stays right for as long as the
+    /// blossom lasts, across stages: a stage that labels it S again scans one edge per vertex
+    /// instead of every leaf's row (see `scan_rep`). A parent's are made from its children's,
+    /// which are then dropped (the memory stays that of the disjoint blossoms).
+    rep: Vec<Vec<(u32, u32)>>,
+    /// Scratch for `build_rep`: the slack of each vertex's representative.
+    rep_slack: Vec<Wide<N>>,
+    /// The blossom `scan_rep` is scanning (its representatives are kept meanwhile).
+    scanning: usize,
+    /// Set by a `fill` after a solve: the duals and matching are stale until a restart.
+    needs_restart: bool,
     unused: Vec<usize>,
     queue: Vec<usize>,
     started: bool,
@@ -112,6 +133,11 @@ impl<const N: usize> Distinct<N> {
     #[inline]
     pub fn get(&self, id: u32) -> &Wide<N> {
         &self.values[id as usize]
+    }
+
+    /// One more than the greatest index given.
+    pub fn len(&self) -> usize {
+        self.values.len()
     }
 }
 
@@ -211,6 +237,10 @@ impl<const N: usize> Matcher<N> {
             bestok: vec![false; 2 * n],
             bestlist: vec![None; 2 * n],
             bestto: vec![(NONE, NONE, Wide::ZERO); 2 * n],
+            rep: vec![Vec::new(); 2 * n],
+            rep_slack: Vec::new(),
+            scanning: NONE,
+            needs_restart: false,
             unused: (n..2 * n).rev().collect(),
             queue: Vec::new(),
             started: false,
@@ -278,6 +308,28 @@ impl<const N: usize> Matcher<N> {
     pub fn set(&mut self, a: usize, b: usize, weight: Option<Wide<N>>) {
         let id = self.stored(weight);
         self.set_stored(a, b, id);
+    }
+
+    /// Sets the weight of every pair at once, by its `stored` index `id(a, b)` (the same both
+    /// ways), in the table's own order: the whole table streams, where setting pairs one by one
+    /// writes each pair's mirror a row away (10,000 players: 50 million scattered writes). It
+    /// keeps no solution usable: after a solve, `restart_from` must come before the next one.
+    pub fn fill(&mut self, mut id: impl FnMut(usize, usize) -> u32) {
+        debug_assert_eq!(self.live.len(), self.n, "a vertex retired");
+        for a in 0..self.n {
+            let row = self.row_at(a);
+            for b in 0..self.n {
+                let at = row + self.col_at(b);
+                self.w2[at] = if a == b { 0 } else { id(a, b) };
+            }
+        }
+        self.needs_restart = self.started;
+    }
+
+    /// The stored index of the pair `a`–`b` (see `stored`).
+    #[cfg(debug_assertions)]
+    pub fn stored_at(&self, a: usize, b: usize) -> u32 {
+        self.w2[self.at(a, b)]
     }
 
     /// The index of a weight's stored form (see the module's conventions) for `set_stored`;
@@ -521,6 +573,7 @@ impl<const N: usize> Matcher<N> {
         self.labelend[b] = EMPTY;
         self.bestedge[b] = EMPTY;
         self.bestlist[b] = None;
+        self.rep[b] = Vec::new();
         self.dual[b] = Wide::ZERO;
         self.unused.push(b);
     }
@@ -572,6 +625,7 @@ impl<const N: usize> Matcher<N> {
     /// that are a sum of vertex potentials, as before the first bracket) let the greedy start
     /// match nearly every vertex, where the default start (half the heaviest edge) leaves a
     /// stage per pair. Returns false, changing nothing, when the duals are not feasible.
+    #[cfg(test)]
     pub fn restart_from(&mut self, duals: &[Option<Wide<N>>]) -> bool {
         self.restart(duals, true)
     }
@@ -621,6 +675,7 @@ impl<const N: usize> Matcher<N> {
                 self.release(b);
             }
         }
+        self.needs_restart = false;
         for (v, yv) in y.into_iter().enumerate() {
             self.inb[v] = v;
             self.parent[v] = NONE;
@@ -714,6 +769,10 @@ impl<const N: usize> Matcher<N> {
 
     /// Makes the matching perfect and optimal for the current weights.
     pub fn solve(&mut self) -> Result<(), NoPerfectMatching> {
+        assert!(
+            !self.needs_restart,
+            "weights filled after a solve without a restart"
+        );
         if !self.started {
             self.start();
         }
@@ -813,14 +872,17 @@ impl<const N: usize> Matcher<N> {
         }
         self.tight_only = false;
         loop {
-            'queue: while let Some(v) = self.queue.pop() {
+            while let Some(v) = self.queue.pop() {
+                if v >= n {
+                    self.scan_rep(v);
+                    continue;
+                }
                 if self.at_floor(v) && self.label[self.inb[v]] == 1 {
                     // A tight edge into the reservoir: the tree's augmenting path ends here.
                     self.float_and_drop(v);
                     self.tight_only = true;
                     continue;
                 }
-                let dv = self.dual[v];
                 let row = self.row_at(v);
                 for k in 0..self.live.len() {
                     let w = self.live[k];
@@ -830,65 +892,9 @@ impl<const N: usize> Matcher<N> {
                     if w == v || bw == bv {
                         continue;
                     }
-                    let lw = self.label[bw];
-                    // A vertex of a T-blossom that is labelled itself needs nothing.
-                    if lw == 2 && self.label[w] != 0 {
-                        continue;
-                    }
                     let id = self.w2[row + self.col_at(w)];
-                    if id == 0 {
-                        continue;
-                    }
-                    let wt = self.values.get(id);
-                    // Only a tight edge matters once the best edges are not kept: its lowest
-                    // word of slack is zero, which rules out nearly every other edge at once.
-                    if self.tight_only
-                        && dv.0[0]
-                            .wrapping_add(self.dual[w].0[0])
-                            .wrapping_sub(wt.0[0])
-                            != 0
-                    {
-                        continue;
-                    }
-                    let s = dv.add_sub(&self.dual[w], wt);
-                    if s.is_zero() {
-                        if lw == 0 && self.mate[self.base[bw]] == RES {
-                            // An augmenting path: w's blossom is paired into the reservoir.
-                            self.augment_and_drop(v, w);
-                            self.tight_only = true;
-                            continue 'queue;
-                        } else if lw == 0 {
-                            self.assign_label(w, 2, v);
-                        } else if lw == 1 {
-                            let base = self.scan_blossom(v, w);
-                            if base != NONE {
-                                self.add_blossom(base, v, w);
-                            } else {
-                                self.augment_and_drop(v, w);
-                                self.tight_only = true;
-                                continue 'queue;
-                            }
-                        } else {
-                            self.label[w] = 2;
-                            self.labelend[w] = (v, w);
-                        }
-                    } else if !self.tight_only {
-                        // The best edge of v's blossom (to an S-blossom) or of w (free, or
-                        // inside a T-blossom: it is free if the blossom expands).
-                        let x = if lw == 1 {
-                            bv
-                        } else if self.label[w] == 0 {
-                            w
-                        } else {
-                            continue;
-                        };
-                        let wt = *wt;
-                        if self.bestedge[x] == EMPTY || s < self.cached_best_slack(x) {
-                            self.bestedge[x] = (v, w);
-                            self.bestw[x] = wt;
-                            self.bestslack[x] = s;
-                            self.bestok[x] = true;
-                        }
+                    if self.scan_edge(v, w, bv, bw, id) {
+                        break;
                     }
                 }
             }
@@ -998,6 +1004,175 @@ impl<const N: usize> Matcher<N> {
         }
     }
 
+    /// Looks at the edge `v`–`w` (weight index `id`) from the S-vertex `v` in a stage: labels,
+    /// forms a blossom or augments over it if it is tight, else records it as a best edge.
+    /// `bv` and `bw` are their top-level blossoms (different). Returns whether it augmented
+    /// (the scan of `v` ends: its tree's labels are gone).
+    #[inline(always)]
+    fn scan_edge(&mut self, v: usize, w: usize, bv: usize, bw: usize, id: u32) -> bool {
+        if id == 0 {
+            return false;
+        }
+        let lw = self.label[bw];
+        // A vertex of a T-blossom that is labelled itself needs nothing.
+        if lw == 2 && self.label[w] != 0 {
+            return false;
+        }
+        let wt = self.values.get(id);
+        let dv = &self.dual[v];
+        // Only a tight edge matters once the best edges are not kept: its lowest word of slack
+        // is zero, which rules out nearly every other edge at once.
+        if self.tight_only
+            && dv.0[0]
+                .wrapping_add(self.dual[w].0[0])
+                .wrapping_sub(wt.0[0])
+                != 0
+        {
+            return false;
+        }
+        let s = dv.add_sub(&self.dual[w], wt);
+        if s.is_zero() {
+            if lw == 0 && self.mate[self.base[bw]] == RES {
+                // An augmenting path: w's blossom is paired into the reservoir.
+                self.augment_and_drop(v, w);
+                self.tight_only = true;
+                return true;
+            } else if lw == 0 {
+                self.assign_label(w, 2, v);
+            } else if lw == 1 {
+                let base = self.scan_blossom(v, w);
+                if base != NONE {
+                    self.add_blossom(base, v, w);
+                } else {
+                    self.augment_and_drop(v, w);
+                    self.tight_only = true;
+                    return true;
+                }
+            } else {
+                self.label[w] = 2;
+                self.labelend[w] = (v, w);
+            }
+        } else if !self.tight_only {
+            // The best edge of v's blossom (to an S-blossom) or of w (free, or inside a
+            // T-blossom: it is free if the blossom expands).
+            let x = if lw == 1 {
+                bv
+            } else if self.label[w] == 0 {
+                w
+            } else {
+                return false;
+            };
+            let wt = *wt;
+            if self.bestedge[x] == EMPTY || s < self.cached_best_slack(x) {
+                self.bestedge[x] = (v, w);
+                self.bestw[x] = wt;
+                self.bestslack[x] = s;
+                self.bestok[x] = true;
+            }
+        }
+        false
+    }
+
+    /// Scans the S-blossom `b` by its representatives (`rep`): one edge to each live vertex
+    /// outside it, the least-slack one, which is tight if any is and is the best edge there.
+    fn scan_rep(&mut self, b: usize) {
+        if self.base[b] == NONE || self.label[self.top_of(b)] != 1 {
+            return;
+        }
+        if self.rep[b].is_empty() {
+            // (Not reached: a queued blossom keeps its representatives.)
+            let mut ls = Vec::new();
+            self.leaves(b, &mut ls);
+            self.queue.extend(ls);
+            return;
+        }
+        if !self.parked_list.is_empty() {
+            let mut ls = Vec::new();
+            self.leaves(b, &mut ls);
+            if let Some(&x) = ls.iter().find(|&&x| self.at_floor(x)) {
+                // A tight edge into the reservoir: the tree's augmenting path ends here.
+                self.float_and_drop(x);
+                self.tight_only = true;
+                return;
+            }
+        }
+        self.scanning = b;
+        for k in 0..self.live.len() {
+            let (x, id) = self.rep[b][self.live[k]];
+            let w = self.live[k];
+            if id == 0 {
+                continue;
+            }
+            let x = x as usize;
+            let (bv, bw) = (self.inb[x], self.inb[w]);
+            if bv == bw {
+                continue;
+            }
+            if self.scan_edge(x, w, bv, bw, id) {
+                break;
+            }
+        }
+        self.scanning = NONE;
+    }
+
+    /// Gives the top-level blossom `b` (of `REP_MIN` leaves or more) its representatives: its
+    /// children's, where they have them (dropped then, unless being scanned), and their leaves'
+    /// rows otherwise.
+    fn build_rep(&mut self, b: usize) {
+        let n = self.n;
+        let mut rep = vec![NO_REP; n];
+        let mut best = std::mem::take(&mut self.rep_slack);
+        best.clear();
+        best.resize(n, Wide::ZERO);
+        let mut ls = Vec::new();
+        for k in 0..self.childs[b].len() {
+            let c = self.childs[b][k];
+            let cached = if c == self.scanning {
+                self.rep[c].clone()
+            } else {
+                std::mem::take(&mut self.rep[c])
+            };
+            let mut offer = |me: &Self, x: usize, w: usize, id: u32| {
+                if id == 0 || me.retired[w] || me.inb[w] == b {
+                    return;
+                }
+                let s = me.dual[x].add_sub(&me.dual[w], me.values.get(id));
+                if rep[w].1 == 0 || s < best[w] {
+                    rep[w] = (x as u32, id);
+                    best[w] = s;
+                }
+            };
+            if cached.is_empty() {
+                ls.clear();
+                self.leaves(c, &mut ls);
+                for &x in &ls {
+                    let row = self.row_at(x);
+                    for w in 0..n {
+                        offer(self, x, w, self.w2[row + self.col_at(w)]);
+                    }
+                }
+            } else {
+                for (w, &(x, id)) in cached.iter().enumerate() {
+                    offer(self, x as usize, w, id);
+                }
+            }
+        }
+        self.rep[b] = rep;
+        self.rep_slack = best;
+    }
+
+    /// The top-level blossom that contains `x` (a vertex or a blossom).
+    fn top_of(&self, x: usize) -> usize {
+        if x < self.n {
+            return self.inb[x];
+        }
+        let mut b = x;
+        while self.parent[b] != NONE {
+            b = self.parent[b];
+        }
+        b
+    }
+
     /// The labelled top-level blossom at the root of `b`'s alternating tree.
     fn root_of(&self, b: usize, memo: &mut [usize]) -> usize {
         let mut path = Vec::new();
@@ -1050,8 +1225,9 @@ impl<const N: usize> Matcher<N> {
                 self.expand(b, true);
             }
         }
-        let (label, inb) = (&self.label, &self.inb);
-        self.queue.retain(|&x| label[inb[x]] == 1);
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.retain(|&x| self.label[self.top_of(x)] == 1);
+        self.queue = queue;
     }
 
     /// `solve`, with the vertices from `from` on that are only in flat pairs set aside while the
@@ -1258,7 +1434,14 @@ impl<const N: usize> Matcher<N> {
         if t == 1 {
             let mut ls = Vec::new();
             self.leaves(b, &mut ls);
-            self.queue.extend(ls);
+            if ls.len() >= REP_MIN {
+                if self.rep[b].is_empty() {
+                    self.build_rep(b);
+                }
+                self.queue.push(b);
+            } else {
+                self.queue.extend(ls);
+            }
         } else {
             let base = self.base[b];
             let m = self.mate[base];
@@ -1334,13 +1517,23 @@ impl<const N: usize> Matcher<N> {
         self.label[b] = 1;
         self.labelend[b] = self.labelend[bb];
         self.dual[b] = Wide::ZERO;
-        let mut ls = Vec::new();
-        self.leaves(b, &mut ls);
-        for &x in &ls {
-            if self.label[self.inb[x]] == 2 {
-                self.queue.push(x);
+        // The T-children become S: their leaves are scanned (a child with representatives
+        // as one).
+        for k in 0..self.childs[b].len() {
+            let c = self.childs[b][k];
+            if self.label[c] != 2 {
+                continue;
+            }
+            if !self.rep[c].is_empty() {
+                self.queue.push(c);
+            } else {
+                let mut ls = Vec::new();
+                self.leaves(c, &mut ls);
+                self.queue.extend(ls);
             }
         }
+        let mut ls = Vec::new();
+        self.leaves(b, &mut ls);
         for &x in &ls {
             self.inb[x] = b;
         }
@@ -1361,6 +1554,15 @@ impl<const N: usize> Matcher<N> {
                 Some(list) => {
                     for (x, y) in list {
                         self.consider_best(b, x, y, &mut touched);
+                    }
+                }
+                None if !self.rep[c].is_empty() => {
+                    for k in 0..self.live.len() {
+                        let w = self.live[k];
+                        let (x, id) = self.rep[c][w];
+                        if id != 0 {
+                            self.consider_best(b, x as usize, w, &mut touched);
+                        }
                     }
                 }
                 None => {

@@ -556,6 +556,8 @@ struct Ctx<'t> {
     /// Pairs that may not meet (played before, or XXP-forbidden): bit `b * n + a` for the
     /// pair of sorted indices `a`, `b` (set both ways), so that a row reads in order.
     forbidden: Vec<u64>,
+    /// See `Ctx::new`.
+    clash: Vec<u8>,
 }
 
 impl<'t> Ctx<'t> {
@@ -621,6 +623,22 @@ impl<'t> Ctx<'t> {
             }
         }
         let shifts = p.iter().map(|e| group_shift[&e.score]).collect();
+        // Two players clash (may not meet: the absolute colour criterion) when both have the
+        // same absolute colour preference and neither is a topscorer in the last round: a code
+        // per player, equal and non-zero for two that clash.
+        let threshold = t.points.topscorer_above(played);
+        let clash = p
+            .iter()
+            .map(|x| {
+                let exempt = played + 1 >= t.total_rounds && x.score > threshold;
+                match x.pref {
+                    _ if !x.absolute() || exempt => 0,
+                    None => 1,
+                    Some(Colour::White) => 2,
+                    Some(Colour::Black) => 3,
+                }
+            })
+            .collect();
         Ctx {
             t,
             p,
@@ -636,6 +654,7 @@ impl<'t> Ctx<'t> {
             },
             shifts,
             forbidden,
+            clash,
         }
     }
 
@@ -645,18 +664,11 @@ impl<'t> Ctx<'t> {
 
     /// Absolute criteria: the two have not played each other, and not both have the same
     /// absolute colour preference (except a topscorer in the last round).
+    #[inline]
     fn compatible(&self, a: usize, b: usize) -> bool {
-        let (x, y) = (&self.p[a], &self.p[b]);
         let i = b * self.p.len() + a;
-        if self.forbidden[i / 64] >> (i % 64) & 1 == 1 {
-            return false;
-        }
-        let threshold = self.t.points.topscorer_above(self.played);
-        !x.absolute()
-            || !y.absolute()
-            || x.pref != y.pref
-            || (self.played + 1 >= self.t.total_rounds
-                && (x.score > threshold || y.score > threshold))
+        self.forbidden[i / 64] >> (i % 64) & 1 == 0
+            && (self.clash[a] == 0 || self.clash[a] != self.clash[b])
     }
 
     fn bye_candidate(&self, a: usize, bye_score: u32) -> bool {
@@ -1141,13 +1153,15 @@ impl<'t> Ctx<'t> {
             // The base weights are named by their index in `base` (and a modified one by that
             // and its addend's row, see `modified`), so each is interned once.
             memo.clear();
-            let base_id = |m: &mut Matcher<N>, memo: &mut Memo, base: &Base<N>, a, b| {
-                let id = base.id(a, b);
+            let base_id = |m: &mut Matcher<N>, memo: &mut Memo, base: &Base<N>, id: u32| {
                 memo.stored(m, u64::from(id), || base.value(id))
             };
+            let stored: Vec<u32> = (0..base.values.len() as u32)
+                .map(|id| base_id(&mut m, &mut memo, &base, id))
+                .collect();
             for larger in group_begin..len {
                 for smaller in 0..larger {
-                    let id = base_id(&mut m, &mut memo, &base, larger, smaller);
+                    let id = stored[base.id(larger, smaller) as usize];
                     m.set_stored(by_index[larger], by_index[smaller], id);
                 }
             }
@@ -1382,7 +1396,7 @@ impl<'t> Ctx<'t> {
                     if exchanged_s1(&stable, pv) || !exchanged_s1(&stable, ov) {
                         base.put(pi, oi, None);
                     }
-                    let id = base_id(&mut m, &mut memo, &base, pi, oi);
+                    let id = base_id(&mut m, &mut memo, &base, base.id(pi, oi));
                     m.set_stored(pv, ov, id);
                 }
             }

@@ -974,15 +974,20 @@ impl<'t> Ctx<'t> {
             let id = flat_ids(m, f);
             m.fill(|i, j| id(i, j, if i < n && j < n { more(i, j) } else { 0 }));
         };
+        // (Debug builds: the flat weights are `edge`'s with both bracket flags off.)
+        #[cfg(debug_assertions)]
+        let check_flat = |m: &mut Matcher<N>, bye: Bye<'_>| {
+            for i in 0..n {
+                for j in 0..i {
+                    let id = m.stored(self.edge::<N>(j, i, false, false, bye));
+                    assert_eq!(m.stored_at(i, j), id, "flat weight of {i}-{j}");
+                }
+            }
+        };
         write_flat(&mut m, &first, &top_pair);
         #[cfg(debug_assertions)]
         if !odd {
-            for i in 0..n {
-                for j in 0..i {
-                    let id = m.stored(self.edge::<N>(j, i, false, false, no_bye));
-                    debug_assert_eq!(m.stored_at(i, j), id, "flat weight of {i}-{j}");
-                }
-            }
+            check_flat(&mut m, no_bye);
         }
         // Duals made of those potentials (in stored units, 2w + 2) make nearly every edge tight;
         // a top scorer's half of the top pair's one more is rounded up.
@@ -1050,12 +1055,7 @@ impl<'t> Ctx<'t> {
                 }
             }
             #[cfg(debug_assertions)]
-            for i in 0..n {
-                for j in 0..i {
-                    let id = m.stored(self.edge::<N>(j, i, false, false, bye));
-                    debug_assert_eq!(m.stored_at(i, j), id, "flat weight of {i}-{j}");
-                }
-            }
+            check_flat(&mut m, bye);
             flat
         } else {
             for v in 0..n {
@@ -1150,14 +1150,12 @@ impl<'t> Ctx<'t> {
                     base.get(larger, smaller)
                 }
             };
-            // The base weights are named by their index in `base` (and a modified one by that
-            // and its addend's row, see `modified`), so each is interned once.
+            // Each base weight is interned once: `stored` maps its index in `base` to the
+            // matcher's (a later `put` only removes edges, so the map stays whole); a modified
+            // one is named by that index and its addend's row (see `modified`) in `memo`.
             memo.clear();
-            let base_id = |m: &mut Matcher<N>, memo: &mut Memo, base: &Base<N>, id: u32| {
-                memo.stored(m, u64::from(id), || base.value(id))
-            };
             let stored: Vec<u32> = (0..base.values.len() as u32)
-                .map(|id| base_id(&mut m, &mut memo, &base, id))
+                .map(|id| m.stored(base.value(id)))
                 .collect();
             for larger in group_begin..len {
                 for smaller in 0..larger {
@@ -1290,7 +1288,7 @@ impl<'t> Ctx<'t> {
             for (oc, &oi) in remainder.iter().enumerate() {
                 for (pc, &pi) in remainder.iter().enumerate().take(oc) {
                     let id = base.id(oi, pi);
-                    let key = 1 << 63 | (pc as u64) << 32 | u64::from(id);
+                    let key = (pc as u64) << 32 | u64::from(id);
                     let id = memo.stored(&mut m, key, || modified(&base, pi, oi, pc, rem_pairs));
                     m.set_stored(by_index[pi], by_index[oi], id);
                 }
@@ -1396,8 +1394,7 @@ impl<'t> Ctx<'t> {
                     if exchanged_s1(&stable, pv) || !exchanged_s1(&stable, ov) {
                         base.put(pi, oi, None);
                     }
-                    let id = base_id(&mut m, &mut memo, &base, base.id(pi, oi));
-                    m.set_stored(pv, ov, id);
+                    m.set_stored(pv, ov, stored[base.id(pi, oi) as usize]);
                 }
             }
             // S1's opponents, from the top.

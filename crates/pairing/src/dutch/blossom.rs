@@ -313,7 +313,8 @@ impl<const N: usize> Matcher<N> {
     /// Sets the weight of every pair at once, by its `stored` index `id(a, b)` (the same both
     /// ways), in the table's own order: the whole table streams, where setting pairs one by one
     /// writes each pair's mirror a row away (10,000 players: 50 million scattered writes). It
-    /// keeps no solution usable: after a solve, `restart_from` must come before the next one.
+    /// keeps no solution usable: after a solve, `restart_from_feasible` must come before the
+    /// next one.
     pub fn fill(&mut self, mut id: impl FnMut(usize, usize) -> u32) {
         debug_assert_eq!(self.live.len(), self.n, "a vertex retired");
         for a in 0..self.n {
@@ -880,7 +881,6 @@ impl<const N: usize> Matcher<N> {
                 if self.at_floor(v) && self.label[self.inb[v]] == 1 {
                     // A tight edge into the reservoir: the tree's augmenting path ends here.
                     self.float_and_drop(v);
-                    self.tight_only = true;
                     continue;
                 }
                 let row = self.row_at(v);
@@ -986,7 +986,6 @@ impl<const N: usize> Matcher<N> {
                 1 => {
                     // Every S-vertex now at its floor pairs into the reservoir.
                     self.float_and_drop(floats);
-                    self.tight_only = true;
                     for k in 0..self.live.len() {
                         let v = self.live[k];
                         if self.label[self.inb[v]] == 1 && self.at_floor(v) {
@@ -1035,7 +1034,6 @@ impl<const N: usize> Matcher<N> {
             if lw == 0 && self.mate[self.base[bw]] == RES {
                 // An augmenting path: w's blossom is paired into the reservoir.
                 self.augment_and_drop(v, w);
-                self.tight_only = true;
                 return true;
             } else if lw == 0 {
                 self.assign_label(w, 2, v);
@@ -1045,7 +1043,6 @@ impl<const N: usize> Matcher<N> {
                     self.add_blossom(base, v, w);
                 } else {
                     self.augment_and_drop(v, w);
-                    self.tight_only = true;
                     return true;
                 }
             } else {
@@ -1092,7 +1089,6 @@ impl<const N: usize> Matcher<N> {
             if let Some(&x) = ls.iter().find(|&&x| self.at_floor(x)) {
                 // A tight edge into the reservoir: the tree's augmenting path ends here.
                 self.float_and_drop(x);
-                self.tight_only = true;
                 return;
             }
         }
@@ -1201,8 +1197,8 @@ impl<const N: usize> Matcher<N> {
         self.augment_dropping(&blossoms, |me| me.augment(v, w));
     }
 
-    /// Runs `augment`, which flips paths in the trees of `blossoms`, and drops those trees'
-    /// labels (see `augment_and_drop`).
+    /// Runs `augment`, which flips paths in the trees of `blossoms`, drops those trees' labels
+    /// (see `augment_and_drop`), and leaves the stage to the tight edges (`tight_only`).
     fn augment_dropping(&mut self, blossoms: &[usize], augment: impl FnOnce(&mut Self)) {
         let mut memo = vec![NONE; 2 * self.n];
         let roots: Vec<usize> = blossoms
@@ -1216,6 +1212,8 @@ impl<const N: usize> Matcher<N> {
             }
         }
         augment(self);
+        // The other trees go on over tight edges only (see `tight_only`).
+        self.tight_only = true;
         for b in dropped {
             let was_s = self.label[b] == 1;
             self.unlabel(b);

@@ -907,8 +907,13 @@ impl<const N: usize> Matcher<N> {
                 }
                 let row = self.row_at(v);
                 let skip = self.skip_row(v);
-                for k in 0..self.scan_len(skip) {
-                    let w = self.scan_col(skip, k);
+                let len = if skip {
+                    self.upper.len()
+                } else {
+                    self.live.len()
+                };
+                for k in 0..len {
+                    let w = if skip { self.upper[k] } else { self.live[k] };
                     // (v's blossom can grow during the scan.)
                     let bv = self.inb[v];
                     let bw = self.inb[w];
@@ -1231,8 +1236,13 @@ impl<const N: usize> Matcher<N> {
             }
         }
         self.scanning = b;
-        for k in 0..self.scan_len(skip) {
-            let w = self.scan_col(skip, k);
+        let len = if skip {
+            self.upper.len()
+        } else {
+            self.live.len()
+        };
+        for k in 0..len {
+            let w = if skip { self.upper[k] } else { self.live[k] };
             let (x, id) = self.rep[b][w];
             if id == 0 {
                 continue;
@@ -1691,10 +1701,9 @@ impl<const N: usize> Matcher<N> {
                     }
                 }
                 None if !self.rep[c].is_empty() => {
-                    // (A flat vertex is unlabelled: only edges to S-blossoms count here.)
-                    let len = self.scan_len(self.skipping);
+                    let len = self.scan_len();
                     for k in 0..len {
-                        let w = self.scan_col(self.skipping, k);
+                        let w = self.scan_col(k);
                         let (x, id) = self.rep[c][w];
                         if id != 0 {
                             self.consider_best(b, x as usize, w, &mut touched);
@@ -1704,11 +1713,10 @@ impl<const N: usize> Matcher<N> {
                 None => {
                     let mut cl = Vec::new();
                     self.leaves(c, &mut cl);
-                    // (A flat vertex is unlabelled: only edges to S-blossoms count here.)
-                    let len = self.scan_len(self.skipping);
+                    let len = self.scan_len();
                     for x in cl {
                         for k in 0..len {
-                            let y = self.scan_col(self.skipping, k);
+                            let y = self.scan_col(k);
                             if y != x && !self.weight2(x, y).is_zero() {
                                 self.consider_best(b, x, y, &mut touched);
                             }
@@ -1739,21 +1747,23 @@ impl<const N: usize> Matcher<N> {
         }
     }
 
-    /// How many vertices a scan looks at: `upper` when it skips the flat field, else every
-    /// live one (see `start_skipping`).
-    #[inline]
-    fn scan_len(&self, skip: bool) -> usize {
-        if skip {
+    /// The vertices whose edges to other S-blossoms may count: `upper` while skipping (a flat
+    /// vertex is unlabelled), else every live one.
+    fn scan_len(&self) -> usize {
+        if self.skipping {
             self.upper.len()
         } else {
             self.live.len()
         }
     }
 
-    /// The `k`-th vertex a scan looks at (see `scan_len`).
     #[inline]
-    fn scan_col(&self, skip: bool, k: usize) -> usize {
-        if skip { self.upper[k] } else { self.live[k] }
+    fn scan_col(&self, k: usize) -> usize {
+        if self.skipping {
+            self.upper[k]
+        } else {
+            self.live[k]
+        }
     }
 
     /// The slack of `bestedge[x]` (which must be set), computed once between dual changes.
@@ -2108,75 +2118,6 @@ mod tests {
         assert!(refused > 100);
     }
 
-    /// A graph whose edges with an end from `k` on are flat (a sum of two potentials `p`, or
-    /// absent; in one case in three a "dummy" last vertex weighs 0 to everyone), solved from
-    /// those potentials (`phi`, in stored units).
-    struct FlatCase {
-        n: usize,
-        k: usize,
-        p: Vec<u64>,
-        w: Vec<Vec<Option<u64>>>,
-        m: Matcher<2>,
-        phi: Vec<Wide<2>>,
-    }
-
-    fn flat_case(rng: &mut Rng, case: usize) -> FlatCase {
-        let n = 6 + 2 * (rng.next() % 6) as usize;
-        let dummy = case.is_multiple_of(3);
-        let players = if dummy { n - 1 } else { n };
-        let k = 2 + (rng.next() % (players as u64 - 3)) as usize;
-        let p: Vec<u64> = (0..n).map(|_| rng.next() % 5).collect();
-        let (w, mut m) = random_graph(rng, n, 80, |_, a, b| {
-            if dummy && b == n - 1 { 0 } else { p[a] + p[b] }
-        });
-        let phi: Vec<Wide<2>> = (0..players).map(|v| Wide::from_u64(2 * p[v] + 1)).collect();
-        let duals: Vec<Option<Wide<2>>> = (0..n).map(|v| phi.get(v).copied()).collect();
-        assert!(m.restart_from(&duals), "case {case}");
-        assert!(m.solve().is_ok(), "case {case}");
-        FlatCase { n, k, p, w, m, phi }
-    }
-
-    /// Changes the edges among the vertices below `k` at random (kept, removed, or heavier
-    /// than flat).
-    fn change_upper(
-        rng: &mut Rng,
-        k: usize,
-        p: &[u64],
-        w: &mut [Vec<Option<u64>>],
-        m: &mut Matcher<2>,
-    ) {
-        for a in 0..k {
-            for b in a + 1..k {
-                let c = match rng.next() % 10 {
-                    0 => None,
-                    1..=3 => w[a][b],
-                    _ => Some(p[a] + p[b] + rng.next() % 12),
-                };
-                w[a][b] = c;
-                w[b][a] = c;
-                m.set(a, b, c.map(Wide::from_u64));
-            }
-        }
-    }
-
-    /// Solves `m` and checks it against dynamic programming on `w` and by its certificate;
-    /// false when there is no perfect matching (as dynamic programming finds too).
-    fn solves_to_the_optimum(
-        m: &mut Matcher<2>,
-        n: usize,
-        w: &[Vec<Option<u64>>],
-        case: usize,
-    ) -> bool {
-        let solved = m.solve();
-        let optimum = best(n, w);
-        assert_eq!(solved.is_ok(), optimum.is_some(), "case {case}");
-        if solved.is_ok() {
-            m.certify();
-            assert_eq!(Some(matched_weight(m, w)), optimum, "case {case}");
-        }
-        solved.is_ok()
-    }
-
     /// Solving with the lower field parked: graphs whose edges with an end from `k` on are flat
     /// (a sum of two potentials, or absent; a "dummy" last vertex weighs 0 to everyone), the
     /// upper vertices' edges among themselves changed at random, then solved as `solve_parked`
@@ -2189,25 +2130,45 @@ mod tests {
         let mut rng = Rng(47);
         let (mut parked, mut floated) = (0, 0);
         for case in 0..700 {
-            let FlatCase {
-                n,
-                k,
-                p,
-                mut w,
-                mut m,
-                phi,
-            } = flat_case(&mut rng, case);
+            let n = 6 + 2 * (rng.next() % 6) as usize;
+            let dummy = case % 3 == 0;
+            let players = if dummy { n - 1 } else { n };
+            let k = 2 + (rng.next() % (players as u64 - 3)) as usize;
+            let p: Vec<u64> = (0..n).map(|_| rng.next() % 5).collect();
+            let (mut w, mut m) = random_graph(&mut rng, n, 80, |_, a, b| {
+                if dummy && b == n - 1 { 0 } else { p[a] + p[b] }
+            });
+            let phi: Vec<Wide<2>> = (0..players).map(|v| Wide::from_u64(2 * p[v] + 1)).collect();
+            let duals: Vec<Option<Wide<2>>> = (0..n).map(|v| phi.get(v).copied()).collect();
+            assert!(m.restart_from(&duals), "case {case}");
+            assert!(m.solve().is_ok(), "case {case}");
             for _ in 0..3 {
-                change_upper(&mut rng, k, &p, &mut w, &mut m);
+                for a in 0..k {
+                    for b in a + 1..k {
+                        let c = match rng.next() % 10 {
+                            0 => None,
+                            1..=3 => w[a][b],
+                            _ => Some(p[a] + p[b] + rng.next() % 12),
+                        };
+                        w[a][b] = c;
+                        w[b][a] = c;
+                        m.set(a, b, c.map(Wide::from_u64));
+                    }
+                }
                 m.park(k, &phi);
                 parked += usize::from(!m.parked_list.is_empty());
                 let _ = m.solve();
                 floated += usize::from(m.mate.contains(&RES));
                 m.unpark();
                 assert!(m.parked_list.is_empty() && !m.mate.contains(&RES));
-                if !solves_to_the_optimum(&mut m, n, &w, case) {
+                let solved = m.solve();
+                let optimum = best(n, &w);
+                assert_eq!(solved.is_ok(), optimum.is_some(), "case {case}");
+                if solved.is_err() {
                     break;
                 }
+                m.certify();
+                assert_eq!(Some(matched_weight(&m, &w)), optimum, "case {case}");
             }
         }
         assert!(parked > 500, "parked in {parked} solves");
@@ -2225,16 +2186,43 @@ mod tests {
         let mut rng = Rng(53);
         let (mut rows, mut ends) = (0, 0);
         for case in 0..700 {
-            let mut c = flat_case(&mut rng, case);
-            c.m.set_flat(c.k, &c.phi);
+            let n = 6 + 2 * (rng.next() % 6) as usize;
+            let dummy = case % 3 == 0;
+            let players = if dummy { n - 1 } else { n };
+            let k = 2 + (rng.next() % (players as u64 - 3)) as usize;
+            let p: Vec<u64> = (0..n).map(|_| rng.next() % 5).collect();
+            let (mut w, mut m) = random_graph(&mut rng, n, 80, |_, a, b| {
+                if dummy && b == n - 1 { 0 } else { p[a] + p[b] }
+            });
+            let phi: Vec<Wide<2>> = (0..players).map(|v| Wide::from_u64(2 * p[v] + 1)).collect();
+            let duals: Vec<Option<Wide<2>>> = (0..n).map(|v| phi.get(v).copied()).collect();
+            assert!(m.restart_from(&duals), "case {case}");
+            assert!(m.solve().is_ok(), "case {case}");
+            m.set_flat(k, &phi);
             for _ in 0..3 {
-                change_upper(&mut rng, c.k, &c.p, &mut c.w, &mut c.m);
-                if !solves_to_the_optimum(&mut c.m, c.n, &c.w, case) {
+                for a in 0..k {
+                    for b in a + 1..k {
+                        let c = match rng.next() % 10 {
+                            0 => None,
+                            1..=3 => w[a][b],
+                            _ => Some(p[a] + p[b] + rng.next() % 12),
+                        };
+                        w[a][b] = c;
+                        w[b][a] = c;
+                        m.set(a, b, c.map(Wide::from_u64));
+                    }
+                }
+                let solved = m.solve();
+                let optimum = best(n, &w);
+                assert_eq!(solved.is_ok(), optimum.is_some(), "case {case}");
+                if solved.is_err() {
                     break;
                 }
+                m.certify();
+                assert_eq!(Some(matched_weight(&m, &w)), optimum, "case {case}");
             }
-            rows += c.m.skip_counts.0;
-            ends += c.m.skip_counts.1;
+            rows += m.skip_counts.0;
+            ends += m.skip_counts.1;
         }
         assert!(rows > 1000, "{rows} rows skipped");
         assert!(ends > 50, "{ends} skips ended by a dual change");

@@ -1121,7 +1121,6 @@ impl<'t> Ctx<'t> {
                 by_index.push(next_group);
                 next_group += 1;
             }
-            m.set_flat(next_group, &phi);
             let len = by_index.len();
             // Base weights of the bracket and the next scoregroup.
             let mut base = Base::<N>::new(len);

@@ -101,20 +101,6 @@ pub(crate) struct Matcher<const N: usize> {
     /// meet). A vertex whose dual equals it and that has no live mate is paired into the
     /// reservoir (mate `RES`).
     floor: Vec<Option<Wide<N>>>,
-    /// The flat field (see `set_flat`): every edge with an end from `flat_from` on weighs
-    /// `phi[a] + phi[b]` (stored units) or is absent.
-    flat_from: usize,
-    phi: Vec<Wide<N>>,
-    /// In this stage: whether a row whose vertex is above its flat potential is scanned over
-    /// `upper` alone (see `stage`), the live vertices that were not flat at the stage's start.
-    skipping: bool,
-    upper: Vec<usize>,
-    /// The S-vertices whose rows were scanned over `upper` alone in this stage.
-    skipped: Vec<usize>,
-    /// Rows scanned over `upper` alone, and dual changes that brought a skipped vertex to its
-    /// potential (so that the tests can tell they exercised both).
-    #[cfg(test)]
-    skip_counts: (usize, usize),
 }
 
 /// Distinct wide integers, each given a 4-byte index once (interning), so that a table of
@@ -264,13 +250,6 @@ impl<const N: usize> Matcher<N> {
             row: Vec::with_capacity(n),
             parked_list: Vec::new(),
             floor: vec![None; n],
-            flat_from: n,
-            phi: Vec::new(),
-            skipping: false,
-            upper: Vec::new(),
-            skipped: Vec::new(),
-            #[cfg(test)]
-            skip_counts: (0, 0),
         }
     }
 
@@ -893,7 +872,6 @@ impl<const N: usize> Matcher<N> {
             }
         }
         self.tight_only = false;
-        self.start_skipping();
         loop {
             while let Some(v) = self.queue.pop() {
                 if v >= n {
@@ -906,14 +884,8 @@ impl<const N: usize> Matcher<N> {
                     continue;
                 }
                 let row = self.row_at(v);
-                let skip = self.skip_row(v);
-                let len = if skip {
-                    self.upper.len()
-                } else {
-                    self.live.len()
-                };
-                for k in 0..len {
-                    let w = if skip { self.upper[k] } else { self.live[k] };
+                for k in 0..self.live.len() {
+                    let w = self.live[k];
                     // (v's blossom can grow during the scan.)
                     let bv = self.inb[v];
                     let bw = self.inb[w];
@@ -927,8 +899,6 @@ impl<const N: usize> Matcher<N> {
                 }
             }
             if self.tight_only {
-                self.skipping = false;
-                self.skipped.clear();
                 self.end_stage();
                 return Ok(());
             }
@@ -976,17 +946,6 @@ impl<const N: usize> Matcher<N> {
                     }
                 }
             }
-            // A skipped S-vertex's dual may fall to its flat potential (see `skip_row`): its
-            // edges into the flat field are tight then.
-            for &v in &self.skipped {
-                if self.label[self.inb[v]] == 1 {
-                    let d = self.dual[v].sub(&self.phi[v]);
-                    if delta.is_none_or(|x| d < x) {
-                        delta = Some(d);
-                        kind = 5;
-                    }
-                }
-            }
             // An S-vertex's dual may fall to its floor (see `solve_parked`).
             let mut floats = NONE;
             if !self.parked_list.is_empty() {
@@ -1004,8 +963,6 @@ impl<const N: usize> Matcher<N> {
                 }
             }
             let Some(delta) = delta else {
-                self.skipping = false;
-                self.skipped.clear();
                 return Err(NoPerfectMatching);
             };
             self.bestok.iter_mut().for_each(|ok| *ok = false);
@@ -1041,95 +998,8 @@ impl<const N: usize> Matcher<N> {
                     let s_end = if self.label[self.inb[a]] == 1 { a } else { b };
                     self.queue.push(s_end);
                 }
-                5 => {
-                    #[cfg(test)]
-                    {
-                        self.skip_counts.1 += 1;
-                    }
-                    // Rescanned in full (their duals are at their potentials now).
-                    let mut skipped = std::mem::take(&mut self.skipped);
-                    skipped.retain(|&v| {
-                        let at = self.label[self.inb[v]] == 1 && self.dual[v] == self.phi[v];
-                        if at {
-                            self.queue.push(v);
-                        }
-                        !at
-                    });
-                    self.skipped = skipped;
-                }
                 _ => self.expand(tblossom, false),
             }
-        }
-    }
-
-    /// Sets the flat field: from vertex `from` on, every edge weighs `phi[a] + phi[b]` (stored
-    /// units) or is absent, until the next call (checked in debug builds). A stage outside
-    /// `solve_parked` then leaves its vertices out of most row scans (see `skip_row`).
-    pub fn set_flat(&mut self, from: usize, phi: &[Wide<N>]) {
-        self.flat_from = from;
-        if self.phi.as_slice() != phi {
-            self.phi = phi.to_vec();
-        }
-        #[cfg(debug_assertions)]
-        for &a in &self.live {
-            for &b in &self.live {
-                let w = self.weight2(a, b);
-                if a != b && (a >= from || b >= from) && a < phi.len() && b < phi.len() {
-                    assert!(w.is_zero() || *w == phi[a].add(&phi[b]), "{a}-{b} not flat");
-                }
-            }
-        }
-    }
-
-    /// Whether live vertex `v` is flat now: a single, unlabelled vertex of the flat field whose
-    /// dual is its potential.
-    fn is_flat(&self, v: usize) -> bool {
-        v >= self.flat_from
-            && v < self.phi.len()
-            && self.inb[v] == v
-            && self.label[v] == 0
-            && self.dual[v] == self.phi[v]
-    }
-
-    /// At a stage's start (its roots labelled): the live vertices that are not flat, `upper`.
-    ///
-    /// An edge from an S-vertex `v` to a flat vertex `w` has slack `dual[v] - phi[v]`, the same
-    /// for every such `w` it may meet, and `w`'s dual stays its potential for as long as it is
-    /// unlabelled. So while `v`'s dual is above its potential, none of those edges is tight and
-    /// all they add to the stage is a best edge for each `w` whose slack is that number: a row
-    /// scan may leave them out (`skip_row`) if the dual change counts `dual[v] - phi[v]` for
-    /// `v` instead (`skipped`), and `v` is scanned in full once that reaches zero. A full scan
-    /// may label flat vertices, so it ends the skipping for the rest of the stage. Exact: the
-    /// stage makes the same dual changes and finds the same tight edges, scanning a bracket's
-    /// rows over the bracket and its next scoregroup instead of the whole field.
-    fn start_skipping(&mut self) {
-        self.skipped.clear();
-        self.skipping = self.flat_from < self.n && self.parked_list.is_empty();
-        if self.skipping {
-            let mut upper = std::mem::take(&mut self.upper);
-            upper.clear();
-            upper.extend(self.live.iter().copied().filter(|&v| !self.is_flat(v)));
-            self.skipping = upper.len() < self.live.len();
-            self.upper = upper;
-        }
-    }
-
-    /// Whether the row of the S-vertex `v` is scanned over `upper` alone (see `start_skipping`):
-    /// `v` is then recorded in `skipped`; else the skipping ends for the stage.
-    fn skip_row(&mut self, v: usize) -> bool {
-        if !self.skipping {
-            return false;
-        }
-        if v < self.phi.len() && self.dual[v] > self.phi[v] {
-            self.skipped.push(v);
-            #[cfg(test)]
-            {
-                self.skip_counts.0 += 1;
-            }
-            true
-        } else {
-            self.skipping = false;
-            false
         }
     }
 
@@ -1222,28 +1092,10 @@ impl<const N: usize> Matcher<N> {
                 return;
             }
         }
-        let mut skip = self.skipping;
-        if skip {
-            let mut ls = Vec::new();
-            self.leaves(b, &mut ls);
-            skip = ls
-                .iter()
-                .all(|&x| x < self.phi.len() && self.dual[x] > self.phi[x]);
-            if skip {
-                self.skipped.extend(ls);
-            } else {
-                self.skipping = false;
-            }
-        }
         self.scanning = b;
-        let len = if skip {
-            self.upper.len()
-        } else {
-            self.live.len()
-        };
-        for k in 0..len {
-            let w = if skip { self.upper[k] } else { self.live[k] };
-            let (x, id) = self.rep[b][w];
+        for k in 0..self.live.len() {
+            let (x, id) = self.rep[b][self.live[k]];
+            let w = self.live[k];
             if id == 0 {
                 continue;
             }
@@ -1701,9 +1553,8 @@ impl<const N: usize> Matcher<N> {
                     }
                 }
                 None if !self.rep[c].is_empty() => {
-                    let len = self.scan_len();
-                    for k in 0..len {
-                        let w = self.scan_col(k);
+                    for k in 0..self.live.len() {
+                        let w = self.live[k];
                         let (x, id) = self.rep[c][w];
                         if id != 0 {
                             self.consider_best(b, x as usize, w, &mut touched);
@@ -1713,10 +1564,9 @@ impl<const N: usize> Matcher<N> {
                 None => {
                     let mut cl = Vec::new();
                     self.leaves(c, &mut cl);
-                    let len = self.scan_len();
                     for x in cl {
-                        for k in 0..len {
-                            let y = self.scan_col(k);
+                        for k in 0..self.live.len() {
+                            let y = self.live[k];
                             if y != x && !self.weight2(x, y).is_zero() {
                                 self.consider_best(b, x, y, &mut touched);
                             }
@@ -1744,25 +1594,6 @@ impl<const N: usize> Matcher<N> {
             self.bestw[b] = *self.weight2(best.0, best.1);
             self.bestslack[b] = best_slack;
             self.bestok[b] = true;
-        }
-    }
-
-    /// The vertices whose edges to other S-blossoms may count: `upper` while skipping (a flat
-    /// vertex is unlabelled), else every live one.
-    fn scan_len(&self) -> usize {
-        if self.skipping {
-            self.upper.len()
-        } else {
-            self.live.len()
-        }
-    }
-
-    #[inline]
-    fn scan_col(&self, k: usize) -> usize {
-        if self.skipping {
-            self.upper[k]
-        } else {
-            self.live[k]
         }
     }
 
@@ -2176,56 +2007,6 @@ mod tests {
             floated > 100,
             "paired into the reservoir in {floated} solves"
         );
-    }
-
-    /// The same with the flat field left out of row scans (`set_flat`) instead of parked: every
-    /// solve is optimal (certificate and dynamic programming), and the tests exercise both the
-    /// skipped rows and the dual changes that end a skip.
-    #[test]
-    fn skipping_the_flat_field_keeps_solves_optimal() {
-        let mut rng = Rng(53);
-        let (mut rows, mut ends) = (0, 0);
-        for case in 0..700 {
-            let n = 6 + 2 * (rng.next() % 6) as usize;
-            let dummy = case % 3 == 0;
-            let players = if dummy { n - 1 } else { n };
-            let k = 2 + (rng.next() % (players as u64 - 3)) as usize;
-            let p: Vec<u64> = (0..n).map(|_| rng.next() % 5).collect();
-            let (mut w, mut m) = random_graph(&mut rng, n, 80, |_, a, b| {
-                if dummy && b == n - 1 { 0 } else { p[a] + p[b] }
-            });
-            let phi: Vec<Wide<2>> = (0..players).map(|v| Wide::from_u64(2 * p[v] + 1)).collect();
-            let duals: Vec<Option<Wide<2>>> = (0..n).map(|v| phi.get(v).copied()).collect();
-            assert!(m.restart_from(&duals), "case {case}");
-            assert!(m.solve().is_ok(), "case {case}");
-            m.set_flat(k, &phi);
-            for _ in 0..3 {
-                for a in 0..k {
-                    for b in a + 1..k {
-                        let c = match rng.next() % 10 {
-                            0 => None,
-                            1..=3 => w[a][b],
-                            _ => Some(p[a] + p[b] + rng.next() % 12),
-                        };
-                        w[a][b] = c;
-                        w[b][a] = c;
-                        m.set(a, b, c.map(Wide::from_u64));
-                    }
-                }
-                let solved = m.solve();
-                let optimum = best(n, &w);
-                assert_eq!(solved.is_ok(), optimum.is_some(), "case {case}");
-                if solved.is_err() {
-                    break;
-                }
-                m.certify();
-                assert_eq!(Some(matched_weight(&m, &w)), optimum, "case {case}");
-            }
-            rows += m.skip_counts.0;
-            ends += m.skip_counts.1;
-        }
-        assert!(rows > 1000, "{rows} rows skipped");
-        assert!(ends > 50, "{ends} skips ended by a dual change");
     }
 
     /// Shifting a vertex's dual ahead of changing its edges to a set by the same amount: when

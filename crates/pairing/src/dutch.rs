@@ -943,7 +943,6 @@ impl<'t> Ctx<'t> {
         // Flat weights depend on the players' potential classes (and the top pair's one more)
         // alone: each distinct one is interned once, and the whole table is written in one pass
         // (the dummy of an odd field has an edge of weight zero to everyone).
-        let mut memo = Memo::new();
         let dummy_id = m.stored(Some(Wide::ZERO));
         // Each pair's stored index: by the classes of its players, from a table of every
         // pair of classes (with and without one more).
@@ -1153,7 +1152,7 @@ impl<'t> Ctx<'t> {
             // Each base weight is interned once: `stored` maps its index in `base` to the
             // matcher's (a later `put` only removes edges, so the map stays whole); a modified
             // one is named by that index and its addend's row (see `modified`) in `memo`.
-            memo.clear();
+            let mut memo = Memo::new();
             let stored: Vec<u32> = (0..base.values.len() as u32)
                 .map(|id| m.stored(base.value(id)))
                 .collect();

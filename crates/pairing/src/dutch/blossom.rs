@@ -151,11 +151,6 @@ impl Memo {
         Memo(std::collections::HashMap::default())
     }
 
-    /// Forgets every name (when what the names stand for changes).
-    pub fn clear(&mut self) {
-        self.0.clear();
-    }
-
     /// The stored index of the weight named `key`, made by `make` the first time.
     pub fn stored<const N: usize>(
         &mut self,

@@ -227,8 +227,19 @@ pub fn pair_next_round(t: &Tournament, options: &DutchOptions) -> Result<Pairing
 /// entries of `round` itself that are not pairings, such as requested byes, mark absentees).
 /// Round 0 has no pairing (an empty one is returned).
 pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
+    pair_round_slots(t, round, None).map(|(p, _)| p)
+}
+
+/// `pair_round` with the weights' score slots set (see `Ctx::slots`; `None`: the round's
+/// own choice), and whether a bracket needed more than those (the round was then paired again
+/// with a slot for every scoregroup).
+fn pair_round_slots(
+    t: &Tournament,
+    round: u32,
+    slots: Option<u32>,
+) -> Result<(Pairing, bool), PairingError> {
     let Some(played) = (round as usize).checked_sub(1) else {
-        return Ok(Pairing::default());
+        return Ok((Pairing::default(), false));
     };
     let pasts: Vec<Vec<Past>> = t
         .players
@@ -360,61 +371,94 @@ pub fn pair_round(t: &Tournament, round: u32) -> Result<Pairing, PairingError> {
     entrants.sort_by(|a, b| b.score.cmp(&a.score).then(a.rank.cmp(&b.rank)));
     let n = entrants.len();
     if n == 0 {
-        return Ok(Pairing::default());
+        return Ok((Pairing::default(), false));
     }
-    let ctx = Ctx::new(t, entrants, played as u32);
-    let words = (ctx.total_bits + 80).div_ceil(64) as usize;
-    // The weights' width in words: the round's own from 5 words up to 32 (a scan's cost grows
-    // with it), so that only these widths are instances of the matcher. The matcher keeps a
-    // dense table of wide weights (and the bracket its own): refuse a field whose table would
-    // not fit rather than exhaust the machine's memory.
-    let width = match words {
+    let mut ctx = Ctx::new(t, entrants, played as u32);
+    if let Some(slots) = slots {
+        ctx.set_slots(slots);
+    }
+    let mut pairs = ctx.pair(round)?;
+    let widened = pairs.is_err();
+    if widened {
+        // A bracket held more scores than the round's slots: pair the round again with a slot
+        // for every scoregroup (rare: see `Ctx::slots`).
+        ctx.set_slots(ctx.group_shift.len() as u32);
+        pairs = ctx.pair(round)?;
+    }
+    let Ok(Some(pairs)) = pairs else {
+        return Err(PairingError::NoValidPairing { round, players: n });
+    };
+    Ok((ctx.publish(&pairs), widened))
+}
+
+/// A bracket held more distinct scores than the weights have slots for (see `Ctx::slots`).
+struct Widen;
+
+/// The weights' width in words for a layout of `bits` bits: the round's own from 5 words up to
+/// 32 (a scan's cost grows with it), so that only these widths are instances of the matcher.
+fn width_for(bits: u32) -> usize {
+    let words = (bits + 80).div_ceil(64) as usize;
+    match words {
         0..=2 => 2,
         3 | 4 => words,
         5..=32 => words.next_multiple_of(2),
         33..=64 => 64,
         _ => 128,
-    } as u64;
-    // The matcher's square table of weight indices and the bracket's (4 bytes a pair each), the
-    // table of forbidden pairs (a bit a pair), and the distinct weights of both, of `width`
-    // words each (counted as 16 a player; the matcher's were about 6 a player at 1,000 players
-    // and 3 at 10,000).
-    let bytes = (n as u64 + 1).pow(2) * 8 + (n as u64).pow(2) / 8 + 16 * n as u64 * width * 8;
-    let mib = bytes / (1 << 20);
-    if mib > MEMORY_LIMIT_MIB {
-        return Err(PairingError::TooLarge {
-            round,
-            players: n,
-            mib,
-            limit: MEMORY_LIMIT_MIB,
-        });
     }
-    // One instance of the matcher a width above: each round runs at the width chosen there.
-    let pairs = match width {
-        2 => ctx.run::<2>(),
-        3 => ctx.run::<3>(),
-        4 => ctx.run::<4>(),
-        6 => ctx.run::<6>(),
-        8 => ctx.run::<8>(),
-        10 => ctx.run::<10>(),
-        12 => ctx.run::<12>(),
-        14 => ctx.run::<14>(),
-        16 => ctx.run::<16>(),
-        18 => ctx.run::<18>(),
-        20 => ctx.run::<20>(),
-        22 => ctx.run::<22>(),
-        24 => ctx.run::<24>(),
-        26 => ctx.run::<26>(),
-        28 => ctx.run::<28>(),
-        30 => ctx.run::<30>(),
-        32 => ctx.run::<32>(),
-        64 => ctx.run::<64>(),
-        _ => ctx.run::<128>(),
-    };
-    let Some(pairs) = pairs else {
-        return Err(PairingError::NoValidPairing { round, players: n });
-    };
-    Ok(ctx.publish(&pairs))
+}
+
+impl Ctx<'_> {
+    /// The width of this layout's weights (the first solve's bye potentials included).
+    fn width(&self) -> usize {
+        width_for(self.total_bits.max(self.groups_shift + self.size_bits + 3))
+    }
+
+    /// Runs the procedure at this layout's width. The matcher keeps a dense table of wide
+    /// weights (and the bracket its own): refuse a field whose table would not fit rather than
+    /// exhaust the machine's memory.
+    #[allow(clippy::type_complexity)]
+    fn pair(&self, round: u32) -> Result<Result<Option<Vec<(usize, usize)>>, Widen>, PairingError> {
+        let n = self.p.len();
+        let width = self.width() as u64;
+        // The matcher's square table of weight indices and the bracket's (4 bytes a pair each), the
+        // table of forbidden pairs (a bit a pair), and the distinct weights of both, of `width`
+        // words each (counted as 16 a player; the matcher's were about 6 a player at 1,000 players
+        // and 3 at 10,000).
+        let bytes = (n as u64 + 1).pow(2) * 8 + (n as u64).pow(2) / 8 + 16 * n as u64 * width * 8;
+        let mib = bytes / (1 << 20);
+        if mib > MEMORY_LIMIT_MIB {
+            return Err(PairingError::TooLarge {
+                round,
+                players: n,
+                mib,
+                limit: MEMORY_LIMIT_MIB,
+            });
+        }
+        // One instance of the matcher a width above: each round runs at the width chosen there.
+        let mut widen = false;
+        let pairs = match width {
+            2 => self.run::<2>(&mut widen),
+            3 => self.run::<3>(&mut widen),
+            4 => self.run::<4>(&mut widen),
+            6 => self.run::<6>(&mut widen),
+            8 => self.run::<8>(&mut widen),
+            10 => self.run::<10>(&mut widen),
+            12 => self.run::<12>(&mut widen),
+            14 => self.run::<14>(&mut widen),
+            16 => self.run::<16>(&mut widen),
+            18 => self.run::<18>(&mut widen),
+            20 => self.run::<20>(&mut widen),
+            22 => self.run::<22>(&mut widen),
+            24 => self.run::<24>(&mut widen),
+            26 => self.run::<26>(&mut widen),
+            28 => self.run::<28>(&mut widen),
+            30 => self.run::<30>(&mut widen),
+            32 => self.run::<32>(&mut widen),
+            64 => self.run::<64>(&mut widen),
+            _ => self.run::<128>(&mut widen),
+        };
+        Ok(if widen { Err(Widen) } else { Ok(pairs) })
+    }
 }
 
 /// A bracket's base weights (see `Ctx::run`), symmetric, by position in the bracket: a square
@@ -546,13 +590,23 @@ struct Ctx<'t> {
     t: &'t Tournament,
     p: Vec<Entrant>,
     played: u32,
+    /// Where each scoregroup's bit field starts among all scoregroups' (lowest score at 0), and
+    /// the width of them all: the first solve's bye potentials (see `Ctx::run`).
     group_shift: std::collections::HashMap<u32, u32>,
     groups_shift: u32,
     size_bits: u32,
+    /// The number of score slots in each score field of a weight, `size_bits` wide each. The
+    /// live edges of a bracket's solves (its players' and the next scoregroup's; every pair
+    /// with a player below is flat, and every earlier bracket's player is retired) count only
+    /// the scores of those players in the score fields, and every such edge is rewritten at
+    /// the next bracket; so slot `k` stands for the `k`-th lowest of the bracket's scores (see
+    /// `Ctx::slot_shifts`), and a weight is a few slots wide where a field for every
+    /// scoregroup made it 18 to 20 words at 10,000 players. Slots keep the scores' order and
+    /// each has room for a whole scoregroup's count, so every matching of the live graph
+    /// compares with every other as it would with a field for every scoregroup.
+    slots: u32,
     total_bits: u32,
     offsets: Offsets,
-    /// `shift` of each player's score (a weight is built from it a few times per pair).
-    shifts: Vec<u32>,
     /// Pairs that may not meet (played before, or XXP-forbidden): bit `b * n + a` for the
     /// pair of sorted indices `a`, `b` (set both ways), so that a row reads in order.
     forbidden: Vec<u64>,
@@ -580,16 +634,6 @@ impl<'t> Ctx<'t> {
             i = j;
         }
         let size_bits = bits(max_group);
-        let b = size_bits;
-        let s = groups_shift;
-        let mut total = 2 + b + s + b + s + 2 * b + 4 * b;
-        if played >= 1 {
-            total += 2 * b + 2 * s;
-        }
-        if played >= 2 {
-            total += 2 * b + 2 * s;
-        }
-        total += 3 * b + 1;
         let pos: std::collections::HashMap<usize, usize> =
             p.iter().enumerate().map(|(k, e)| (e.idx, k)).collect();
         let mut forbidden = vec![0u64; (n * n).div_ceil(64)];
@@ -622,7 +666,6 @@ impl<'t> Ctx<'t> {
                 }
             }
         }
-        let shifts = p.iter().map(|e| group_shift[&e.score]).collect();
         // Two players clash (may not meet: the absolute colour criterion) when both have the
         // same absolute colour preference and neither is a topscorer in the last round: a code
         // per player, equal and non-zero for two that clash.
@@ -639,23 +682,71 @@ impl<'t> Ctx<'t> {
                 }
             })
             .collect();
-        Ctx {
+        let groups = group_shift.len() as u32;
+        let mut ctx = Ctx {
             t,
             p,
             played,
             group_shift,
             groups_shift,
             size_bits,
-            total_bits: total,
-            offsets: {
-                let o = Offsets::new(size_bits, groups_shift, played);
-                debug_assert_eq!(o.top + 2, total, "the fields fill the weight");
-                o
-            },
-            shifts,
+            slots: 0,
+            total_bits: 0,
+            offsets: Offsets::default(),
             forbidden,
             clash,
+        };
+        // Three slots hold a bracket of moved-down players from one scoregroup, its residents
+        // and the next scoregroup (nearly every bracket of a large field); as many more as fit
+        // in the same width.
+        let width = |slots: u32| width_for(Self::weight_bits(size_bits, slots * size_bits, played));
+        let mut slots = 3.min(groups);
+        while slots < groups && width(slots + 1) == width(slots) {
+            slots += 1;
         }
+        ctx.set_slots(slots);
+        ctx
+    }
+
+    /// The bits of a weight whose score fields are `s` bits wide.
+    fn weight_bits(b: u32, s: u32, played: u32) -> u32 {
+        let mut total = 2 + b + s + b + s + 2 * b + 4 * b;
+        if played >= 1 {
+            total += 2 * b + 2 * s;
+        }
+        if played >= 2 {
+            total += 2 * b + 2 * s;
+        }
+        total + 3 * b + 1
+    }
+
+    fn set_slots(&mut self, slots: u32) {
+        let (b, played) = (self.size_bits, self.played);
+        self.slots = slots;
+        self.total_bits = Self::weight_bits(b, slots * b, played);
+        self.offsets = Offsets::new(b, slots * b, played);
+        debug_assert_eq!(
+            self.offsets.top + 2,
+            self.total_bits,
+            "the fields fill the weight"
+        );
+    }
+
+    /// Each score slot's offset in a score field for the players `by_index` (a bracket and the
+    /// next scoregroup), written into `shifts` by player: the lowest score at 0. `Widen` when
+    /// they have more scores than slots.
+    fn slot_shifts(&self, by_index: &[usize], shifts: &mut [u32]) -> Result<(), Widen> {
+        let mut scores: Vec<u32> = by_index.iter().map(|&v| self.p[v].score).collect();
+        scores.sort_unstable();
+        scores.dedup();
+        if scores.len() > self.slots as usize {
+            return Err(Widen);
+        }
+        for &v in by_index {
+            let slot = scores.partition_point(|&x| x < self.p[v].score) as u32;
+            shifts[v] = slot * self.size_bits;
+        }
+        Ok(())
     }
 
     fn shift(&self, score: u32) -> u32 {
@@ -684,6 +775,7 @@ impl<'t> Ctx<'t> {
         in_current: bool,
         in_next: bool,
         bye: Bye<'_>,
+        shifts: &[u32],
     ) -> Option<Wide<N>> {
         if !self.compatible(hi, lo) {
             return None;
@@ -699,11 +791,11 @@ impl<'t> Ctx<'t> {
         );
         if in_current {
             r.add_at(1, o.current);
-            r.add_at(1, o.current_scores + self.shifts[hi]);
+            r.add_at(1, o.current_scores + shifts[hi]);
         }
         if in_next {
             r.add_at(1, o.next);
-            r.add_at(1, o.next_scores + self.shifts[hi]);
+            r.add_at(1, o.next_scores + shifts[hi]);
         }
         if single_bye {
             if h.score == bye_score {
@@ -736,18 +828,18 @@ impl<'t> Ctx<'t> {
             let up_ok = !(higher_score_gt && lf == Float::Up);
             r.add_at(u64::from(up_ok), o.up_ok[k]);
             if lf == Float::Down {
-                r.add_at(1, o.float_scores[k] + self.shifts[lo]);
+                r.add_at(1, o.float_scores[k] + shifts[lo]);
             }
             if hf == Float::Down {
-                r.add_at(1, o.float_scores[k] + self.shifts[hi]);
+                r.add_at(1, o.float_scores[k] + shifts[hi]);
             }
             if up_ok {
-                r.add_at(1, o.up_ok_scores[k] + self.shifts[hi]);
+                r.add_at(1, o.up_ok_scores[k] + shifts[hi]);
             }
         }
         debug_assert_eq!(
             Some(r),
-            self.edge_by_shifts(hi, lo, in_current, in_next, bye)
+            self.edge_by_shifts(hi, lo, in_current, in_next, bye, shifts)
         );
         Some(r)
     }
@@ -782,13 +874,14 @@ impl<'t> Ctx<'t> {
         in_current: bool,
         in_next: bool,
         bye: Bye<'_>,
+        shifts: &[u32],
     ) -> Option<Wide<N>> {
         if !self.compatible(hi, lo) {
             return None;
         }
         let (bye_score, single_bye, ranks) = (bye.score, bye.single, bye.ranks);
         let b = self.size_bits;
-        let s = self.groups_shift;
+        let s = self.slots * b;
         let (h, l) = (&self.p[hi], &self.p[lo]);
         let mut r = Wide::<N>::from_u64(
             1 + u64::from(!self.bye_candidate(hi, bye_score))
@@ -798,12 +891,12 @@ impl<'t> Ctx<'t> {
         r = put(r, b, u64::from(in_current));
         r = r.shl(s);
         if in_current {
-            r.set_bit(self.shift(h.score));
+            r.set_bit(shifts[hi]);
         }
         r = put(r, b, u64::from(in_next));
         r = r.shl(s);
         if in_next {
-            r.set_bit(self.shift(h.score));
+            r.set_bit(shifts[hi]);
         }
         r = r.shl(2 * b);
         if single_bye {
@@ -853,15 +946,15 @@ impl<'t> Ctx<'t> {
             r = r.shl(s);
             if in_current {
                 if lf == Float::Down {
-                    r = r.add(&Wide::from_u64(1).shl(self.shift(l.score)));
+                    r = r.add(&Wide::from_u64(1).shl(shifts[lo]));
                 }
                 if hf == Float::Down {
-                    r = r.add(&Wide::from_u64(1).shl(self.shift(h.score)));
+                    r = r.add(&Wide::from_u64(1).shl(shifts[hi]));
                 }
             }
             r = r.shl(s);
             if in_current && !(lf == Float::Up && higher_score_gt) {
-                r.set_bit(self.shift(h.score));
+                r.set_bit(shifts[hi]);
             }
         }
         r = r.shl(3 * b + 1);
@@ -876,7 +969,7 @@ impl<'t> Ctx<'t> {
     /// whole field's weights are then a sum each instead of a bit field at a time.
     fn flat<const N: usize>(&self, bye: Bye<'_>) -> Flat<N> {
         let (bye_score, single_bye, ranks) = (bye.score, bye.single, bye.ranks);
-        let (b, s) = (self.size_bits, self.groups_shift);
+        let (b, s) = (self.size_bits, self.slots * self.size_bits);
         let top = self.total_bits - 2;
         let mut below_ranks = 4 * b + 3 * b + 1;
         if self.played >= 1 {
@@ -905,8 +998,10 @@ impl<'t> Ctx<'t> {
     }
 
     #[allow(clippy::needless_range_loop)]
-    fn run<const N: usize>(&self) -> Option<Vec<(usize, usize)>> {
+    fn run<const N: usize>(&self, widen: &mut bool) -> Option<Vec<(usize, usize)>> {
         let n = self.p.len();
+        // Each player's score slot's offset in a score field, for the bracket (`slot_shifts`).
+        let mut shifts = vec![0u32; n];
         let odd = n % 2 == 1;
         let dummy = n;
         let mut m = Matcher::<N>::new(n + usize::from(odd));
@@ -978,7 +1073,7 @@ impl<'t> Ctx<'t> {
         let check_flat = |m: &mut Matcher<N>, bye: Bye<'_>| {
             for i in 0..n {
                 for j in 0..i {
-                    let id = m.stored(self.edge::<N>(j, i, false, false, bye));
+                    let id = m.stored(self.edge::<N>(j, i, false, false, bye, &shifts));
                     assert_eq!(m.stored_at(i, j), id, "flat weight of {i}-{j}");
                 }
             }
@@ -1121,6 +1216,10 @@ impl<'t> Ctx<'t> {
                 next_group += 1;
             }
             let len = by_index.len();
+            if self.slot_shifts(&by_index, &mut shifts).is_err() {
+                *widen = true;
+                return None;
+            }
             // Base weights of the bracket and the next scoregroup.
             let mut base = Base::<N>::new(len);
             for larger in group_begin..len {
@@ -1138,6 +1237,7 @@ impl<'t> Ctx<'t> {
                                 single: single_bye,
                                 ranks: &ranks,
                             },
+                            &shifts,
                         ),
                     );
                 }
@@ -1671,4 +1771,56 @@ pub fn recheck(t: &Tournament, options: &DutchOptions) -> Result<(), RoundMismat
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed bbpPairings tournaments (`tests/data/bbp`), every round paired with the
+    /// fewest score slots a bracket can have (three: moved-down players, residents, the next
+    /// scoregroup) and with two: the pairing must be the generator's either way, whether the
+    /// slots sufficed or the round was paired again with a slot for every scoregroup (both
+    /// happen, and are counted).
+    #[test]
+    fn score_slots_do_not_change_a_pairing() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bbp");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("the reference tournaments")
+            .map(|e| e.expect("directory entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "trf"))
+            .collect();
+        files.sort();
+        let (mut narrow, mut widened) = (0, 0);
+        for path in &files {
+            let text = std::fs::read_to_string(path).expect("readable TRF");
+            let t = crate::trf::parse(&text).expect("a valid TRF");
+            for round in 1..=t.rounds_paired() {
+                let recorded = recorded_pairing(&t, round);
+                let mut expected = recorded.boards.clone();
+                expected.sort_unstable();
+                for slots in [2, 3] {
+                    let (p, wide) = pair_round_slots(&t, round, Some(slots)).expect("paired");
+                    let mut ours = p.boards.clone();
+                    ours.sort_unstable();
+                    assert_eq!(
+                        (ours, p.bye),
+                        (expected.clone(), recorded.bye),
+                        "{} round {round} with {slots} slots (widened: {wide})",
+                        path.display()
+                    );
+                    if wide {
+                        widened += 1;
+                    } else {
+                        narrow += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("{narrow} rounds paired in their slots, {widened} widened");
+        assert!(
+            narrow > 100 && widened > 100,
+            "{narrow} narrow, {widened} widened"
+        );
+    }
 }

@@ -394,6 +394,10 @@ fn pair_round_slots(
 /// A bracket held more distinct scores than the weights have slots for (see `Ctx::slots`).
 struct Widen;
 
+/// What `Ctx::run` gave at one layout: the pairs (as sorted indices; `None`: no valid pairing),
+/// or `Widen`.
+type Run = Result<Option<Vec<(usize, usize)>>, Widen>;
+
 /// The weights' width in words for a layout of `bits` bits: the round's own from 5 words up to
 /// 32 (a scan's cost grows with it), so that only these widths are instances of the matcher.
 fn width_for(bits: u32) -> usize {
@@ -416,14 +420,13 @@ impl Ctx<'_> {
     /// Runs the procedure at this layout's width. The matcher keeps a dense table of wide
     /// weights (and the bracket its own): refuse a field whose table would not fit rather than
     /// exhaust the machine's memory.
-    #[allow(clippy::type_complexity)]
-    fn pair(&self, round: u32) -> Result<Result<Option<Vec<(usize, usize)>>, Widen>, PairingError> {
+    fn pair(&self, round: u32) -> Result<Run, PairingError> {
         let n = self.p.len();
         let width = self.width() as u64;
-        // The matcher's square table of weight indices and the bracket's (4 bytes a pair each), the
-        // table of forbidden pairs (a bit a pair), and the distinct weights of both, of `width`
-        // words each (counted as 16 a player; the matcher's were about 6 a player at 1,000 players
-        // and 3 at 10,000).
+        // The matcher's square table of weight indices and the bracket's (4 bytes a pair each),
+        // the table of forbidden pairs (a bit a pair), and the distinct weights of both, of
+        // `width` words each (counted as 16 a player; the matcher's were about 6 a player at
+        // 1,000 players and 3 at 10,000).
         let bytes = (n as u64 + 1).pow(2) * 8 + (n as u64).pow(2) / 8 + 16 * n as u64 * width * 8;
         let mib = bytes / (1 << 20);
         if mib > MEMORY_LIMIT_MIB {

@@ -414,7 +414,7 @@ fn width_for(bits: u32) -> usize {
 impl Ctx<'_> {
     /// The width of this layout's weights (the first solve's bye potentials included).
     fn width(&self) -> usize {
-        width_for(self.total_bits.max(self.groups_shift + self.size_bits + 3))
+        width_for((self.offsets.top + 2).max(self.groups_shift + self.size_bits + 3))
     }
 
     /// Runs the procedure at this layout's width. The matcher keeps a dense table of wide
@@ -608,7 +608,7 @@ struct Ctx<'t> {
     /// each has room for a whole scoregroup's count, so every matching of the live graph
     /// compares with every other as it would with a field for every scoregroup.
     slots: u32,
-    total_bits: u32,
+    /// The layout at `slots` (the weight's bits: `top` and its two).
     offsets: Offsets,
     /// Pairs that may not meet (played before, or XXP-forbidden): bit `b * n + a` for the
     /// pair of sorted indices `a`, `b` (set both ways), so that a row reads in order.
@@ -694,7 +694,6 @@ impl<'t> Ctx<'t> {
             groups_shift,
             size_bits,
             slots: 0,
-            total_bits: 0,
             offsets: Offsets::default(),
             forbidden,
             clash,
@@ -702,7 +701,8 @@ impl<'t> Ctx<'t> {
         // Three slots hold a bracket of moved-down players from one scoregroup, its residents
         // and the next scoregroup (nearly every bracket of a large field); as many more as fit
         // in the same width.
-        let width = |slots: u32| width_for(Self::weight_bits(size_bits, slots * size_bits, played));
+        let width =
+            |slots: u32| width_for(Offsets::new(size_bits, slots * size_bits, played).top + 2);
         let mut slots = 3.min(groups);
         while slots < groups && width(slots + 1) == width(slots) {
             slots += 1;
@@ -711,28 +711,9 @@ impl<'t> Ctx<'t> {
         ctx
     }
 
-    /// The bits of a weight whose score fields are `s` bits wide.
-    fn weight_bits(b: u32, s: u32, played: u32) -> u32 {
-        let mut total = 2 + b + s + b + s + 2 * b + 4 * b;
-        if played >= 1 {
-            total += 2 * b + 2 * s;
-        }
-        if played >= 2 {
-            total += 2 * b + 2 * s;
-        }
-        total + 3 * b + 1
-    }
-
     fn set_slots(&mut self, slots: u32) {
-        let (b, played) = (self.size_bits, self.played);
         self.slots = slots;
-        self.total_bits = Self::weight_bits(b, slots * b, played);
-        self.offsets = Offsets::new(b, slots * b, played);
-        debug_assert_eq!(
-            self.offsets.top + 2,
-            self.total_bits,
-            "the fields fill the weight"
-        );
+        self.offsets = Offsets::new(self.size_bits, slots * self.size_bits, self.played);
     }
 
     /// Each score slot's offset in a score field for the players `by_index` (a bracket and the
@@ -972,15 +953,7 @@ impl<'t> Ctx<'t> {
     /// whole field's weights are then a sum each instead of a bit field at a time.
     fn flat<const N: usize>(&self, bye: Bye<'_>) -> Flat<N> {
         let (bye_score, single_bye, ranks) = (bye.score, bye.single, bye.ranks);
-        let (b, s) = (self.size_bits, self.slots * self.size_bits);
-        let top = self.total_bits - 2;
-        let mut below_ranks = 4 * b + 3 * b + 1;
-        if self.played >= 1 {
-            below_ranks += 2 * b + 2 * s;
-        }
-        if self.played >= 2 {
-            below_ranks += 2 * b + 2 * s;
-        }
+        let (top, below_ranks) = (self.offsets.top, self.offsets.ranks);
         let potential = self
             .p
             .iter()

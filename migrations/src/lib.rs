@@ -13,6 +13,7 @@ mod m20261211_000005_game_version;
 mod m20261212_000006_self_entry;
 mod m20261213_000007_clock_leases;
 mod m20261214_000008_tournament_version;
+mod m20261215_000009_short_games;
 
 /// All migrations, oldest first.
 pub struct Migrator;
@@ -29,6 +30,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261212_000006_self_entry::Migration),
             Box::new(m20261213_000007_clock_leases::Migration),
             Box::new(m20261214_000008_tournament_version::Migration),
+            Box::new(m20261215_000009_short_games::Migration),
         ]
     }
 }

@@ -57,6 +57,16 @@ pub async fn start_at(db_url: &str, start: Timestamp) -> TestServer {
 /// `db_url`, with the system clock, a 50 ms scheduler tick and the admin exempt from the
 /// per-caller limits (as in `hanniball serve`); returns its URL and what stops it.
 pub async fn arbiter_and_scheduler(db_url: &str) -> (String, CancellationToken) {
+    serve_services(db_url, false).await
+}
+
+/// The three services (arbiter, rating consuming the arbiter's results, scheduler seeding by the
+/// rating service) in one server, as [`arbiter_and_scheduler`] otherwise.
+pub async fn all_services(db_url: &str) -> (String, CancellationToken) {
+    serve_services(db_url, true).await
+}
+
+async fn serve_services(db_url: &str, with_rating: bool) -> (String, CancellationToken) {
     use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
     let store = Store::connect(db_url).await.expect("database");
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("port");
@@ -73,14 +83,29 @@ pub async fn arbiter_and_scheduler(db_url: &str) -> (String, CancellationToken) 
     .await
     .expect("arbiter");
     let mut options = SchedulerOptions::new(ADMIN_TOKEN, &url);
-    options.rating_url = None;
+    if !with_rating {
+        options.rating_url = None;
+    }
     options.tick = std::time::Duration::from_millis(50);
-    let scheduler = Scheduler::build(store, &options, shutdown.clone()).expect("scheduler");
+    let scheduler = Scheduler::build(store.clone(), &options, shutdown.clone()).expect("scheduler");
     let mut routes = tonic::service::RoutesBuilder::default();
     arbiter.add_to(&mut routes);
     scheduler.add_to(&mut routes);
     let mut names = hanniball_arbiter_svc::Arbiter::SERVICE_NAMES.to_vec();
     names.extend(Scheduler::SERVICE_NAMES);
+    if with_rating {
+        use hanniball_rating_svc::{Rating, RatingOptions};
+        let options = RatingOptions {
+            arbiter_url: Some(url.clone()),
+            max_backoff: std::time::Duration::from_millis(200),
+            ..RatingOptions::new(ADMIN_TOKEN)
+        };
+        let rating = Rating::build(store, options, shutdown.clone())
+            .await
+            .expect("rating");
+        rating.add_to(&mut routes);
+        names.extend(Rating::SERVICE_NAMES);
+    }
     let limits = hanniball_svc_kit::EdgeLimits {
         admin_token: Some(ADMIN_TOKEN.into()),
         ..hanniball_svc_kit::EdgeLimits::default()

@@ -78,8 +78,14 @@ async fn wait_for_games(client: &mut Rating, player: i64, games: u32) -> pb::Pla
     }
 }
 
-/// The admin creates a game and white resigns at once: black wins.
-async fn resigned_game(server: &TestServer, white: i64, black: i64, rated: bool) -> i64 {
+/// The admin creates a game and each side makes a turn (a game a side never moved in is never
+/// rated); the caller then ends it.
+async fn resigned_game(
+    server: &TestServer,
+    (white, w): (i64, &mut hanniball_e2e::Client),
+    (black, b): (i64, &mut hanniball_e2e::Client),
+    rated: bool,
+) -> i64 {
     let mut admin = server.admin().await;
     let game = admin
         .arbiter
@@ -100,6 +106,11 @@ async fn resigned_game(server: &TestServer, white: i64, black: i64, rated: bool)
         .resign(apb::ResignRequest { game_id: game.id })
         .await
         .expect_err("the admin does not play");
+    for (client, number, turn) in [(w, 1, "d4-c6"), (b, 2, "d12-c10")] {
+        hanniball_e2e::submit(client, game.id, number, turn)
+            .await
+            .expect("turn");
+    }
     game.id
 }
 
@@ -117,15 +128,15 @@ async fn a_finished_rated_game_changes_both_ratings() {
         let server = start(&db).await;
         let rating = start_rating(&db, Some(server.url())).await;
         let (white, mut w) = server.player("white").await;
-        let (black, _) = server.player("black").await;
+        let (black, mut b) = server.player("black").await;
         let (c, mut c_client) = server.player("carol").await;
-        let (d, _) = server.player("dave").await;
+        let (d, mut d_client) = server.player("dave").await;
         let mut reader = client(&rating, Some(ADMIN_TOKEN)).await;
         // An unrated game first, then a rated one: results are handled in order, so once the
         // rated one shows, the unrated one has been seen (and changed nothing).
-        let unrated = resigned_game(&server, c, d, false).await;
+        let unrated = resigned_game(&server, (c, &mut c_client), (d, &mut d_client), false).await;
         resign(&mut c_client, unrated).await;
-        let game = resigned_game(&server, white, black, true).await;
+        let game = resigned_game(&server, (white, &mut w), (black, &mut b), true).await;
         resign(&mut w, game).await;
         let loser = wait_for_games(&mut reader, white, 1).await;
         let winner = wait_for_games(&mut reader, black, 1).await;
@@ -157,7 +168,7 @@ async fn a_finished_rated_game_changes_both_ratings() {
         assert_eq!(again.black.expect("black").after, 1520.0);
         assert_eq!(rating_of(&mut reader, black).await.games, 1);
         // An aborted rated game changes nothing either.
-        let aborted = resigned_game(&server, white, black, true).await;
+        let aborted = resigned_game(&server, (white, &mut w), (black, &mut b), true).await;
         server
             .admin()
             .await
@@ -165,7 +176,10 @@ async fn a_finished_rated_game_changes_both_ratings() {
             .abort_game(apb::AbortGameRequest { game_id: aborted })
             .await
             .expect("abort");
-        let last = resigned_game(&server, c, d, true).await;
+        // A rated game resigned before either side moved is not played: never rated.
+        let unplayed = server.game(white, black, None).await.id;
+        resign(&mut w, unplayed).await;
+        let last = resigned_game(&server, (c, &mut c_client), (d, &mut d_client), true).await;
         resign(&mut c_client, last).await;
         wait_for_games(&mut reader, c, 1).await;
         assert_eq!(rating_of(&mut reader, black).await.games, 1);
@@ -194,8 +208,8 @@ async fn a_game_that_finished_while_the_rating_service_was_down_counts_once() {
     for db in databases().await {
         let server = start(&db).await;
         let (white, mut w) = server.player("white").await;
-        let (black, _) = server.player("black").await;
-        let game = resigned_game(&server, white, black, true).await;
+        let (black, mut b) = server.player("black").await;
+        let game = resigned_game(&server, (white, &mut w), (black, &mut b), true).await;
         resign(&mut w, game).await;
         // Now the rating service starts, on the same database, and catches up.
         let rating = start_rating(&db, Some(server.url())).await;
@@ -204,7 +218,7 @@ async fn a_game_that_finished_while_the_rating_service_was_down_counts_once() {
         assert_eq!(wait_for_games(&mut reader, black, 1).await.rating, 1520.0);
         rating.stop().await.expect("stop rating");
         // Down again while another game finishes; a restart takes only the new one.
-        let second = resigned_game(&server, white, black, true).await;
+        let second = resigned_game(&server, (white, &mut w), (black, &mut b), true).await;
         resign(&mut w, second).await;
         let rating = start_rating(&db, Some(server.url())).await;
         let mut reader = client(&rating, Some(ADMIN_TOKEN)).await;
@@ -254,8 +268,8 @@ async fn the_consumer_waits_for_an_arbiter_that_starts_later() {
             db_url: db.clone(),
         };
         let (white, mut w) = server.player("white").await;
-        let (black, _) = server.player("black").await;
-        let game = resigned_game(&server, white, black, true).await;
+        let (black, mut b) = server.player("black").await;
+        let game = resigned_game(&server, (white, &mut w), (black, &mut b), true).await;
         resign(&mut w, game).await;
         wait_for_games(&mut reader, white, 1).await;
         wait_for_games(&mut reader, black, 1).await;

@@ -276,7 +276,8 @@ async fn a_swiss_tournament_runs_to_final_standings() {
         assert_eq!(parsed.rounds_paired(), 4);
         assert!(hanniball_pairing::check(&parsed).is_empty(), "{trf}");
 
-        // A corrected result changes the standings.
+        // A finished game's result is the arbiter's: the organiser cannot give its board
+        // another one (the game, the board and the ratings would disagree), only the same.
         let first_game = t
             .boards
             .iter()
@@ -287,7 +288,7 @@ async fn a_swiss_tournament_runs_to_final_standings() {
         } else {
             "1-0"
         };
-        let corrected = admin
+        let refused = admin
             .set_result(spb::SetResultRequest {
                 tournament_id: tid,
                 round: first_game.round,
@@ -295,12 +296,21 @@ async fn a_swiss_tournament_runs_to_final_standings() {
                 result: flipped.to_owned(),
             })
             .await
-            .expect("correction")
+            .expect_err("a finished game's result stands");
+        assert_eq!(refused.code(), Code::FailedPrecondition);
+        let same = admin
+            .set_result(spb::SetResultRequest {
+                tournament_id: tid,
+                round: first_game.round,
+                board: first_game.number,
+                result: first_game.result.clone(),
+            })
+            .await
+            .expect("the game's own result")
             .into_inner()
             .board
             .expect("board");
-        assert_eq!(corrected.result, flipped);
-        assert!(corrected.corrected);
+        assert_eq!(same.result, first_game.result);
         let bad = admin
             .set_result(spb::SetResultRequest {
                 tournament_id: tid,
@@ -393,6 +403,440 @@ async fn the_queue_pairs_waiting_players_and_they_learn_of_their_game() {
             .expect("leave")
             .into_inner();
         assert!(!left.was_waiting);
+        server.shutdown.cancel();
+    }
+}
+
+/// A game's state as the arbiter tells it.
+async fn game_state(arbiter: &mut Arb, game: i64) -> pb::GameState {
+    arbiter
+        .get_game(pb::GetGameRequest { game_id: game })
+        .await
+        .expect("game")
+        .into_inner()
+        .game
+        .and_then(|g| g.state)
+        .expect("state")
+}
+
+/// Rated games of `player` on the hanniball ladder.
+async fn rated_games(url: &str, player: i64) -> u32 {
+    use hanniball_proto::rating::v1 as rpb;
+    let mut rating = rpb::rating_client::RatingClient::with_interceptor(
+        channel(url).await,
+        Bearer::new(ADMIN_TOKEN),
+    );
+    rating
+        .get_rating(rpb::GetRatingRequest {
+            player: Some(rpb::PlayerRef {
+                player: Some(rpb::player_ref::Player::Id(player)),
+            }),
+            ladder: String::new(),
+        })
+        .await
+        .expect("rating")
+        .into_inner()
+        .rating
+        .expect("rating")
+        .games
+}
+
+/// One result everywhere, with clocks running: the organiser's result ends the game (which then
+/// cannot lose on time), a game's own end reaches its board, and the rating service rates played
+/// games only (forfeits and games a side never moved in never), as the board says.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_is_the_same_on_the_board_in_the_game_and_in_the_ratings() {
+    const CLOCK_MS: i64 = 3_000;
+    for db in databases().await {
+        let (url, shutdown) = hanniball_e2e::all_services(&db).await;
+        let (mut admin, mut arbiter) = clients(&url, ADMIN_TOKEN).await;
+        let mut tokens = BTreeMap::new();
+        let mut names = BTreeMap::new();
+        for i in 0..8 {
+            let (id, token) = register(&url, &format!("timed-{i}")).await;
+            tokens.insert(id, token);
+            names.insert(id, format!("timed-{i}"));
+        }
+        let tid = admin
+            .create_tournament(spb::CreateTournamentRequest {
+                settings: Some(spb::TournamentSettings {
+                    name: "Timed".to_owned(),
+                    rounds: 1,
+                    rated: true,
+                    time_control: Some(pb::TimeControl {
+                        initial_ms: CLOCK_MS,
+                        increment_ms: 0,
+                    }),
+                    ..Default::default()
+                }),
+            })
+            .await
+            .expect("create")
+            .into_inner()
+            .tournament
+            .expect("tournament")
+            .id;
+        for id in tokens.keys() {
+            admin
+                .add_player(spb::AddPlayerRequest {
+                    tournament_id: tid,
+                    player_id: *id,
+                    rating: 0,
+                })
+                .await
+                .expect("add");
+        }
+        admin
+            .start_tournament(spb::StartTournamentRequest { tournament_id: tid })
+            .await
+            .expect("start");
+        let t = until(&mut admin, tid, |t| {
+            t.boards.len() == 4 && t.boards.iter().all(|b| b.game_id > 0)
+        })
+        .await;
+        let started = std::time::Instant::now();
+        let boards = t.boards.clone();
+        let side = |board: &spb::Board, white: bool| {
+            let player = if white {
+                board.white_player_id
+            } else {
+                board.black_player_id
+            };
+            tokens[&player].clone()
+        };
+        let set = |board: &spb::Board, result: &str| spb::SetResultRequest {
+            tournament_id: tid,
+            round: 1,
+            board: board.number,
+            result: result.to_owned(),
+        };
+        // Board 1: both sides move, the organiser enters 1-0 while the game is on.
+        let (_, mut w1) = clients(&url, &side(&boards[0], true)).await;
+        let (_, mut b1) = clients(&url, &side(&boards[0], false)).await;
+        for (client, number, turn) in [(&mut w1, 1, "d4-c6"), (&mut b1, 2, "d12-c10")] {
+            client
+                .submit_turn(pb::SubmitTurnRequest {
+                    game_id: boards[0].game_id,
+                    turn_number: number,
+                    turn: turn.to_owned(),
+                })
+                .await
+                .expect("turn");
+        }
+        let board = admin
+            .set_result(set(&boards[0], "1-0"))
+            .await
+            .expect("organiser's result")
+            .into_inner()
+            .board
+            .expect("board");
+        assert_eq!(board.result, "1-0");
+        // Board 2: nobody moved; the organiser enters a forfeit.
+        admin
+            .set_result(set(&boards[1], "+/-"))
+            .await
+            .expect("forfeit");
+        // Board 3: both move, White resigns; then the organiser's other result is refused and
+        // the same one accepted.
+        let (_, mut w3) = clients(&url, &side(&boards[2], true)).await;
+        let (_, mut b3) = clients(&url, &side(&boards[2], false)).await;
+        for (client, number, turn) in [(&mut w3, 1, "d4-c6"), (&mut b3, 2, "d12-c10")] {
+            client
+                .submit_turn(pb::SubmitTurnRequest {
+                    game_id: boards[2].game_id,
+                    turn_number: number,
+                    turn: turn.to_owned(),
+                })
+                .await
+                .expect("turn");
+        }
+        w3.resign(pb::ResignRequest {
+            game_id: boards[2].game_id,
+        })
+        .await
+        .expect("resign");
+        let refused = admin
+            .set_result(set(&boards[2], "1-0"))
+            .await
+            .expect_err("the game's result stands");
+        assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+        assert!(refused.message().contains("0-1 resignation"), "{refused:?}");
+        admin
+            .set_result(set(&boards[2], "0-1"))
+            .await
+            .expect("the game's own result");
+        // Board 4: Black resigns before either side moved: a forfeit, never rated.
+        let (_, mut b4) = clients(&url, &side(&boards[3], false)).await;
+        b4.resign(pb::ResignRequest {
+            game_id: boards[3].game_id,
+        })
+        .await
+        .expect("resign");
+        assert!(
+            started.elapsed() < Duration::from_millis(CLOCK_MS as u64),
+            "the test was too slow to beat the clocks"
+        );
+        // Past every clock's flag: nothing may change any more.
+        tokio::time::sleep(Duration::from_millis(CLOCK_MS as u64 + 500)).await;
+        let t = until(&mut admin, tid, |t| {
+            t.status() == spb::TournamentStatus::Finished
+        })
+        .await;
+        let results: Vec<&str> = t.boards.iter().map(|b| b.result.as_str()).collect();
+        assert_eq!(results, ["1-0", "+/-", "0-1", "+/-"]);
+        let expected = [
+            (pb::Outcome::WhiteWins, pb::EndReason::Adjudication),
+            (pb::Outcome::WhiteWins, pb::EndReason::Forfeit),
+            (pb::Outcome::BlackWins, pb::EndReason::Resignation),
+            (pb::Outcome::WhiteWins, pb::EndReason::Resignation),
+        ];
+        for (board, (outcome, reason)) in t.boards.iter().zip(expected) {
+            let state = game_state(&mut arbiter, board.game_id).await;
+            let result = state.result.clone().expect("over");
+            assert_eq!(state.status(), pb::GameStatus::Finished, "{state:?}");
+            assert_eq!((result.outcome(), result.reason()), (outcome, reason));
+            let clocks = state.clocks.expect("clocks");
+            assert_eq!(clocks.running(), pb::Side::Unspecified);
+            assert!(clocks.white_ms > 0 && clocks.black_ms > 0, "{clocks:?}");
+        }
+        // The TRF says the same: board 1 a played win, board 2 a forfeit.
+        let trf = admin
+            .export_trf(spb::ExportTrfRequest { tournament_id: tid })
+            .await
+            .expect("trf")
+            .into_inner()
+            .trf;
+        let parsed = hanniball_pairing::trf::parse(&trf).expect("TRF parses");
+        let entry = |player: i64| {
+            let name = &names[&player];
+            parsed
+                .players
+                .iter()
+                .find(|p| &p.name == name)
+                .and_then(|p| p.entry(1).copied())
+                .expect("in the TRF")
+        };
+        assert!(
+            matches!(
+                entry(boards[0].white_player_id),
+                hanniball_pairing::RoundEntry::Game {
+                    result: hanniball_pairing::GameResult::Win,
+                    rated: true,
+                    ..
+                }
+            ),
+            "{trf}"
+        );
+        for player in [boards[1].white_player_id, boards[3].white_player_id] {
+            assert!(
+                matches!(
+                    entry(player),
+                    hanniball_pairing::RoundEntry::Forfeit { won: true, .. }
+                ),
+                "{trf}"
+            );
+        }
+        // Rated: boards 1 and 3 (played); never boards 2 and 4.
+        for (board, rated) in t.boards.iter().zip([1, 0, 1, 0]) {
+            for player in [board.white_player_id, board.black_player_id] {
+                let mut games = 0;
+                for _ in 0..100 {
+                    games = rated_games(&url, player).await;
+                    if games >= rated {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                assert_eq!(games, rated, "board {}: player {player}", board.number);
+            }
+        }
+        shutdown.cancel();
+    }
+}
+
+/// The batch calls a large event needs: players entered, a round's results entered and a
+/// round's games created in one call each, every item checked first (a refusal changes nothing).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batch_calls_check_everything_first_and_change_nothing_on_a_refusal() {
+    for db in databases().await {
+        let server = serve(&db).await;
+        let url = server.url.clone();
+        let (mut admin, mut arbiter) = clients(&url, ADMIN_TOKEN).await;
+        let mut ids = Vec::new();
+        for i in 0..6 {
+            ids.push(register(&url, &format!("batch-{i}")).await.0);
+        }
+        let tid = admin
+            .create_tournament(spb::CreateTournamentRequest {
+                settings: Some(spb::TournamentSettings {
+                    name: "Batch".to_owned(),
+                    rounds: 2,
+                    manual_pairing: true,
+                    ..Default::default()
+                }),
+            })
+            .await
+            .expect("create")
+            .into_inner()
+            .tournament
+            .expect("tournament")
+            .id;
+        let entries = |players: &[i64]| spb::AddPlayersRequest {
+            tournament_id: tid,
+            players: players
+                .iter()
+                .map(|id| spb::PlayerEntry {
+                    player_id: *id,
+                    rating: 1_500,
+                })
+                .collect(),
+        };
+        let unknown = admin
+            .add_players(entries(&[ids[0], 999_999]))
+            .await
+            .expect_err("an unknown player");
+        assert_eq!(unknown.code(), Code::NotFound);
+        let twice = admin
+            .add_players(entries(&[ids[0], ids[1], ids[0]]))
+            .await
+            .expect_err("listed twice");
+        assert_eq!(twice.code(), Code::AlreadyExists);
+        assert!(tournament(&mut admin, tid).await.entrants.is_empty());
+        let added = admin
+            .add_players(entries(&ids))
+            .await
+            .expect("all")
+            .into_inner()
+            .entrants;
+        assert_eq!(
+            added.iter().map(|e| e.player_id).collect::<Vec<_>>(),
+            ids,
+            "in the order asked"
+        );
+        assert_eq!(tournament(&mut admin, tid).await.entrants.len(), 6);
+        let again = admin
+            .add_players(entries(&ids[..1]))
+            .await
+            .expect_err("already in");
+        assert_eq!(again.code(), Code::AlreadyExists);
+
+        admin
+            .start_tournament(spb::StartTournamentRequest { tournament_id: tid })
+            .await
+            .expect("start");
+        let t = until(&mut admin, tid, |t| {
+            t.boards.len() == 3 && t.boards.iter().all(|b| b.game_id > 0)
+        })
+        .await;
+        let results = |items: &[(u32, &str)]| spb::SetResultsRequest {
+            tournament_id: tid,
+            results: items
+                .iter()
+                .map(|(board, result)| spb::BoardResult {
+                    round: 1,
+                    board: *board,
+                    result: (*result).to_owned(),
+                })
+                .collect(),
+        };
+        let bad = admin
+            .set_results(results(&[(1, "1-0"), (2, "2-0")]))
+            .await
+            .expect_err("an unknown result");
+        assert_eq!(bad.code(), Code::InvalidArgument);
+        let missing = admin
+            .set_results(results(&[(1, "1-0"), (9, "1-0")]))
+            .await
+            .expect_err("no board 9");
+        assert_eq!(missing.code(), Code::NotFound);
+        let t = tournament(&mut admin, t.id).await;
+        assert!(t.boards.iter().all(|b| b.result.is_empty()), "{t:?}");
+        for board in &t.boards {
+            assert_eq!(
+                game_state(&mut arbiter, board.game_id).await.status(),
+                pb::GameStatus::Active
+            );
+        }
+        let boards = admin
+            .set_results(results(&[(3, "1/2-1/2"), (1, "1-0"), (2, "-/+")]))
+            .await
+            .expect("a round's results")
+            .into_inner()
+            .boards;
+        let stored: Vec<(u32, &str)> = boards
+            .iter()
+            .map(|b| (b.number, b.result.as_str()))
+            .collect();
+        assert_eq!(stored, [(3, "1/2-1/2"), (1, "1-0"), (2, "-/+")]);
+        for board in &boards {
+            let state = game_state(&mut arbiter, board.game_id).await;
+            assert_eq!(state.status(), pb::GameStatus::Finished, "{state:?}");
+        }
+        // The round is complete: the organiser pairs the next one.
+        admin
+            .pair_next_round(spb::PairNextRoundRequest { tournament_id: tid })
+            .await
+            .expect("round 2");
+
+        // CreateGames: a refusal creates none; keys make a retry return the same games.
+        let request = |white: i64, black: i64, key: &str| pb::CreateGameRequest {
+            white_player_id: white,
+            black_player_id: black,
+            idempotency_key: key.to_owned(),
+            ..Default::default()
+        };
+        let before = arbiter
+            .list_games(pb::ListGamesRequest::default())
+            .await
+            .expect("list")
+            .into_inner()
+            .games
+            .len();
+        let refused = arbiter
+            .create_games(pb::CreateGamesRequest {
+                games: vec![
+                    request(ids[0], ids[1], "b-1"),
+                    request(ids[2], 999_999, "b-2"),
+                ],
+            })
+            .await
+            .expect_err("an unknown player");
+        assert_eq!(refused.code(), Code::NotFound);
+        assert!(refused.message().contains("games[1]"), "{refused:?}");
+        let after = arbiter
+            .list_games(pb::ListGamesRequest::default())
+            .await
+            .expect("list")
+            .into_inner()
+            .games
+            .len();
+        assert_eq!(after, before, "nothing created");
+        let batch = pb::CreateGamesRequest {
+            games: vec![
+                request(ids[0], ids[1], "b-1"),
+                request(ids[2], ids[3], "b-2"),
+            ],
+        };
+        let first: Vec<i64> = arbiter
+            .create_games(batch.clone())
+            .await
+            .expect("created")
+            .into_inner()
+            .games
+            .iter()
+            .map(|g| g.id)
+            .collect();
+        let retry: Vec<i64> = arbiter
+            .create_games(batch)
+            .await
+            .expect("retried")
+            .into_inner()
+            .games
+            .iter()
+            .map(|g| g.id)
+            .collect();
+        assert_eq!(first.len(), 2);
+        assert_eq!(first, retry, "the same games");
         server.shutdown.cancel();
     }
 }

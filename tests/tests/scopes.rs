@@ -117,6 +117,18 @@ fn calls() -> Vec<(&'static str, Call)> {
                 c.arbiter.create_game(request).await.map(drop)
             })
         }),
+        ("Arbiter/CreateGames", |mut c| {
+            Box::pin(async move {
+                let request = pb::CreateGamesRequest {
+                    games: vec![pb::CreateGameRequest {
+                        white_player_id: c.me,
+                        black_player_id: c.me + 1,
+                        ..Default::default()
+                    }],
+                };
+                c.arbiter.create_games(request).await.map(drop)
+            })
+        }),
         ("Arbiter/GetGame", |mut c| {
             Box::pin(async move {
                 let request = pb::GetGameRequest { game_id: c.game };
@@ -187,6 +199,16 @@ fn calls() -> Vec<(&'static str, Call)> {
             Box::pin(async move {
                 let request = pb::AbortGameRequest { game_id: 999_999 };
                 c.arbiter.abort_game(request).await.map(drop)
+            })
+        }),
+        ("Arbiter/AdjudicateGame", |mut c| {
+            Box::pin(async move {
+                let request = pb::AdjudicateGameRequest {
+                    game_id: 999_999,
+                    outcome: pb::Outcome::Draw as i32,
+                    forfeit: false,
+                };
+                c.arbiter.adjudicate_game(request).await.map(drop)
             })
         }),
         ("Arbiter/WatchGame", |mut c| {
@@ -334,6 +356,18 @@ fn calls() -> Vec<(&'static str, Call)> {
                 c.scheduler.add_player(request).await.map(drop)
             })
         }),
+        ("Scheduler/AddPlayers", |mut c| {
+            Box::pin(async move {
+                let request = spb::AddPlayersRequest {
+                    tournament_id: 999_999,
+                    players: vec![spb::PlayerEntry {
+                        player_id: c.me,
+                        rating: 0,
+                    }],
+                };
+                c.scheduler.add_players(request).await.map(drop)
+            })
+        }),
         ("Scheduler/WithdrawPlayer", |mut c| {
             Box::pin(async move {
                 let request = spb::WithdrawPlayerRequest {
@@ -379,6 +413,19 @@ fn calls() -> Vec<(&'static str, Call)> {
                     result: "1-0".to_owned(),
                 };
                 c.scheduler.set_result(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/SetResults", |mut c| {
+            Box::pin(async move {
+                let request = spb::SetResultsRequest {
+                    tournament_id: 999_999,
+                    results: vec![spb::BoardResult {
+                        round: 1,
+                        board: 1,
+                        result: "1-0".to_owned(),
+                    }],
+                };
+                c.scheduler.set_results(request).await.map(drop)
             })
         }),
         ("Scheduler/GetStandings", |mut c| {

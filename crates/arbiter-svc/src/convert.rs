@@ -63,6 +63,8 @@ pub fn result(result: &FinalResult) -> pb::GameResult {
         Reason::Time => pb::EndReason::Time,
         Reason::Agreement => pb::EndReason::Agreement,
         Reason::Aborted => pb::EndReason::Aborted,
+        Reason::Adjudication => pb::EndReason::Adjudication,
+        Reason::Forfeit => pb::EndReason::Forfeit,
     };
     pb::GameResult {
         outcome: outcome as i32,

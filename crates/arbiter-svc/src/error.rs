@@ -96,7 +96,9 @@ impl From<ServiceError> for Status {
                 Code::Internal
             }
             ServiceError::Action(action) => match action {
-                ActionError::NotAPlayer(_) | ActionError::AdminOnly => Code::PermissionDenied,
+                ActionError::NotAPlayer(_)
+                | ActionError::AdminOnly
+                | ActionError::OrganiserOnly => Code::PermissionDenied,
                 ActionError::Malformed(_) | ActionError::Illegal(_) => Code::InvalidArgument,
                 ActionError::NotYourTurn { .. }
                 | ActionError::StaleTurn { .. }

@@ -48,6 +48,8 @@ pub enum Action {
     AcceptDraw,
     DeclineDraw,
     Abort,
+    /// The organiser's result ([`hanniball_arbiter::FinalResult::decided`]).
+    Adjudicate(hanniball_arbiter::FinalResult),
 }
 
 /// Whether a planned turn is stored (`SubmitTurn`) or only shown (`CheckTurn`).
@@ -153,6 +155,68 @@ impl Hub {
                 });
             }
         }
+        self.create_checked(setup, idempotency_key).await
+    }
+
+    /// Games in one call: every setup and player is checked first (a refusal creates none,
+    /// naming the request by its index), then the games are created a few at a time, each as
+    /// [`Hub::create_game`] (idempotent by key). Views in the order asked.
+    pub async fn create_games(
+        self: &Arc<Self>,
+        games: Vec<(Setup, Option<String>)>,
+    ) -> ServiceResult<Vec<GameView>> {
+        /// Creations in flight at once: enough for the writer to commit them in groups.
+        const IN_FLIGHT: usize = 64;
+        let mut players: Vec<PlayerId> = games
+            .iter()
+            .flat_map(|(setup, _)| [setup.white, setup.black])
+            .collect();
+        players.sort_unstable();
+        players.dedup();
+        let known = self.store.player_names(&players).await?;
+        for (index, (setup, _)) in games.iter().enumerate() {
+            for (side, player) in [("white", setup.white), ("black", setup.black)] {
+                if !known.contains_key(&player) {
+                    return Err(ServiceError::NotFound {
+                        what: "player",
+                        id: format!("{player} ({side} of games[{index}])"),
+                    });
+                }
+            }
+            Match::new(GameId(0), setup.clone(), self.clock.now()).map_err(|error| {
+                ServiceError::InvalidArgument(format!("games[{index}]: {error}"))
+            })?;
+            if setup.white == setup.black {
+                return Err(ServiceError::InvalidArgument(format!(
+                    "games[{index}]: a player cannot play both sides"
+                )));
+            }
+        }
+        use futures_util::StreamExt;
+        let created: Vec<ServiceResult<GameView>> =
+            futures_util::stream::iter(games.into_iter().map(|(setup, key)| {
+                let hub = Arc::clone(self);
+                async move {
+                    if let Some(key) = key.as_deref()
+                        && let Some(id) = hub.store.game_by_idempotency_key(key).await?
+                    {
+                        return hub.view(id, false).await;
+                    }
+                    hub.create_checked(setup, key.as_deref()).await
+                }
+            }))
+            .buffered(IN_FLIGHT)
+            .collect()
+            .await;
+        created.into_iter().collect()
+    }
+
+    /// [`Hub::create_game`] once its players are known to exist.
+    async fn create_checked(
+        self: &Arc<Self>,
+        setup: Setup,
+        idempotency_key: Option<&str>,
+    ) -> ServiceResult<GameView> {
         if setup.white == setup.black {
             return Err(ServiceError::InvalidArgument(
                 "a player cannot play both sides".to_owned(),
@@ -326,12 +390,20 @@ impl Hub {
         for attempt in 0.. {
             let now = self.clock.now();
             let game = &cell.game;
+            if let Action::Adjudicate(result) = action
+                && game.result() == Some(result)
+            {
+                // Asked again (a retry, or the result reached the board both ways): the same
+                // answer, nothing changes.
+                return Ok(StateView::of(game));
+            }
             let planned = match action {
                 Action::Resign => game.plan_resign(actor, now),
                 Action::OfferDraw => game.plan_offer_draw(actor, now),
                 Action::AcceptDraw => game.plan_accept_draw(actor, now),
                 Action::DeclineDraw => game.plan_decline_draw(actor, now),
                 Action::Abort => game.plan_abort(actor, now),
+                Action::Adjudicate(result) => game.plan_adjudicate(actor, result, now),
             };
             if planned.is_err() && attempt == 0 && self.catch_up(&slot, &mut cell).await? {
                 continue;

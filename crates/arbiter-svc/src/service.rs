@@ -4,10 +4,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hanniball_arbiter::{GameId, PlayerId, Setup, TimeControl};
+use hanniball_arbiter::{FinalResult, GameId, PlayerId, Setup, TimeControl};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
-use hanniball_rules::{GameKind, GameOptions};
+use hanniball_rules::{GameKind, GameOptions, Side};
 use hanniball_svc_kit::auth::{
     Auth, AuthError, Caller, Grant, Scope, Scopes, hash_token, new_token,
 };
@@ -54,6 +54,9 @@ impl Shared {
         Ok(self.caller(request, Scope::Admin).await?.require_admin()?)
     }
 }
+
+/// The most items one batch call carries (a round of a 20,000-player Swiss).
+const MAX_BATCH: usize = 10_000;
 
 /// A player acting in a game that is not theirs: say so with the game's id.
 fn not_your_game(id: GameId) -> impl Fn(ServiceError) -> ServiceError {
@@ -257,6 +260,30 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         }))
     }
 
+    async fn create_games(
+        &self,
+        request: Request<pb::CreateGamesRequest>,
+    ) -> Result<Response<pb::CreateGamesResponse>, Status> {
+        self.shared.admin(&request).await?;
+        let requests = &request.get_ref().games;
+        limits::list("games", requests.len(), MAX_BATCH)?;
+        let mut games = Vec::with_capacity(requests.len());
+        for (index, r) in requests.iter().enumerate() {
+            let setup = Self::setup(r).map_err(|status| {
+                Status::new(
+                    status.code(),
+                    format!("games[{index}]: {}", status.message()),
+                )
+            })?;
+            let key = Some(r.idempotency_key.clone()).filter(|key| !key.is_empty());
+            games.push((setup, key));
+        }
+        let views = self.shared.hub.create_games(games).await?;
+        Ok(Response::new(pb::CreateGamesResponse {
+            games: views.iter().map(convert::game).collect(),
+        }))
+    }
+
     async fn get_game(
         &self,
         request: Request<pb::GetGameRequest>,
@@ -386,6 +413,33 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         let request = request.map(|r| r.game_id);
         let state = self.action(request, Action::Abort).await?;
         Ok(Response::new(pb::AbortGameResponse { state: Some(state) }))
+    }
+
+    async fn adjudicate_game(
+        &self,
+        request: Request<pb::AdjudicateGameRequest>,
+    ) -> Result<Response<pb::AdjudicateGameResponse>, Status> {
+        self.shared.admin(&request).await?;
+        let r = request.get_ref();
+        let outcome = match pb::Outcome::try_from(r.outcome) {
+            Ok(pb::Outcome::WhiteWins) => Some(hanniball_rules::Outcome::Win(Side::White)),
+            Ok(pb::Outcome::BlackWins) => Some(hanniball_rules::Outcome::Win(Side::Black)),
+            Ok(pb::Outcome::Draw) => Some(hanniball_rules::Outcome::Draw),
+            Ok(pb::Outcome::None) => None,
+            Ok(pb::Outcome::Unspecified) | Err(_) => {
+                return Err(ServiceError::InvalidArgument(format!(
+                    "outcome {} is not a result: WHITE_WINS, BLACK_WINS, DRAW, or NONE with forfeit",
+                    r.outcome
+                ))
+                .into());
+            }
+        };
+        let decided = FinalResult::decided(outcome, r.forfeit).map_err(ServiceError::Action)?;
+        let request = request.map(|r| r.game_id);
+        let state = self.action(request, Action::Adjudicate(decided)).await?;
+        Ok(Response::new(pb::AdjudicateGameResponse {
+            state: Some(state),
+        }))
     }
 
     type WatchGameStream = EventStream<pb::GameEvent>;

@@ -128,6 +128,12 @@ pub enum Reason {
     Time,
     Agreement,
     Aborted,
+    /// The organiser (the admin) decided the result of a game that was on: a played game, rated
+    /// like any other if both sides made a turn.
+    Adjudication,
+    /// The organiser decided that the game was not played: the winner (or neither side) scores
+    /// by forfeit. Never rated.
+    Forfeit,
 }
 
 impl Reason {
@@ -140,6 +146,8 @@ impl Reason {
             Reason::Time => "time",
             Reason::Agreement => "agreement",
             Reason::Aborted => "aborted",
+            Reason::Adjudication => "adjudication",
+            Reason::Forfeit => "forfeit",
         }
     }
 
@@ -161,12 +169,24 @@ impl Reason {
                 Reason::Time,
                 Reason::Agreement,
                 Reason::Aborted,
+                Reason::Adjudication,
+                Reason::Forfeit,
             ])
             .find(|reason| reason.name() == name)
     }
 }
 
-/// A finished (or aborted) game's result. `outcome` is `None` only for aborted games.
+/// Whether a finished game counts as played (and so may be rated): both sides made at least one
+/// turn and the result is not a forfeit. The one rule for the scheduler (a board's result) and the
+/// rating service (what is rated), as FIDE rates: forfeits and games without a move by each side
+/// never count.
+#[must_use]
+pub const fn counts_as_played(turns_played: u32, forfeit: bool) -> bool {
+    !forfeit && turns_played >= 2
+}
+
+/// A finished (or aborted) game's result. `outcome` is `None` only for games that count for
+/// nothing: aborted, or a forfeit by both sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FinalResult {
     pub outcome: Option<Outcome>,
@@ -186,10 +206,42 @@ impl FinalResult {
     /// The status a game ends in with this result.
     #[must_use]
     pub fn status(&self) -> Status {
-        if self.reason == Reason::Aborted {
+        if self.outcome.is_none() {
             Status::Aborted
         } else {
             Status::Finished
+        }
+    }
+
+    /// Whether the game counts as played after `turns_played` turns ([`counts_as_played`]).
+    #[must_use]
+    pub fn played(&self, turns_played: u32) -> bool {
+        self.outcome.is_some() && counts_as_played(turns_played, self.reason == Reason::Forfeit)
+    }
+
+    /// The organiser's decision on a game: `outcome` with `forfeit` false is an adjudication (a
+    /// winner or a draw); with `forfeit` true the game was not played (a winner by forfeit, or
+    /// `None`: neither side).
+    pub fn decided(outcome: Option<Outcome>, forfeit: bool) -> Result<FinalResult, ActionError> {
+        match (outcome, forfeit) {
+            (None, false) => Err(ActionError::Malformed(
+                "an adjudication names a winner or a draw (a game that counts for nothing is \
+                 aborted, or forfeited by both sides)"
+                    .to_owned(),
+            )),
+            (Some(Outcome::Draw), true) => Err(ActionError::Malformed(
+                "a forfeit has one winner, or none (forfeited by both sides); a draw is an \
+                 adjudication"
+                    .to_owned(),
+            )),
+            (outcome, true) => Ok(FinalResult {
+                outcome,
+                reason: Reason::Forfeit,
+            }),
+            (outcome, false) => Ok(FinalResult {
+                outcome,
+                reason: Reason::Adjudication,
+            }),
         }
     }
 
@@ -316,6 +368,8 @@ pub enum ActionError {
     TooLateToAbort(u32),
     #[error("only the admin may do this")]
     AdminOnly,
+    #[error("only the organiser (the admin) decides a game's result")]
+    OrganiserOnly,
 }
 
 /// The outcome of a turn submission that needs no change: a retry of an accepted turn.
@@ -794,6 +848,27 @@ impl Match {
             outcome: None,
             reason: Reason::Aborted,
         };
+        Ok(self.ending(self.transition(now), result))
+    }
+
+    /// The organiser's decision ([`FinalResult::decided`]) ends a game that is on: the clocks
+    /// stop and the result goes out like any other. Admin only.
+    pub fn plan_adjudicate(
+        &self,
+        actor: Actor,
+        result: FinalResult,
+        now: Timestamp,
+    ) -> Result<Transition, ActionError> {
+        if actor != Actor::Admin {
+            return Err(ActionError::OrganiserOnly);
+        }
+        if !matches!(result.reason, Reason::Adjudication | Reason::Forfeit) {
+            return Err(ActionError::Malformed(format!(
+                "an organiser's result is an adjudication or a forfeit, not {}",
+                result.reason.name()
+            )));
+        }
+        self.ensure_active()?;
         Ok(self.ending(self.transition(now), result))
     }
 

@@ -394,8 +394,76 @@ fn names_round_trip() {
         Reason::Rules(EndReason::DeadEnd),
         Reason::Time,
         Reason::Aborted,
+        Reason::Adjudication,
+        Reason::Forfeit,
     ] {
         assert_eq!(Reason::from_name(reason.name()), Some(reason));
     }
     assert_eq!(Reason::from_name("nonsense"), None);
+}
+
+#[test]
+fn the_organiser_adjudicates_a_game_that_is_on_and_the_clocks_stop() {
+    let mut m = timed();
+    play(&mut m, WHITE, 1, "d4-c6", 6_000);
+    let decided = FinalResult::decided(Some(Outcome::Win(Side::White)), false).expect("valid");
+    assert_eq!(
+        m.plan_adjudicate(Actor::Player(WHITE), decided, Timestamp(9_000))
+            .map(|_| ()),
+        Err(ActionError::OrganiserOnly)
+    );
+    let t = m
+        .plan_adjudicate(Actor::Admin, decided, Timestamp(9_000))
+        .expect("the admin decides");
+    // Black's clock ran from 6 s to 9 s and stops there.
+    assert_eq!((t.clocks.black_ms, t.clocks.running), (57_000, None));
+    m.apply(t);
+    assert_eq!(m.status(), Status::Finished);
+    assert_eq!(m.result(), Some(decided));
+    assert_eq!(decided.summary(), "1-0 adjudication");
+    assert_eq!(m.deadline(), None);
+    assert!(m.plan_time_out(Timestamp(1_000_000)).is_none());
+    // One turn only: an adjudicated game that Black never moved in is not played.
+    assert!(!decided.played(1));
+    assert!(decided.played(2));
+    assert!(matches!(
+        m.plan_adjudicate(Actor::Admin, decided, Timestamp(10_000)),
+        Err(ActionError::GameOver(_))
+    ));
+}
+
+#[test]
+fn forfeits_are_never_played_and_a_double_forfeit_counts_for_nothing() {
+    let white_by_forfeit = FinalResult::decided(Some(Outcome::Win(Side::White)), true).expect("ok");
+    assert_eq!(white_by_forfeit.reason, Reason::Forfeit);
+    assert!(!white_by_forfeit.played(40));
+    let neither = FinalResult::decided(None, true).expect("ok");
+    assert_eq!(neither.status(), Status::Aborted);
+    assert!(!neither.played(40));
+    assert!(FinalResult::decided(Some(Outcome::Draw), true).is_err());
+    assert!(FinalResult::decided(None, false).is_err());
+    let mut m = timed();
+    let t = m
+        .plan_adjudicate(Actor::Admin, neither, Timestamp(2_000))
+        .expect("decided");
+    m.apply(t);
+    assert_eq!(m.status(), Status::Aborted);
+    // Only the organiser's reasons are adjudications.
+    let resigned = FinalResult {
+        outcome: Some(Outcome::Draw),
+        reason: Reason::Agreement,
+    };
+    assert!(
+        timed()
+            .plan_adjudicate(Actor::Admin, resigned, Timestamp(2_000))
+            .is_err()
+    );
+}
+
+#[test]
+fn a_game_counts_as_played_once_both_sides_made_a_turn() {
+    assert!(!counts_as_played(0, false));
+    assert!(!counts_as_played(1, false));
+    assert!(counts_as_played(2, false));
+    assert!(!counts_as_played(2, true));
 }

@@ -245,6 +245,7 @@ async fn pages_in_a_real_browser() {
 
     // The leaderboard pages: a rated game puts both players on the ladder, one a page.
     let rated = served.another_game("hanniball", true).await;
+    served.both_move(rated.id).await;
     served.black_resigns(rated.id).await;
     let ladder = format!("http://{web}/ladders/hanniball?size=1");
     eventually("both players on the ladder", || async {

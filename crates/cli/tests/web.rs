@@ -161,6 +161,7 @@ async fn pages_show_games_live_and_offer_their_records() {
     // A rated game, resigned: the players' pages chart their ratings and count the meeting.
     let ids = [game.white_player_id, game.black_player_id];
     let rated = served.another_game("hanniball", true).await;
+    served.both_move(rated.id).await;
     served.black_resigns(rated.id).await;
     let player_page = format!("/players/{}", ids[0]);
     let deadline = std::time::Instant::now() + Duration::from_secs(15);

@@ -113,6 +113,15 @@ pub fn record_request(r: &pb::RecordResultRequest) -> ServiceResult<GameResult> 
     })
 }
 
+/// Whether a finished game counts as played ([`hanniball_arbiter::counts_as_played`]).
+fn played(game: &apb::FinishedGame) -> bool {
+    let forfeit = game
+        .result
+        .as_ref()
+        .is_some_and(|r| r.reason() == apb::EndReason::Forfeit);
+    hanniball_arbiter::counts_as_played(game.turns_played, forfeit)
+}
+
 /// A game from the arbiter's results outbox.
 pub fn finished_game(game: &apb::FinishedGame) -> ServiceResult<GameResult> {
     let outcome = game.result.as_ref().map_or(0, |r| r.outcome);
@@ -135,7 +144,9 @@ pub fn finished_game(game: &apb::FinishedGame) -> ServiceResult<GameResult> {
         black: game.black_player_id,
         white_score,
         finished_at_ms: game.finished_at_ms,
-        rated: game.rated,
+        // Played games only (README, "What is rated"): a forfeit, or a game in which a side never
+        // made a turn, is not rated whatever the game was created as.
+        rated: game.rated && played(game),
         time_control: game.time_control.as_ref().map(|tc| TimeControl {
             initial_ms: tc.initial_ms,
             increment_ms: tc.increment_ms,

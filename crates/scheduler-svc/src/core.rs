@@ -11,6 +11,7 @@ use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_proto::rating::v1 as rpb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
+use hanniball_rules::Side;
 use hanniball_store::Store;
 use hanniball_store::scheduler::{MatchRow, QueueRow};
 use hanniball_svc_kit::AdminToken;
@@ -72,6 +73,38 @@ impl LoadedCache {
         }
         cache.insert(id, (version, loaded));
     }
+
+    /// After a change of tournament `id` that took its version to `version`: the cached copy,
+    /// if it is the one just before (so that no other change came between), gets the same
+    /// change by `change` and the new version; any other copy is dropped. A change then costs
+    /// what it changes, not a reload of the whole tournament.
+    pub fn update(&self, id: i64, version: i64, change: impl FnOnce(&mut Loaded)) {
+        let mut cache = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match cache.get_mut(&id) {
+            Some((cached, loaded)) if *cached == version - 1 => {
+                change(std::sync::Arc::make_mut(loaded));
+                *cached = version;
+            }
+            Some(_) => {
+                cache.remove(&id);
+            }
+            None => {}
+        }
+    }
+}
+
+/// Runs CPU-heavy work (a pairing, the standings of a big field) on the runtime's blocking
+/// threads, so that it never stalls the calls sharing the async workers (a 5,000-player round
+/// takes seconds to pair).
+pub async fn off_runtime<T: Send + 'static>(
+    work: impl FnOnce() -> ServiceResult<T> + Send + 'static,
+) -> ServiceResult<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ServiceError::Internal(format!("a background task failed: {e}")))?
 }
 
 /// Milliseconds since the Unix epoch.
@@ -184,7 +217,7 @@ impl Core {
                 .find(|(player, _)| *player == entrant.player_id)
                 .map(|(_, rank)| *rank);
         }
-        let rows = loaded.pair(1)?;
+        let rows = off_runtime(move || loaded.pair(1)).await?;
         let ranks: Vec<(PlayerId, i32)> = ranks.iter().map(|(p, r)| (PlayerId(*p), *r)).collect();
         self.store.store_round(id, 1, &ranks, &rows).await?;
         tracing::info!(tournament = id, boards = rows.len(), "tournament started");
@@ -212,7 +245,7 @@ impl Core {
             }
             return Ok(true);
         }
-        let rows = loaded.pair(next)?;
+        let rows = off_runtime(move || loaded.pair(next)).await?;
         match self.store.store_round(id, next as i32, &[], &rows).await {
             Ok(()) => tracing::info!(tournament = id, round = next, "round paired"),
             // Another caller paired it first: nothing to do.
@@ -223,42 +256,82 @@ impl Core {
         Ok(true)
     }
 
-    /// Creates in the arbiter every game of the tournament that has none yet (idempotent per
-    /// board: the arbiter returns the game of a known key).
+    /// Creates in the arbiter every game of the tournament that has none yet, a few hundred
+    /// per `CreateGames` call (idempotent per board: the arbiter returns the game of a known
+    /// key), and links each chunk's boards in one transaction.
     pub async fn create_games(&self, id: i64) -> ServiceResult<()> {
+        /// Games per call: well within the 256 KiB request limit.
+        const CHUNK: usize = 500;
         let loaded = self.load(id).await?;
         let t = &loaded.tournament;
-        for board in loaded.boards.iter().filter(|b| {
-            b.kind == model::GAME
-                && b.game_id.is_none()
-                && b.result.is_none()
-                && b.round == t.current_round
-        }) {
-            let Some(black) = board.black_id else {
-                continue;
+        let wanted: Vec<(i32, i32, apb::CreateGameRequest)> = loaded
+            .boards
+            .iter()
+            .filter(|b| {
+                b.kind == model::GAME
+                    && b.game_id.is_none()
+                    && b.result.is_none()
+                    && b.round == t.current_round
+            })
+            .filter_map(|board| {
+                let black = board.black_id?;
+                let request = apb::CreateGameRequest {
+                    kind: t.kind.clone(),
+                    ruleset: t.ruleset.clone(),
+                    white_player_id: board.white_id,
+                    black_player_id: black,
+                    time_control: time_control(t.initial_ms, t.increment_ms),
+                    rated: t.rated,
+                    max_turns: t.max_turns as u32,
+                    tag: format!("tournament:{}:{}:{}", t.id, board.round, board.board),
+                    idempotency_key: format!(
+                        "tournament-{}-r{}-b{}",
+                        t.id, board.round, board.board
+                    ),
+                };
+                Some((board.round, board.board, request))
+            })
+            .collect();
+        for chunk in wanted.chunks(CHUNK) {
+            let request = apb::CreateGamesRequest {
+                games: chunk.iter().map(|(_, _, r)| r.clone()).collect(),
             };
-            let request = apb::CreateGameRequest {
-                kind: t.kind.clone(),
-                ruleset: t.ruleset.clone(),
-                white_player_id: board.white_id,
-                black_player_id: black,
-                time_control: time_control(t.initial_ms, t.increment_ms),
-                rated: t.rated,
-                max_turns: t.max_turns as u32,
-                tag: format!("tournament:{}:{}:{}", t.id, board.round, board.board),
-                idempotency_key: format!("tournament-{}-r{}-b{}", t.id, board.round, board.board),
-            };
-            let game = self.create_game(request).await?;
-            self.store
-                .set_board_game(t.id, board.round, board.board, game)
-                .await?;
+            let games = self
+                .arbiter
+                .clone()
+                .create_games(request)
+                .await
+                .map_err(|s| arbiter_error(&s))?
+                .into_inner()
+                .games;
+            if games.len() != chunk.len() {
+                return Err(ServiceError::Internal(format!(
+                    "the arbiter created {} games for {} boards",
+                    games.len(),
+                    chunk.len()
+                )));
+            }
+            let created: Vec<(i32, i32, GameId)> = chunk
+                .iter()
+                .zip(&games)
+                .map(|((round, number, _), game)| (*round, *number, GameId(game.id)))
+                .collect();
+            let version = self.store.set_board_games(t.id, &created).await?;
+            self.loaded.update(t.id, version, |loaded| {
+                for (round, number, game) in &created {
+                    if let Some(board) = loaded.board_mut(*round, *number) {
+                        board.game_id = Some(game.0);
+                    }
+                }
+            });
         }
         Ok(())
     }
 
-    /// Takes a finished game in: if it is a tournament board, its result is stored once, a
-    /// player who never moved loses by forfeit (and is withdrawn if the tournament says so), and
-    /// the next round is paired when this was the round's last game.
+    /// Takes a finished game in: if it is a tournament board, its result is stored once
+    /// ([`board_result`]), a player who lost without ever moving loses by forfeit (and is
+    /// withdrawn if the tournament says so), and the next round is paired when this was the
+    /// round's last game.
     pub async fn on_finished(&self, game: &apb::FinishedGame) -> ServiceResult<()> {
         let Some(board) = self.store.board_of_game(GameId(game.game_id)).await? else {
             return Ok(());
@@ -267,25 +340,37 @@ impl Core {
             .result
             .as_ref()
             .map_or(apb::Outcome::Unspecified, |r| r.outcome());
-        // A side that never moved did not start its game: White moves first (turn 1), Black
-        // second (turn 2).
-        let white_started = game.turns_played >= 1;
-        let black_started = game.turns_played >= 2;
-        let (result, forfeiter) = match outcome {
-            apb::Outcome::WhiteWins if !black_started => ("+/-", board.black_id),
-            apb::Outcome::BlackWins if !white_started => ("-/+", Some(board.white_id)),
-            apb::Outcome::WhiteWins => ("1-0", None),
-            apb::Outcome::BlackWins => ("0-1", None),
-            apb::Outcome::Draw => ("1/2-1/2", None),
-            apb::Outcome::None | apb::Outcome::Unspecified => ("-/-", None),
+        let reason = game
+            .result
+            .as_ref()
+            .map_or(apb::EndReason::Unspecified, |r| r.reason());
+        let decided = board_result(outcome, reason, game.turns_played);
+        let result = decided.result;
+        let forfeiter = match decided.forfeiter {
+            Some(Side::White) => Some(board.white_id),
+            Some(Side::Black) => board.black_id,
+            None => None,
         };
-        let changed = self
+        let Some(version) = self
             .store
-            .set_board_result(board.tournament_id, board.round, board.board, result, false)
-            .await?;
-        if !changed {
+            .set_board_result(
+                board.tournament_id,
+                board.round,
+                board.board,
+                result,
+                decided.short,
+                false,
+            )
+            .await?
+        else {
             return Ok(());
-        }
+        };
+        self.loaded.update(board.tournament_id, version, |loaded| {
+            if let Some(row) = loaded.board_mut(board.round, board.board) {
+                row.result = Some(result.to_owned());
+                row.short = decided.short;
+            }
+        });
         tracing::info!(
             tournament = board.tournament_id,
             round = board.round,
@@ -313,6 +398,57 @@ impl Core {
             self.advance(tournament.id).await?;
         }
         Ok(())
+    }
+
+    /// The organiser's result `text` (one of [`model::RESULTS`]) for the board whose game is
+    /// `game`: the game ends with it in the arbiter (an adjudication, or a forfeit), so the
+    /// game, the board and the ratings agree; returns the board's result. A game already over
+    /// keeps its result: asking for that one is fine, another is `FailedPrecondition`.
+    pub async fn adjudicate(&self, game: GameId, text: &str) -> ServiceResult<BoardResult> {
+        let (outcome, forfeit) = match text {
+            "1-0" => (apb::Outcome::WhiteWins, false),
+            "0-1" => (apb::Outcome::BlackWins, false),
+            "1/2-1/2" => (apb::Outcome::Draw, false),
+            "+/-" => (apb::Outcome::WhiteWins, true),
+            "-/+" => (apb::Outcome::BlackWins, true),
+            _ => (apb::Outcome::None, true),
+        };
+        let request = apb::AdjudicateGameRequest {
+            game_id: game.0,
+            outcome: outcome as i32,
+            forfeit,
+        };
+        let state = match self.arbiter.clone().adjudicate_game(request).await {
+            Ok(response) => response.into_inner().state,
+            Err(status) if status.code() == tonic::Code::FailedPrecondition => {
+                // Over already: its own result stands.
+                let state = self
+                    .arbiter
+                    .clone()
+                    .get_game(apb::GetGameRequest { game_id: game.0 })
+                    .await
+                    .map_err(|s| arbiter_error(&s))?
+                    .into_inner()
+                    .game
+                    .and_then(|g| g.state);
+                let ended = state.as_ref().map(ended_as);
+                if let Some((board, summary)) = ended {
+                    if board.result != text {
+                        return Err(ServiceError::FailedPrecondition(format!(
+                            "game {game} is over ({summary}): its result {} stands (a finished \
+                             game's result is the arbiter's)",
+                            board.result
+                        )));
+                    }
+                    return Ok(board);
+                }
+                return Err(arbiter_error(&status));
+            }
+            Err(status) => return Err(arbiter_error(&status)),
+        };
+        let state =
+            state.ok_or_else(|| ServiceError::Internal("the arbiter sent no state".into()))?;
+        Ok(ended_as(&state).0)
     }
 
     /// Does what is missing after a restart or a failed call: games of current rounds that were
@@ -446,6 +582,80 @@ impl Core {
     }
 }
 
+/// A finished game's result as its board records it: the one rule shared with the rating
+/// service ([`hanniball_arbiter::counts_as_played`]). A forfeit (the organiser's, or a loser
+/// who never made a turn) is `+/-`, `-/+` or `-/-`; a game that ended before each side made a
+/// turn is otherwise a short game (its result counts, unrated); the rest are played games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardResult {
+    pub result: &'static str,
+    /// Ended before each side made a turn: not rated (TRF `W`/`D`/`L`).
+    pub short: bool,
+    /// The side that lost by forfeit without ever moving (withdrawn if the tournament says so).
+    pub forfeiter: Option<Side>,
+}
+
+/// What a game's state says its board's result is, with the game's own summary.
+fn ended_as(state: &apb::GameState) -> (BoardResult, String) {
+    let result = state.result.clone().unwrap_or_default();
+    let turns = state.next_turn_number.saturating_sub(1);
+    (
+        board_result(result.outcome(), result.reason(), turns),
+        result.summary,
+    )
+}
+
+/// [`BoardResult`] of a game that ended with `outcome` for `reason` after `turns` turns.
+#[must_use]
+pub fn board_result(outcome: apb::Outcome, reason: apb::EndReason, turns: u32) -> BoardResult {
+    let forfeit = reason == apb::EndReason::Forfeit;
+    let played = hanniball_arbiter::counts_as_played(turns, forfeit);
+    // White makes turn 1, Black turn 2.
+    let moved = |side: Side| match side {
+        Side::White => turns >= 1,
+        Side::Black => turns >= 2,
+    };
+    let winner = match outcome {
+        apb::Outcome::WhiteWins => Some(Side::White),
+        apb::Outcome::BlackWins => Some(Side::Black),
+        apb::Outcome::Draw => None,
+        apb::Outcome::None | apb::Outcome::Unspecified => {
+            return BoardResult {
+                result: "-/-",
+                short: false,
+                forfeiter: None,
+            };
+        }
+    };
+    let decisive = |white: &'static str, black: &'static str| match winner {
+        Some(Side::White) => white,
+        Some(Side::Black) => black,
+        None => "1/2-1/2",
+    };
+    match winner {
+        // The organiser's forfeit: who forfeited is the organiser's to withdraw.
+        Some(_) if forfeit => BoardResult {
+            result: decisive("+/-", "-/+"),
+            short: false,
+            forfeiter: None,
+        },
+        // A loser who never made a turn did not start the game (the organiser's adjudication
+        // says otherwise: it stands, as a short game).
+        Some(side) if !moved(side.opponent()) && reason != apb::EndReason::Adjudication => {
+            BoardResult {
+                result: decisive("+/-", "-/+"),
+                short: false,
+                forfeiter: Some(side.opponent()),
+            }
+        }
+        _ => BoardResult {
+            result: decisive("1-0", "0-1"),
+            short: !played,
+            forfeiter: None,
+        },
+    }
+}
+
 /// The wire time control of stored columns.
 pub fn time_control(
     initial_ms: Option<i64>,
@@ -455,4 +665,53 @@ pub fn time_control(
         initial_ms,
         increment_ms: increment_ms.unwrap_or(0),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use apb::EndReason as R;
+    use apb::Outcome as O;
+
+    fn of(outcome: O, reason: R, turns: u32) -> (&'static str, bool, Option<Side>) {
+        let b = board_result(outcome, reason, turns);
+        (b.result, b.short, b.forfeiter)
+    }
+
+    #[test]
+    fn a_game_both_sides_moved_in_is_played_whatever_ended_it() {
+        assert_eq!(of(O::WhiteWins, R::Goal, 9), ("1-0", false, None));
+        assert_eq!(of(O::BlackWins, R::Time, 2), ("0-1", false, None));
+        assert_eq!(of(O::Draw, R::Agreement, 2), ("1/2-1/2", false, None));
+        assert_eq!(of(O::WhiteWins, R::Adjudication, 30), ("1-0", false, None));
+    }
+
+    #[test]
+    fn a_loser_who_never_moved_forfeits() {
+        assert_eq!(
+            of(O::WhiteWins, R::Resignation, 1),
+            ("+/-", false, Some(Side::Black))
+        );
+        assert_eq!(
+            of(O::BlackWins, R::Time, 0),
+            ("-/+", false, Some(Side::White))
+        );
+    }
+
+    #[test]
+    fn a_game_that_ended_before_each_side_moved_is_short_and_unrated() {
+        // White moved, then resigned before Black's first turn.
+        assert_eq!(of(O::BlackWins, R::Resignation, 1), ("0-1", true, None));
+        assert_eq!(of(O::Draw, R::Agreement, 0), ("1/2-1/2", true, None));
+        // The organiser's adjudication stands even if a side never moved.
+        assert_eq!(of(O::WhiteWins, R::Adjudication, 0), ("1-0", true, None));
+    }
+
+    #[test]
+    fn forfeits_and_games_for_nothing() {
+        assert_eq!(of(O::WhiteWins, R::Forfeit, 40), ("+/-", false, None));
+        assert_eq!(of(O::BlackWins, R::Forfeit, 0), ("-/+", false, None));
+        assert_eq!(of(O::None, R::Forfeit, 3), ("-/-", false, None));
+        assert_eq!(of(O::None, R::Aborted, 0), ("-/-", false, None));
+    }
 }

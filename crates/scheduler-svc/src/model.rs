@@ -58,6 +58,26 @@ impl Loaded {
             .collect()
     }
 
+    /// Board `number` of round `round`.
+    pub fn board(&self, round: i32, number: i32) -> Option<&BoardRow> {
+        // Boards are stored by round, then board number.
+        let at = self
+            .boards
+            .binary_search_by_key(&(round, number), |b| (b.round, b.board))
+            .ok()?;
+        self.boards.get(at)
+    }
+
+    /// Board `number` of round `round`, to change in place.
+    pub fn board_mut(&mut self, round: i32, number: i32) -> Option<&mut BoardRow> {
+        // Boards are stored by round, then board number.
+        let at = self
+            .boards
+            .binary_search_by_key(&(round, number), |b| (b.round, b.board))
+            .ok()?;
+        self.boards.get_mut(at)
+    }
+
     /// Whether every game of round `round` has a result.
     pub fn round_complete(&self, round: i32) -> bool {
         self.boards
@@ -109,11 +129,33 @@ impl Loaded {
             match (board.kind.as_str(), board.black_id, board.result.as_deref()) {
                 (GAME, Some(black), Some(result)) => {
                     let black = rank(black);
-                    match result {
-                        "1-0" => t.record_game(round, white, black, GameResult::Win),
-                        "0-1" => t.record_game(round, white, black, GameResult::Loss),
-                        "1/2-1/2" => t.record_game(round, white, black, GameResult::Draw),
-                        forfeit => {
+                    let played = match result {
+                        "1-0" => Some(GameResult::Win),
+                        "0-1" => Some(GameResult::Loss),
+                        "1/2-1/2" => Some(GameResult::Draw),
+                        _ => None,
+                    };
+                    match played {
+                        Some(white_result) => {
+                            // A short game (a side never made a turn) counts, unrated: TRF W/D/L.
+                            for (player, opponent, colour, result) in [
+                                (white, black, Colour::White, white_result),
+                                (black, white, Colour::Black, white_result.reversed()),
+                            ] {
+                                t.set_entry(
+                                    player,
+                                    round,
+                                    RoundEntry::Game {
+                                        opponent,
+                                        colour,
+                                        result,
+                                        rated: !board.short,
+                                    },
+                                );
+                            }
+                        }
+                        None => {
+                            let forfeit = result;
                             let (white_won, black_won) = match forfeit {
                                 "+/-" => (true, false),
                                 "-/+" => (false, true),
@@ -169,6 +211,7 @@ impl Loaded {
                 game_id: None,
                 result: None,
                 corrected: false,
+                short: false,
             });
         };
         for (entrant, _) in &self.entrants {
@@ -288,6 +331,7 @@ fn game_row(
         game_id: None,
         result: result.map(str::to_owned),
         corrected: false,
+        short: false,
     }
 }
 
@@ -302,6 +346,7 @@ fn bye_row(tournament: i64, round: u32, board: i32, player: i64, kind: &str) -> 
         game_id: None,
         result: None,
         corrected: false,
+        short: false,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use hanniball_arbiter::PlayerId;
+use hanniball_arbiter::{GameId, PlayerId};
 use hanniball_pairing::tiebreak::TieBreak;
 use hanniball_proto::scheduler::v1 as pb;
 use hanniball_rules::GameKind;
@@ -49,6 +49,118 @@ impl SchedulerService {
             Caller::Player(_) => Err(ServiceError::NotYou(player)),
         }
     }
+}
+
+/// The most items one batch call carries.
+const MAX_BATCH: usize = 10_000;
+/// Adjudications in flight at once while entering many results.
+const IN_FLIGHT: usize = 64;
+
+impl SchedulerService {
+    /// The organiser's results (`SetResult`, `SetResults`): every board checked first, then the
+    /// boards' live games ended with their results in the arbiter, then all the results stored
+    /// in one transaction, the cached tournament changed in place, and the next round paired
+    /// when this completed the round. The boards as stored, in the order given.
+    async fn enter_results(
+        &self,
+        tournament: i64,
+        items: Vec<pb::BoardResult>,
+    ) -> ServiceResult<Vec<pb::Board>> {
+        let id = positive(tournament, "tournament_id")?;
+        let loaded = self.core.load(id).await?;
+        let mut seen = std::collections::HashSet::new();
+        // (round, board, index in RESULTS, game): no borrowed text in what the futures take.
+        let mut todo: Vec<(i32, i32, usize, Option<i64>)> = Vec::with_capacity(items.len());
+        for item in &items {
+            let text: usize = model::RESULTS
+                .iter()
+                .position(|r| *r == item.result)
+                .ok_or_else(|| {
+                    ServiceError::InvalidArgument(format!(
+                        "board {}.{}: unknown result {}: expected one of {}",
+                        item.round,
+                        item.board,
+                        limits::quote(&item.result),
+                        model::RESULTS.join(", ")
+                    ))
+                })?;
+            let (round, number) = (
+                i32::try_from(item.round).unwrap_or(i32::MAX),
+                i32::try_from(item.board).unwrap_or(i32::MAX),
+            );
+            let row = loaded
+                .board(round, number)
+                .ok_or_else(|| ServiceError::NotFound {
+                    what: "board",
+                    id: format!("{}.{}", item.round, item.board),
+                })?;
+            if row.kind != model::GAME {
+                return Err(ServiceError::FailedPrecondition(format!(
+                    "board {}.{} is a {}, not a game",
+                    item.round, item.board, row.kind
+                )));
+            }
+            if !seen.insert((round, number)) {
+                return Err(ServiceError::InvalidArgument(format!(
+                    "board {}.{} is listed twice",
+                    item.round, item.board
+                )));
+            }
+            todo.push((round, number, text, row.game_id));
+        }
+        // A board with a game: the game ends with this result first (one result everywhere).
+        use futures_util::StreamExt;
+        let decided: Vec<ServiceResult<(i32, i32, &'static str, bool)>> =
+            futures_util::stream::iter(todo.into_iter().map(|item| decide(&self.core, item)))
+                .buffered(IN_FLIGHT)
+                .collect()
+                .await;
+        let decided: Vec<(i32, i32, &'static str, bool)> =
+            decided.into_iter().collect::<ServiceResult<_>>()?;
+        if decided.is_empty() {
+            return Ok(Vec::new());
+        }
+        let version = self.core.store.set_board_results(id, &decided).await?;
+        self.core.loaded.update(id, version, |loaded| {
+            for (round, number, result, short) in &decided {
+                if let Some(board) = loaded.board_mut(*round, *number) {
+                    board.result = Some((*result).to_owned());
+                    board.short = *short;
+                    board.corrected = true;
+                }
+            }
+        });
+        tracing::info!(tournament = id, boards = decided.len(), "results entered");
+        if loaded.tournament.auto_pair && loaded.tournament.status == "running" {
+            self.core.advance(id).await?;
+        }
+        let loaded = self.core.load(id).await?;
+        Ok(decided
+            .iter()
+            .filter_map(|(round, number, _, _)| loaded.board(*round, *number).map(board))
+            .collect())
+    }
+}
+
+/// One board of [`SchedulerService::enter_results`]: its game (if any) ended with the result.
+async fn decide(
+    core: &Core,
+    (round, number, text, game): (i32, i32, usize, Option<i64>),
+) -> ServiceResult<(i32, i32, &'static str, bool)> {
+    let text = model::RESULTS[text % model::RESULTS.len()];
+    let Some(game) = game else {
+        return Ok((round, number, text, false));
+    };
+    let decided = core
+        .adjudicate(GameId(game), text)
+        .await
+        .map_err(|e| match e {
+            ServiceError::FailedPrecondition(why) => {
+                ServiceError::FailedPrecondition(format!("board {round}.{number}: {why}"))
+            }
+            other => other,
+        })?;
+    Ok((round, number, decided.result, decided.short))
 }
 
 fn system_name(system: pb::PairingSystem) -> &'static str {
@@ -444,7 +556,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             joined_round: if late { t.current_round + 1 } else { 1 },
             withdrawn_from: None,
         };
-        self.core
+        let version = self
+            .core
             .store
             .add_entrant(&row)
             .await
@@ -454,15 +567,29 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
                 )),
                 other => other.into(),
             })?;
+        let entered = (row.clone(), name.clone());
+        self.core
+            .loaded
+            .update(id, version, |loaded| loaded.entrants.push(entered));
         let mut row = row;
         if late {
             // A late entry is ranked after everyone (TRF pairing numbers never change).
             let rank = loaded.entrants.len() as i32 + 1;
-            self.core
+            let version = self
+                .core
                 .store
                 .set_start_rank(id, PlayerId(player), rank)
                 .await
                 .map_err(ServiceError::from)?;
+            self.core.loaded.update(id, version, |loaded| {
+                if let Some((entrant, _)) = loaded
+                    .entrants
+                    .iter_mut()
+                    .find(|(e, _)| e.player_id == player)
+                {
+                    entrant.start_rank = Some(rank);
+                }
+            });
             row.start_rank = Some(rank);
         }
         Ok(Response::new(pb::AddPlayerResponse {
@@ -476,6 +603,133 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
                 score_halves: 0,
             }),
         }))
+    }
+
+    async fn add_players(
+        &self,
+        request: Request<pb::AddPlayersRequest>,
+    ) -> Result<Response<pb::AddPlayersResponse>, Status> {
+        self.admin(&request).await?;
+        let r = request.into_inner();
+        limits::list("players", r.players.len(), MAX_BATCH)?;
+        let id = positive(r.tournament_id, "tournament_id")?;
+        let loaded = self.core.load(id).await?;
+        let t = &loaded.tournament;
+        if t.status == "finished" {
+            return Err(
+                ServiceError::FailedPrecondition(format!("tournament {id} is over")).into(),
+            );
+        }
+        if t.status == "running" && t.system != model::SWISS {
+            return Err(ServiceError::FailedPrecondition(
+                "a round robin takes no late entries".to_owned(),
+            )
+            .into());
+        }
+        let entered: std::collections::HashSet<i64> =
+            loaded.entrants.iter().map(|(e, _)| e.player_id).collect();
+        let mut asked = std::collections::HashSet::new();
+        for entry in &r.players {
+            let player = positive(entry.player_id, "player_id")?;
+            if entered.contains(&player) || !asked.insert(player) {
+                return Err(ServiceError::AlreadyExists(format!(
+                    "player {player} is already in tournament {id} (or listed twice)"
+                ))
+                .into());
+            }
+        }
+        let ids: Vec<PlayerId> = r.players.iter().map(|e| PlayerId(e.player_id)).collect();
+        let names = self
+            .core
+            .store
+            .player_names(&ids)
+            .await
+            .map_err(ServiceError::from)?;
+        if let Some(missing) = ids.iter().find(|p| !names.contains_key(p)) {
+            return Err(ServiceError::NotFound {
+                what: "player",
+                id: missing.0.to_string(),
+            }
+            .into());
+        }
+        let unrated: Vec<i64> = r
+            .players
+            .iter()
+            .filter(|e| e.rating <= 0)
+            .map(|e| e.player_id)
+            .collect();
+        let ratings = if unrated.is_empty() {
+            std::collections::BTreeMap::new()
+        } else {
+            self.core
+                .ratings(&t.kind, &unrated)
+                .await
+                .unwrap_or_default()
+        };
+        // Late entries are ranked after everyone, in the order given (TRF pairing numbers
+        // never change).
+        let late = t.status == "running";
+        let rows: Vec<EntrantRow> = r
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, e)| EntrantRow {
+                tournament_id: id,
+                player_id: e.player_id,
+                start_rank: late.then(|| (loaded.entrants.len() + i + 1) as i32),
+                rating: if e.rating > 0 {
+                    e.rating
+                } else {
+                    ratings.get(&e.player_id).copied().unwrap_or(0)
+                },
+                joined_round: if late { t.current_round + 1 } else { 1 },
+                withdrawn_from: None,
+            })
+            .collect();
+        let version = self
+            .core
+            .store
+            .add_entrants(&rows)
+            .await
+            .map_err(|e| match e {
+                hanniball_store::StoreError::Conflict(_) => {
+                    ServiceError::AlreadyExists(format!("a player is already in tournament {id}"))
+                }
+                other => other.into(),
+            })?;
+        let named: Vec<(EntrantRow, String)> = rows
+            .into_iter()
+            .map(|row| {
+                let name = names
+                    .get(&PlayerId(row.player_id))
+                    .cloned()
+                    .unwrap_or_default();
+                (row, name)
+            })
+            .collect();
+        let entrants = named
+            .iter()
+            .map(|(row, name)| pb::Entrant {
+                player_id: row.player_id,
+                name: name.clone(),
+                start_rank: row.start_rank.unwrap_or(0) as u32,
+                rating: row.rating,
+                joined_round: row.joined_round as u32,
+                withdrawn_from: 0,
+                score_halves: 0,
+            })
+            .collect();
+        if let Some(version) = version {
+            self.core
+                .loaded
+                .update(id, version, |loaded| loaded.entrants.extend(named));
+        }
+        tracing::info!(
+            tournament = id,
+            players = r.players.len(),
+            "players entered"
+        );
+        Ok(Response::new(pb::AddPlayersResponse { entrants }))
     }
 
     async fn withdraw_player(
@@ -608,52 +862,26 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
     ) -> Result<Response<pb::SetResultResponse>, Status> {
         self.admin(&request).await?;
         let r = request.into_inner();
-        if !model::RESULTS.contains(&r.result.as_str()) {
-            return Err(ServiceError::InvalidArgument(format!(
-                "unknown result {}: expected one of {}",
-                limits::quote(&r.result),
-                model::RESULTS.join(", ")
-            ))
-            .into());
-        }
-        let loaded = self
-            .core
-            .load(positive(r.tournament_id, "tournament_id")?)
-            .await?;
-        let Some(row) = loaded
-            .boards
-            .iter()
-            .find(|b| b.round as u32 == r.round && b.board as u32 == r.board)
-        else {
-            return Err(ServiceError::NotFound {
-                what: "board",
-                id: format!("{}.{}", r.round, r.board),
-            }
-            .into());
+        let item = pb::BoardResult {
+            round: r.round,
+            board: r.board,
+            result: r.result,
         };
-        if row.kind != model::GAME {
-            return Err(ServiceError::FailedPrecondition(format!(
-                "board {}.{} is a {}, not a game",
-                r.round, r.board, row.kind
-            ))
-            .into());
-        }
-        self.core
-            .store
-            .set_board_result(r.tournament_id, row.round, row.board, &r.result, true)
-            .await
-            .map_err(ServiceError::from)?;
-        tracing::info!(tournament = r.tournament_id, round = r.round, board = r.board, result = %r.result, "result corrected");
-        if loaded.tournament.auto_pair && loaded.tournament.status == "running" {
-            self.core.advance(r.tournament_id).await?;
-        }
-        let loaded = self.core.load(r.tournament_id).await?;
-        let row = loaded
-            .boards
-            .iter()
-            .find(|b| b.round as u32 == r.round && b.board as u32 == r.board)
-            .map(board);
-        Ok(Response::new(pb::SetResultResponse { board: row }))
+        let boards = self.enter_results(r.tournament_id, vec![item]).await?;
+        Ok(Response::new(pb::SetResultResponse {
+            board: boards.into_iter().next(),
+        }))
+    }
+
+    async fn set_results(
+        &self,
+        request: Request<pb::SetResultsRequest>,
+    ) -> Result<Response<pb::SetResultsResponse>, Status> {
+        self.admin(&request).await?;
+        let r = request.into_inner();
+        limits::list("results", r.results.len(), MAX_BATCH)?;
+        let boards = self.enter_results(r.tournament_id, r.results).await?;
+        Ok(Response::new(pb::SetResultsResponse { boards }))
     }
 
     async fn get_standings(
@@ -665,41 +893,47 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .core
             .load(positive(request.get_ref().tournament_id, "tournament_id")?)
             .await?;
-        let current = loaded.tournament.current_round;
-        let rounds = if loaded.round_complete(current) {
-            current
-        } else {
-            current - 1
-        }
-        .max(0) as u32;
-        let model = loaded.model();
-        let order = loaded.tiebreaks();
-        let table = hanniball_pairing::standings::standings(&model, rounds, &order)
-            .map_err(|e| ServiceError::Internal(format!("inconsistent tournament: {e}")))?;
-        let standings = table
-            .iter()
-            .map(|s| {
-                let player = model.player(hanniball_pairing::PlayerId(s.player.0));
-                let entrant = loaded
-                    .entrants
-                    .iter()
-                    .find(|(e, _)| e.start_rank == Some(s.player.0 as i32));
-                pb::Standing {
-                    rank: s.rank,
-                    player_id: entrant.map_or(0, |(e, _)| e.player_id),
-                    name: player.map_or_else(String::new, |p| p.name.clone()),
-                    start_rank: s.player.0,
-                    rating: player.map_or(0, |p| p.rating as i32),
-                    points: s.points.to_string(),
-                    tiebreaks: s.values.iter().map(ToString::to_string).collect(),
-                }
+        // The standings of a big field take a while: off the async workers.
+        let response = crate::core::off_runtime(move || {
+            let current = loaded.tournament.current_round;
+            let rounds = if loaded.round_complete(current) {
+                current
+            } else {
+                current - 1
+            }
+            .max(0) as u32;
+            let model = loaded.model();
+            let order = loaded.tiebreaks();
+            let table = hanniball_pairing::standings::standings(&model, rounds, &order)
+                .map_err(|e| ServiceError::Internal(format!("inconsistent tournament: {e}")))?;
+            let ids: std::collections::HashMap<i32, i64> = loaded
+                .entrants
+                .iter()
+                .filter_map(|(e, _)| e.start_rank.map(|rank| (rank, e.player_id)))
+                .collect();
+            let standings = table
+                .iter()
+                .map(|s| {
+                    let player = model.player(hanniball_pairing::PlayerId(s.player.0));
+                    pb::Standing {
+                        rank: s.rank,
+                        player_id: ids.get(&(s.player.0 as i32)).copied().unwrap_or(0),
+                        name: player.map_or_else(String::new, |p| p.name.clone()),
+                        start_rank: s.player.0,
+                        rating: player.map_or(0, |p| p.rating as i32),
+                        points: s.points.to_string(),
+                        tiebreaks: s.values.iter().map(ToString::to_string).collect(),
+                    }
+                })
+                .collect();
+            Ok(pb::GetStandingsResponse {
+                tiebreak_names: order.iter().map(ToString::to_string).collect(),
+                standings,
+                rounds,
             })
-            .collect();
-        Ok(Response::new(pb::GetStandingsResponse {
-            tiebreak_names: order.iter().map(ToString::to_string).collect(),
-            standings,
-            rounds,
-        }))
+        })
+        .await?;
+        Ok(Response::new(response))
     }
 
     async fn export_trf(

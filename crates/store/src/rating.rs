@@ -216,7 +216,7 @@ impl Sql {
         }
     }
 
-    fn push(&mut self, text: &str) -> &mut Sql {
+    pub(crate) fn push(&mut self, text: &str) -> &mut Sql {
         self.text.push_str(text);
         self
     }

@@ -115,6 +115,9 @@ pub mod entities {
             pub game_id: Option<i64>,
             pub result: Option<String>,
             pub corrected: bool,
+            /// The game ended before each side had made a turn: it counts in the tournament but
+            /// is not rated (TRF `W`/`D`/`L`).
+            pub short: bool,
         }
 
         #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -207,15 +210,20 @@ pub type MatchRow = matches::Model;
 
 /// Bumps tournament `id`'s version: part of the transaction of every change of the tournament,
 /// its entrants, bye requests or boards, so a copy loaded after reading version `v` is current
-/// while the version is still `v` (see [`Store::tournament_version`]).
-async fn bump<C: ConnectionTrait>(db: &C, id: i64) -> Result<(), StoreError> {
+/// while the version is still `v` (see [`Store::tournament_version`]). Returns the new version:
+/// a writer whose copy was at the version before it may bring its copy up to date itself.
+async fn bump<C: ConnectionTrait>(db: &C, id: i64) -> Result<i64, StoreError> {
     let mut sql = Sql::new(
         db.get_database_backend(),
         "UPDATE tournaments SET version = version + 1 WHERE id = ",
     );
     sql.bind(id);
-    db.execute_raw(sql.statement()).await?;
-    Ok(())
+    sql.push(" RETURNING version");
+    let row = db
+        .query_one_raw(sql.statement())
+        .await?
+        .ok_or_else(|| StoreError::Conflict(format!("no tournament {id} to change")))?;
+    Ok(row.try_get_by_index(0)?)
 }
 
 impl Store {
@@ -271,17 +279,38 @@ impl Store {
             .await?)
     }
 
-    /// Registers a player; `Conflict` when already registered.
-    pub async fn add_entrant(&self, row: &EntrantRow) -> Result<(), StoreError> {
+    /// Registers a player; `Conflict` when already registered. Returns the tournament's new
+    /// version.
+    pub async fn add_entrant(&self, row: &EntrantRow) -> Result<i64, StoreError> {
         let tournament = row.tournament_id;
         let row: tournament_players::ActiveModel = row.clone().into();
         let txn = self.db.begin().await?;
         tournament_players::Entity::insert(row)
             .exec_without_returning(&txn)
             .await?;
-        bump(&txn, tournament).await?;
+        let version = bump(&txn, tournament).await?;
         txn.commit().await?;
-        Ok(())
+        Ok(version)
+    }
+
+    /// Registers players in one transaction, all or none (`Conflict` when one is already
+    /// registered); returns the tournament's new version.
+    pub async fn add_entrants(&self, rows: &[EntrantRow]) -> Result<Option<i64>, StoreError> {
+        let Some(tournament) = rows.first().map(|row| row.tournament_id) else {
+            return Ok(None);
+        };
+        let txn = self.db.begin().await?;
+        // A few hundred rows a statement: within every backend's limit of bound values.
+        for chunk in rows.chunks(500) {
+            let active: Vec<tournament_players::ActiveModel> =
+                chunk.iter().cloned().map(Into::into).collect();
+            tournament_players::Entity::insert_many(active)
+                .exec_without_returning(&txn)
+                .await?;
+        }
+        let version = bump(&txn, tournament).await?;
+        txn.commit().await?;
+        Ok(Some(version))
     }
 
     /// Removes a player's entry, and the byes it asked for, while the tournament has not
@@ -434,13 +463,13 @@ impl Store {
         Ok(())
     }
 
-    /// Gives a late entrant a start rank (after every other).
+    /// Gives a late entrant a start rank (after every other); returns the new version.
     pub async fn set_start_rank(
         &self,
         tournament: i64,
         player: PlayerId,
         rank: i32,
-    ) -> Result<(), StoreError> {
+    ) -> Result<i64, StoreError> {
         let txn = self.db.begin().await?;
         tournament_players::Entity::update_many()
             .col_expr(tournament_players::Column::StartRank, Expr::value(rank))
@@ -448,30 +477,31 @@ impl Store {
             .filter(tournament_players::Column::PlayerId.eq(player.0))
             .exec(&txn)
             .await?;
-        bump(&txn, tournament).await?;
+        let version = bump(&txn, tournament).await?;
         txn.commit().await?;
-        Ok(())
+        Ok(version)
     }
 
-    /// Links a board to the arbiter's game created for it.
-    pub async fn set_board_game(
+    /// Links boards (round, board) to the arbiter's games created for them, in one
+    /// transaction; returns the new version.
+    pub async fn set_board_games(
         &self,
         tournament: i64,
-        round: i32,
-        board: i32,
-        game: GameId,
-    ) -> Result<(), StoreError> {
+        games: &[(i32, i32, GameId)],
+    ) -> Result<i64, StoreError> {
         let txn = self.db.begin().await?;
-        boards::Entity::update_many()
-            .col_expr(boards::Column::GameId, Expr::value(game.0))
-            .filter(boards::Column::TournamentId.eq(tournament))
-            .filter(boards::Column::Round.eq(round))
-            .filter(boards::Column::Board.eq(board))
-            .exec(&txn)
-            .await?;
-        bump(&txn, tournament).await?;
+        for (round, board, game) in games {
+            boards::Entity::update_many()
+                .col_expr(boards::Column::GameId, Expr::value(game.0))
+                .filter(boards::Column::TournamentId.eq(tournament))
+                .filter(boards::Column::Round.eq(*round))
+                .filter(boards::Column::Board.eq(*board))
+                .exec(&txn)
+                .await?;
+        }
+        let version = bump(&txn, tournament).await?;
         txn.commit().await?;
-        Ok(())
+        Ok(version)
     }
 
     /// The board played as `game`, if any.
@@ -482,18 +512,21 @@ impl Store {
             .await?)
     }
 
-    /// Sets a board's result. Without `correction`, only a board with no result yet changes
-    /// (a result arriving twice is stored once); returns whether it changed.
+    /// Sets a board's result (`short`: the game ended before each side made a turn). Without
+    /// `correction`, only a board with no result yet changes (a result arriving twice is stored
+    /// once); returns the tournament's new version if it changed.
     pub async fn set_board_result(
         &self,
         tournament: i64,
         round: i32,
         board: i32,
         result: &str,
+        short: bool,
         correction: bool,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Option<i64>, StoreError> {
         let mut update = boards::Entity::update_many()
             .col_expr(boards::Column::Result, Expr::value(result))
+            .col_expr(boards::Column::Short, Expr::value(short))
             .filter(boards::Column::TournamentId.eq(tournament))
             .filter(boards::Column::Round.eq(round))
             .filter(boards::Column::Board.eq(board));
@@ -504,11 +537,37 @@ impl Store {
         }
         let txn = self.db.begin().await?;
         let changed = update.exec(&txn).await?.rows_affected == 1;
-        if changed {
-            bump(&txn, tournament).await?;
-        }
+        let version = if changed {
+            Some(bump(&txn, tournament).await?)
+        } else {
+            None
+        };
         txn.commit().await?;
-        Ok(changed)
+        Ok(version)
+    }
+
+    /// The organiser's results of boards (round, board, result, short) in one transaction, as
+    /// [`Store::set_board_result`] with `correction`; returns the tournament's new version.
+    pub async fn set_board_results(
+        &self,
+        tournament: i64,
+        results: &[(i32, i32, &str, bool)],
+    ) -> Result<i64, StoreError> {
+        let txn = self.db.begin().await?;
+        for (round, board, result, short) in results {
+            boards::Entity::update_many()
+                .col_expr(boards::Column::Result, Expr::value(*result))
+                .col_expr(boards::Column::Short, Expr::value(*short))
+                .col_expr(boards::Column::Corrected, Expr::value(true))
+                .filter(boards::Column::TournamentId.eq(tournament))
+                .filter(boards::Column::Round.eq(*round))
+                .filter(boards::Column::Board.eq(*board))
+                .exec(&txn)
+                .await?;
+        }
+        let version = bump(&txn, tournament).await?;
+        txn.commit().await?;
+        Ok(version)
     }
 
     /// Marks a tournament finished (once its last round is complete).

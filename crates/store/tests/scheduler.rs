@@ -122,6 +122,7 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
             game_id: None,
             result: None,
             corrected: false,
+            short: false,
         };
         store
             .store_round(id, 1, &[(players[0], 1), (players[1], 2)], &[board])
@@ -134,20 +135,23 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
             "a round stored twice",
             store.tournament_version(id).await.unwrap(),
         );
-        store
-            .set_board_game(id, 1, 1, GameId(7))
+        let version = store
+            .set_board_games(id, &[(1, 1, GameId(7))])
             .await
             .expect("game");
+        assert_eq!(Some(version), store.tournament_version(id).await.unwrap());
         step(
             true,
             "a board's game",
             store.tournament_version(id).await.unwrap(),
         );
-        assert!(
+        assert_eq!(
             store
-                .set_board_result(id, 1, 1, "1-0", false)
+                .set_board_result(id, 1, 1, "1-0", false, false)
                 .await
-                .expect("result")
+                .expect("result"),
+            Some(version + 1),
+            "the new version"
         );
         step(
             true,
@@ -155,10 +159,11 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
             store.tournament_version(id).await.unwrap(),
         );
         assert!(
-            !store
-                .set_board_result(id, 1, 1, "0-1", false)
+            store
+                .set_board_result(id, 1, 1, "0-1", false, false)
                 .await
                 .expect("result again")
+                .is_none()
         );
         step(
             false,
@@ -167,9 +172,10 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
         );
         assert!(
             store
-                .set_board_result(id, 1, 1, "0-1", true)
+                .set_board_result(id, 1, 1, "0-1", false, true)
                 .await
                 .expect("correction")
+                .is_some()
         );
         step(
             true,

@@ -267,9 +267,27 @@ impl ServedGame {
         number: u32,
         turn: &str,
     ) -> Result<hanniball_proto::arbiter::v1::SubmitTurnResponse, tonic::Status> {
+        self.play_in(self.game.id, number, turn).await
+    }
+
+    /// Each side makes one turn in HanniBall game `id`: a game both sides moved in is played,
+    /// so rated if it is a rated game (README, "What is rated").
+    pub async fn both_move(&mut self, id: i64) {
+        for (number, turn) in [(1, "d4-c6"), (2, "d12-c10")] {
+            self.play_in(id, number, turn).await.expect("turn");
+        }
+    }
+
+    /// [`Self::play`] in game `id`.
+    pub async fn play_in(
+        &mut self,
+        id: i64,
+        number: u32,
+        turn: &str,
+    ) -> Result<hanniball_proto::arbiter::v1::SubmitTurnResponse, tonic::Status> {
         let request = authed(
             hanniball_proto::arbiter::v1::SubmitTurnRequest {
-                game_id: self.game.id,
+                game_id: id,
                 turn_number: number,
                 turn: turn.to_owned(),
             },

@@ -439,3 +439,44 @@ fn plain_text_on_a_public_address_is_warned_about() {
     std::fs::remove_dir_all(&dir).ok();
     assert!(!log.contains("PLAIN TEXT"), "{log}");
 }
+
+#[test]
+fn silent_connections_from_one_address_do_not_lock_out_a_new_client() {
+    let dir = data_dir("tls-idle");
+    let ca = Ca::new(&dir, "idle");
+    let (cert, key) = ca.issue("server", &["localhost"]);
+    let env = [
+        ("HANNIBALL__AUTH__ADMIN_TOKEN", ADMIN),
+        ("HANNIBALL__SERVER__TLS__CERT", path(&cert)),
+        ("HANNIBALL__SERVER__TLS__KEY", path(&key)),
+    ];
+    let (server, url) = serve_args(&dir.join("data"), &[], &env);
+    let addr = url.trim_start_matches("https://").to_owned();
+    let url = url.replace("127.0.0.1", "localhost");
+    // 300 sockets that never say a word: more than the server's handshake slots (256).
+    let idle: Vec<std::net::TcpStream> = (0..300)
+        .map(|_| std::net::TcpStream::connect(&addr).expect("connect"))
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let started = std::time::Instant::now();
+    let whoami = hanniball(&[
+        "player",
+        "whoami",
+        "--server",
+        &url,
+        "--ca-cert",
+        path(&ca.cert),
+    ]);
+    let took = started.elapsed();
+    assert!(
+        whoami.status.success(),
+        "{}",
+        String::from_utf8_lossy(&whoami.stderr)
+    );
+    // Before the per-address cap, the client waited for a silent socket's 10 s handshake
+    // deadline; now the address's oldest handshakes give way at once.
+    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+    drop(idle);
+    drop(server);
+    std::fs::remove_dir_all(&dir).ok();
+}

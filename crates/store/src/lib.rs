@@ -64,12 +64,53 @@ impl From<DbErr> for StoreError {
         {
             return StoreError::Invalid("text must not contain NUL characters".to_owned());
         }
+        if let DbErr::Query(RuntimeErr::SqlxError(e))
+        | DbErr::Exec(RuntimeErr::SqlxError(e))
+        | DbErr::Conn(RuntimeErr::SqlxError(e)) = &error
+            && let Some(why) = unavailable(e)
+        {
+            return StoreError::Unavailable(format!("{why} ({e})"));
+        }
         match error {
             DbErr::Conn(_) | DbErr::ConnectionAcquire(_) => {
                 StoreError::Unavailable(error.to_string())
             }
             other => StoreError::Database(other.to_string()),
         }
+    }
+}
+
+/// Why an error of the driver means the database cannot do the work now (the caller may
+/// retry later; nothing was written), if it does: a lost or refused connection, a database
+/// that is read-only, full or shutting down. Everything else is a bug or a conflict.
+fn unavailable(error: &sea_orm::sqlx::Error) -> Option<&'static str> {
+    use sea_orm::sqlx::Error;
+    match error {
+        Error::Io(_)
+        | Error::Tls(_)
+        | Error::Protocol(_)
+        | Error::PoolTimedOut
+        | Error::PoolClosed
+        | Error::WorkerCrashed => Some("the database connection was lost or refused"),
+        Error::Database(db) => {
+            let code = db.code()?;
+            match code.as_ref() {
+                // PostgreSQL (SQLSTATE).
+                "25006" => Some("the database is read-only"),
+                "53100" => Some("the database is full"),
+                "53200" | "53300" => Some("the database is out of resources"),
+                "57P01" | "57P02" | "57P03" => Some("the database is shutting down or starting"),
+                c if c.starts_with("08") => Some("the database connection was lost"),
+                // SQLite (primary result code, extended codes carry it in the low byte).
+                c => match c.parse::<u32>().map(|n| n & 0xff) {
+                    Ok(8) => Some("the database is read-only"),
+                    Ok(13) => Some("the database is full"),
+                    Ok(10 | 14) => Some("the database file cannot be read or written"),
+                    _ => None,
+                },
+            }
+        }
+        _ => None,
     }
 }
 
@@ -237,6 +278,7 @@ impl Store {
                 token_events: tokio::sync::broadcast::channel(TOKEN_EVENTS).0,
             });
         }
+        create_private(url)?;
         // Readers keep SQLite's default page cache: every commit by the other connection empties
         // it anyway (and a large one costs more to empty). The commit connection is the only
         // writer, so its cache stays valid: 32 MiB keeps the turn index's hot pages in memory.
@@ -939,7 +981,9 @@ fn pool_options(url: &str, connections: u32) -> ConnectOptions {
     options
         .sqlx_logging(false)
         .connect_timeout(Duration::from_secs(5))
-        .acquire_timeout(Duration::from_secs(5))
+        // A server that does not answer is UNAVAILABLE within about a second, not after every
+        // call has waited for it (a local SQLite file only waits for its own load: see below).
+        .acquire_timeout(Duration::from_secs(1))
         .max_connections(connections);
     options
 }
@@ -952,6 +996,7 @@ fn sqlite_options(url: &str, connections: u32, cache_kib: Option<u32>) -> Connec
         // A local file does not drop connections: no test query (a round trip to the
         // connection's thread) before each use.
         .test_before_acquire(false)
+        .acquire_timeout(Duration::from_secs(5))
         .map_sqlx_sqlite_opts(move |o| {
             let o = o
                 .create_if_missing(true)
@@ -1003,6 +1048,33 @@ impl FindAlsoGames for sea_orm::Select<results_outbox::Entity> {
                 (row, game)
             })
             .collect())
+    }
+}
+
+/// Creates a SQLite database file that does not exist yet readable and writable by its owner
+/// only (0600): it holds every token's hash and every game. SQLite gives the write-ahead log
+/// and its index the database file's permissions. An existing file keeps its own.
+fn create_private(url: &str) -> Result<(), StoreError> {
+    let path = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:")
+        .split('?')
+        .next()
+        .unwrap_or_default();
+    if path.is_empty() || path == ":memory:" || std::path::Path::new(path).exists() {
+        return Ok(());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        // Created meanwhile by another process: it keeps its permissions.
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(error) => Err(StoreError::Unavailable(format!(
+            "cannot create the database file {path}: {error}"
+        ))),
     }
 }
 

@@ -768,3 +768,80 @@ async fn loaded_turn_records_name_the_running_clock_on_every_database() {
         assert_eq!(loaded.turns[0].running, Some(Side::Black));
     }
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_new_sqlite_database_and_its_log_are_private_to_their_owner() {
+    use std::os::unix::fs::PermissionsExt;
+    let url = testing::sqlite_url();
+    let store = Store::connect(&url).await.expect("connect");
+    two_bots(&store, "private-a", "private-b").await;
+    let path = url
+        .trim_start_matches("sqlite://")
+        .split('?')
+        .next()
+        .expect("a path")
+        .to_owned();
+    for file in [path.clone(), format!("{path}-wal")] {
+        let mode = std::fs::metadata(&file).expect(&file).permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{file}: {mode:o}");
+    }
+}
+
+/// A write to a database that cannot take it is `Unavailable` with the reason, never a bare
+/// database error (which services answer as INTERNAL).
+#[tokio::test]
+async fn a_read_only_database_or_a_lost_connection_is_unavailable() {
+    // SQLite: the same file opened read-only.
+    let url = testing::sqlite_url();
+    let store = Store::connect(&url).await.expect("connect");
+    two_bots(&store, "ro-a", "ro-b").await;
+    drop(store);
+    let read_only = Store::connect(&url.replace("mode=rwc", "mode=ro"))
+        .await
+        .expect("read-only connect");
+    let refused = read_only
+        .create_player("ro-c", "bot", Timestamp(2))
+        .await
+        .expect_err("a read-only file");
+    assert!(
+        matches!(&refused, StoreError::Unavailable(why) if why.contains("read-only")),
+        "{refused:?}"
+    );
+
+    // PostgreSQL: the connections are ended and the database made read-only.
+    let Some(base) = testing::postgres_base_url() else {
+        return;
+    };
+    let url = testing::postgres_url(&base).await.expect("database");
+    let name = url.rsplit('/').next().expect("a name").to_owned();
+    let store = Store::connect(&url).await.expect("connect");
+    two_bots(&store, "pg-a", "pg-b").await;
+    let admin = Database::connect(base.as_str()).await.expect("admin");
+    admin
+        .execute_unprepared(&format!(
+            "ALTER DATABASE {name} SET default_transaction_read_only = on"
+        ))
+        .await
+        .expect("read-only");
+    admin
+        .execute_unprepared(&format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+        ))
+        .await
+        .expect("terminate");
+    let mut reasons = Vec::new();
+    for i in 0..3 {
+        match store
+            .create_player(&format!("pg-{i}"), "bot", Timestamp(3))
+            .await
+        {
+            Err(StoreError::Unavailable(why)) => reasons.push(why),
+            other => panic!("write {i}: {other:?}"),
+        }
+    }
+    assert!(
+        reasons.iter().any(|why| why.contains("read-only")),
+        "{reasons:?}"
+    );
+}

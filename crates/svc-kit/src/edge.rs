@@ -78,7 +78,10 @@ struct State {
     calls: Option<DefaultKeyedRateLimiter<Key>>,
     /// Keys of [`EdgeLimits::trusted_tokens`].
     trusted: Vec<Key>,
-    failures: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Failed authentications per peer address in its current minute: the minute's start and
+    /// the count. Past [`EdgeLimits::failed_auth_per_minute`] the address is refused until the
+    /// minute ends (a fixed window: a steady trickle cannot get more through than the cap).
+    failures: Mutex<HashMap<IpAddr, (Instant, u32)>>,
     /// Peers refused until the given instant (too many failed authentications), except for
     /// calls with a token that was accepted recently: a flood of bad tokens from an address
     /// (or from behind the same NAT) does not lock out the good clients there.
@@ -89,6 +92,9 @@ struct State {
     /// Calls seen, to clean the limiters' tables now and then.
     seen: AtomicU64,
 }
+
+/// The failed-authentication window.
+const MINUTE: Duration = Duration::from_secs(60);
 
 /// A tower layer applying [`EdgeLimits`] (and containing panics: see [`crate::serve`]).
 #[derive(Clone, Debug)]
@@ -103,8 +109,6 @@ impl EdgeLayer {
             let burst = NonZeroU32::new(limits.burst.max(limits.calls_per_second)).unwrap_or(rate);
             DefaultKeyedRateLimiter::hashmap(Quota::per_second(rate).allow_burst(burst))
         });
-        let failures = NonZeroU32::new(limits.failed_auth_per_minute)
-            .map(|n| DefaultKeyedRateLimiter::hashmap(Quota::per_minute(n)));
         // The key is the hash of the whole header value, as a client sends it.
         let trusted = limits
             .trusted_tokens
@@ -118,7 +122,7 @@ impl EdgeLayer {
                 limits,
                 calls,
                 trusted,
-                failures,
+                failures: Mutex::new(HashMap::new()),
                 blocked: Mutex::new(HashMap::new()),
                 good: Mutex::new(HashMap::new()),
                 open: Mutex::new(HashMap::new()),
@@ -375,20 +379,31 @@ impl State {
         }
     }
 
-    /// Notes a failed authentication by `ip`; past the cap the address is refused for a while.
+    /// Notes a failed authentication by `ip`; past the cap the address is refused for the rest
+    /// of its minute.
     fn failed_auth(&self, ip: IpAddr) {
-        let Some(failures) = &self.failures else {
+        let cap = self.limits.failed_auth_per_minute;
+        if cap == 0 {
             return;
-        };
-        if let Err(not_until) = failures.check_key(&ip) {
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
-            let until = Instant::now() + wait.max(Duration::from_secs(1));
-            tracing::warn!(%ip, "too many failed authentications: refusing the address for {}", seconds(wait));
-            self.blocked
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert(ip, until);
         }
+        let now = Instant::now();
+        let until = {
+            let mut failures = self.failures.lock().unwrap_or_else(PoisonError::into_inner);
+            let (start, count) = failures.entry(ip).or_insert((now, 0));
+            if now.duration_since(*start) >= MINUTE {
+                (*start, *count) = (now, 0);
+            }
+            *count += 1;
+            if *count < cap {
+                return;
+            }
+            *start + MINUTE
+        };
+        tracing::warn!(%ip, "too many failed authentications: refusing the address for {}", seconds(until - now));
+        self.blocked
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(ip, until);
     }
 
     /// Forgets limiter states and blocks that no longer matter (bounded memory under floods of
@@ -398,11 +413,11 @@ impl State {
             calls.retain_recent();
             calls.shrink_to_fit();
         }
-        if let Some(failures) = &self.failures {
-            failures.retain_recent();
-            failures.shrink_to_fit();
-        }
         let now = Instant::now();
+        self.failures
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|_, (start, _)| now.duration_since(*start) < MINUTE);
         self.blocked
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -471,5 +486,43 @@ where
             });
             Ok(Response::from_parts(parts, body))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_past_its_failed_authentications_is_refused_for_the_rest_of_the_minute() {
+        let layer = EdgeLayer::new(EdgeLimits {
+            failed_auth_per_minute: 3,
+            ..EdgeLimits::default()
+        });
+        let state = &layer.state;
+        let ip: IpAddr = [192, 0, 2, 7].into();
+        let other: IpAddr = [192, 0, 2, 8].into();
+        let key = Key::Peer(ip);
+        for _ in 0..2 {
+            state.failed_auth(ip);
+            assert!(state.admit(Some(ip), &key).is_ok(), "under the cap");
+        }
+        state.failed_auth(ip);
+        let Err(refused) = state.admit(Some(ip), &key) else {
+            panic!("past the cap the address is refused");
+        };
+        assert_eq!(
+            refused.headers().get("grpc-status").map(|v| v.as_bytes()),
+            Some(&b"8"[..]),
+            "RESOURCE_EXHAUSTED"
+        );
+        // Refused until the minute that began with the first failure ends, not for a second.
+        let until = state.blocked.lock().expect("blocked")[&ip];
+        assert!(
+            until > Instant::now() + Duration::from_secs(55),
+            "{until:?}"
+        );
+        // Another address is not affected.
+        assert!(state.admit(Some(other), &Key::Peer(other)).is_ok());
     }
 }

@@ -46,6 +46,48 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Handshakes in progress at once; more connections wait for a slot (so a flood of slow
 /// handshakes holds a bounded amount of memory).
 const HANDSHAKES: usize = 256;
+/// Handshakes in progress at once from one address. A new connection from an address at its
+/// cap ends the address's oldest handshake: silent sockets (opened and never spoken on) cannot
+/// hold the server's slots, and a real client, whose handshake takes milliseconds, is never the
+/// oldest for long.
+const HANDSHAKES_PER_ADDRESS: usize = 16;
+
+/// The handshakes in progress per address: an id and what ends it, oldest first.
+type Pending = std::sync::Mutex<
+    std::collections::HashMap<
+        Option<std::net::IpAddr>,
+        std::collections::VecDeque<(u64, CancellationToken)>,
+    >,
+>;
+
+/// Registers a handshake from `ip`, ending the address's oldest when it is at its cap.
+fn start_handshake(pending: &Pending, ip: Option<std::net::IpAddr>, id: u64) -> CancellationToken {
+    let token = CancellationToken::new();
+    let mut pending = pending
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let queue = pending.entry(ip).or_default();
+    while queue.len() >= HANDSHAKES_PER_ADDRESS {
+        if let Some((_, oldest)) = queue.pop_front() {
+            oldest.cancel();
+        }
+    }
+    queue.push_back((id, token.clone()));
+    token
+}
+
+/// Forgets handshake `id` from `ip` (finished, failed, timed out or ended).
+fn end_handshake(pending: &Pending, ip: Option<std::net::IpAddr>, id: u64) {
+    let mut pending = pending
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(queue) = pending.get_mut(&ip) {
+        queue.retain(|(other, _)| *other != id);
+        if queue.is_empty() {
+            pending.remove(&ip);
+        }
+    }
+}
 
 fn read(setting: &str, path: &Path) -> Result<Vec<u8>, TlsError> {
     std::fs::read(path).map_err(|error| {
@@ -293,6 +335,8 @@ pub(crate) fn accept(
 ) -> mpsc::Receiver<Conn> {
     let (sender, receiver) = mpsc::channel(64);
     let handshakes = Arc::new(Semaphore::new(HANDSHAKES));
+    let pending: Arc<Pending> = Arc::default();
+    let mut next_id: u64 = 0;
     {
         let sender = sender.clone();
         let shutdown = shutdown.clone();
@@ -304,22 +348,39 @@ pub(crate) fn accept(
                     }
                     continue;
                 };
+                let peer = stream.peer_addr().ok();
+                let ip = peer.map(|p| p.ip());
+                next_id += 1;
+                let id = next_id;
+                // Before waiting for a slot: ending this address's oldest handshake may free one.
+                let ended = start_handshake(&pending, ip, id);
                 let Ok(permit) = Arc::clone(&handshakes).acquire_owned().await else {
                     return;
                 };
                 let acceptor = tls.acceptor();
                 let sender = sender.clone();
+                let pending = Arc::clone(&pending);
                 tokio::spawn(async move {
-                    let peer = stream.peer_addr().ok();
-                    match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream)).await {
-                        Ok(Ok(stream)) => {
+                    let handshake =
+                        tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream));
+                    let outcome = tokio::select! {
+                        () = ended.cancelled() => None,
+                        outcome = handshake => Some(outcome),
+                    };
+                    end_handshake(&pending, ip, id);
+                    match outcome {
+                        Some(Ok(Ok(stream))) => {
                             drop(permit);
                             let _ = sender.send(Conn::Tls(Box::new(stream))).await;
                         }
-                        Ok(Err(error)) => {
+                        Some(Ok(Err(error))) => {
                             tracing::debug!(?peer, %error, "TLS handshake failed");
                         }
-                        Err(_) => tracing::debug!(?peer, "TLS handshake timed out"),
+                        Some(Err(_)) => tracing::debug!(?peer, "TLS handshake timed out"),
+                        None => tracing::debug!(
+                            ?peer,
+                            "TLS handshake ended: newer connections from the address"
+                        ),
                     }
                 });
             }

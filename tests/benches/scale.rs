@@ -14,6 +14,8 @@
 //! `GetGame` (arbiter) every 5 ms: its p50/p99/max over the pairing are printed with each
 //! step's wall time. At the end the results are checked to agree: every board's result is its
 //! game's, and every player's rated games on the ladder are the played games of the TRF.
+//! `RUST_LOG=info` also prints the services' logs (a round's pairing, storing and game-creation
+//! times among them).
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -96,8 +98,8 @@ fn probe_line(latencies: &[Duration]) -> String {
     }
     format!(
         "probe p50 {} p99 {} max {} ({} calls)",
-        ms(percentile(latencies, 50.0)),
-        ms(percentile(latencies, 99.0)),
+        ms(percentile(latencies, 0.50)),
+        ms(percentile(latencies, 0.99)),
         ms(latencies[latencies.len() - 1]),
         latencies.len()
     )
@@ -134,6 +136,13 @@ async fn play(channel: Channel, tokens: (String, String), game: i64, pick: u64) 
 }
 
 fn main() {
+    // `RUST_LOG=info` shows the services' logs (e.g. where a round's time goes).
+    if std::env::var_os("RUST_LOG").is_some() {
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_writer(std::io::stderr)
+            .init();
+    }
     let bench = std::env::args().any(|a| a == "--bench");
     let players: usize = arg_value("--players").map_or(1_000, |v| v.parse().expect("N"));
     let rounds: u32 = arg_value("--rounds").map_or(5, |v| v.parse().expect("R"));

@@ -159,14 +159,13 @@ impl Hub {
     }
 
     /// Games in one call: every setup and player is checked first (a refusal creates none,
-    /// naming the request by its index), then the games are created a few at a time, each as
-    /// [`Hub::create_game`] (idempotent by key). Views in the order asked.
+    /// naming the request by its index), then the new ones are inserted in one transaction (a
+    /// key already used answers with its game, as [`Hub::create_game`]). Views in the order
+    /// asked.
     pub async fn create_games(
         self: &Arc<Self>,
         games: Vec<(Setup, Option<String>)>,
     ) -> ServiceResult<Vec<GameView>> {
-        /// Creations in flight at once: enough for the writer to commit them in groups.
-        const IN_FLIGHT: usize = 64;
         let mut players: Vec<PlayerId> = games
             .iter()
             .flat_map(|(setup, _)| [setup.white, setup.black])
@@ -192,23 +191,52 @@ impl Hub {
                 )));
             }
         }
-        use futures_util::StreamExt;
-        let created: Vec<ServiceResult<GameView>> =
-            futures_util::stream::iter(games.into_iter().map(|(setup, key)| {
-                let hub = Arc::clone(self);
-                async move {
-                    if let Some(key) = key.as_deref()
-                        && let Some(id) = hub.store.game_by_idempotency_key(key).await?
-                    {
-                        return hub.view(id, false).await;
-                    }
-                    hub.create_checked(setup, key.as_deref()).await
+        // Games already created under their keys are answered as they are; the others are
+        // inserted in one transaction (all or none) and then loaded here.
+        let mut views: Vec<Option<GameView>> = Vec::with_capacity(games.len());
+        let mut fresh: Vec<(usize, Match, Option<String>)> = Vec::new();
+        let now = self.clock.now();
+        for (index, (setup, key)) in games.into_iter().enumerate() {
+            if let Some(key) = key.as_deref()
+                && let Some(id) = self.store.game_by_idempotency_key(key).await?
+            {
+                views.push(Some(self.view(id, false).await?));
+                continue;
+            }
+            let game = Match::new(GameId(0), setup, now).map_err(|error| {
+                ServiceError::InvalidArgument(format!("games[{index}]: {error}"))
+            })?;
+            views.push(None);
+            fresh.push((index, game, key));
+        }
+        if !fresh.is_empty() {
+            // As in `create_checked`: nobody loads a second copy between the commit and the
+            // install.
+            let loading = self.loading.lock().await;
+            let rows: Vec<NewGame> = fresh
+                .iter()
+                .map(|(_, game, key)| NewGame::of(game, key.as_deref()))
+                .collect();
+            let ids = match self.store.insert_games(&rows).await {
+                Ok(ids) => ids,
+                // A key taken meanwhile (a concurrent retry): nothing was inserted; the caller
+                // retries and gets the games under their keys.
+                Err(StoreError::Conflict(_)) => return Err(ServiceError::LostRace),
+                Err(error) => return Err(error.into()),
+            };
+            for ((index, mut game, _), id) in fresh.into_iter().zip(ids) {
+                game.id = id;
+                if let Some(slot) = views.get_mut(index) {
+                    *slot = Some(self.started(game));
                 }
-            }))
-            .buffered(IN_FLIGHT)
+            }
+            drop(loading);
+        }
+        tracing::info!(games = views.len(), "games created");
+        views
+            .into_iter()
+            .map(|view| view.ok_or(ServiceError::LostRace))
             .collect()
-            .await;
-        created.into_iter().collect()
     }
 
     /// [`Hub::create_game`] once its players are known to exist.
@@ -249,8 +277,16 @@ impl Hub {
             }
             Err(error) => return Err(error.into()),
         };
-        let view = GameView::of(&game, true);
         tracing::info!(game_id = %game.id, white = %game.setup.white, black = %game.setup.black, "game created");
+        let view = self.started(game);
+        drop(loading);
+        Ok(view)
+    }
+
+    /// A game just stored: its players hear of it, the side to move that it is its turn, and it
+    /// is installed here (the caller holds the loading lock).
+    fn started(self: &Arc<Self>, game: Match) -> GameView {
+        let view = GameView::of(&game, true);
         let started = convert::game(&view);
         for side in [hanniball_rules::Side::White, hanniball_rules::Side::Black] {
             self.tell_player(game.player(side), game.id, || {
@@ -259,8 +295,7 @@ impl Hub {
         }
         self.announce_turn(&game, &view.state);
         self.install(game, 0);
-        drop(loading);
-        Ok(view)
+        view
     }
 
     /// A game's full view.

@@ -245,14 +245,29 @@ impl Core {
             }
             return Ok(true);
         }
+        let started = std::time::Instant::now();
         let rows = off_runtime(move || loaded.pair(next)).await?;
+        let paired = started.elapsed();
         match self.store.store_round(id, next as i32, &[], &rows).await {
-            Ok(()) => tracing::info!(tournament = id, round = next, "round paired"),
+            Ok(()) => tracing::info!(
+                tournament = id,
+                round = next,
+                pairing_ms = paired.as_millis() as u64,
+                storing_ms = (started.elapsed() - paired).as_millis() as u64,
+                "round paired"
+            ),
             // Another caller paired it first: nothing to do.
             Err(hanniball_store::StoreError::Conflict(_)) => return Ok(true),
             Err(error) => return Err(error.into()),
         }
+        let creating = std::time::Instant::now();
         self.create_games(id).await?;
+        tracing::info!(
+            tournament = id,
+            round = next,
+            creating_ms = creating.elapsed().as_millis() as u64,
+            "round's games created"
+        );
         Ok(true)
     }
 
@@ -670,6 +685,38 @@ pub fn time_control(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// CPU-heavy work (a big pairing) leaves the runtime free: on a runtime of one thread, a
+    /// task beside it keeps answering while the work runs.
+    #[tokio::test(flavor = "current_thread")]
+    async fn heavy_work_does_not_stall_the_calls_beside_it() {
+        let ticks = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let counter = std::sync::Arc::clone(&ticks);
+        let ticker = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        });
+        let busy = off_runtime(|| {
+            // Busy, as a pairing is: no await point for 300 ms.
+            let until = std::time::Instant::now() + std::time::Duration::from_millis(300);
+            let mut spins = 0u64;
+            while std::time::Instant::now() < until {
+                spins = spins.wrapping_add(1);
+            }
+            Ok(spins)
+        })
+        .await
+        .expect("the work ran");
+        ticker.abort();
+        assert!(busy > 0);
+        let ticks = ticks.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(
+            ticks >= 20,
+            "the runtime ticked only {ticks} times in 300 ms"
+        );
+    }
     use apb::EndReason as R;
     use apb::Outcome as O;
 

@@ -577,6 +577,17 @@ impl Store {
         )
     }
 
+    /// Inserts new games in one transaction, all or none (a key already taken is `Conflict`);
+    /// their ids in order.
+    pub async fn insert_games(&self, games: &[NewGame]) -> Result<Vec<GameId>, StoreError> {
+        let changes: Vec<Change> = games.iter().cloned().map(Change::Create).collect();
+        self.commit_all(&changes)
+            .await?
+            .into_iter()
+            .map(|id| created_id(Ok(id)))
+            .collect()
+    }
+
     /// A game with its whole turn log, ready for [`Match::restore`].
     pub async fn load_game(&self, id: GameId) -> Result<Option<Stored>, StoreError> {
         Ok(self

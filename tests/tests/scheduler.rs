@@ -837,6 +837,29 @@ async fn batch_calls_check_everything_first_and_change_nothing_on_a_refusal() {
             .collect();
         assert_eq!(first.len(), 2);
         assert_eq!(first, retry, "the same games");
+        // Two creators of the same games at once (a retry racing the first call): both get the
+        // same games, created once.
+        let batch = pb::CreateGamesRequest {
+            games: (0..40)
+                .map(|i| request(ids[i % 6], ids[(i + 1) % 6], &format!("race-{i}")))
+                .collect(),
+        };
+        let (mut one, mut two) = (arbiter.clone(), arbiter.clone());
+        let (a, b) = tokio::join!(
+            one.create_games(batch.clone()),
+            two.create_games(batch.clone())
+        );
+        let ids_of = |r: Result<tonic::Response<pb::CreateGamesResponse>, tonic::Status>| {
+            r.expect("created")
+                .into_inner()
+                .games
+                .iter()
+                .map(|g| g.id)
+                .collect::<Vec<_>>()
+        };
+        let (a, b) = (ids_of(a), ids_of(b));
+        assert_eq!(a.len(), 40);
+        assert_eq!(a, b, "the same games for both");
         server.shutdown.cancel();
     }
 }

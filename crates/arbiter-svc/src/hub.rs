@@ -219,9 +219,24 @@ impl Hub {
                 .collect();
             let ids = match self.store.insert_games(&rows).await {
                 Ok(ids) => ids,
-                // A key taken meanwhile (a concurrent retry): nothing was inserted; the caller
-                // retries and gets the games under their keys.
-                Err(StoreError::Conflict(_)) => return Err(ServiceError::LostRace),
+                // A key taken meanwhile (another creator of the same games: a retry, or the
+                // scheduler's reconciliation): nothing was inserted. Each game then as
+                // `CreateGame`, which answers a taken key with its game.
+                Err(StoreError::Conflict(_)) => {
+                    drop(loading);
+                    for (index, game, key) in fresh {
+                        let view = self
+                            .create_checked(game.setup.clone(), key.as_deref())
+                            .await?;
+                        if let Some(slot) = views.get_mut(index) {
+                            *slot = Some(view);
+                        }
+                    }
+                    return views
+                        .into_iter()
+                        .map(|view| view.ok_or(ServiceError::LostRace))
+                        .collect();
+                }
                 Err(error) => return Err(error.into()),
             };
             for ((index, mut game, _), id) in fresh.into_iter().zip(ids) {

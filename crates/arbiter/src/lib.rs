@@ -670,7 +670,9 @@ impl Match {
         t
     }
 
-    /// Loss on time: `Some` when the side to move's clock has run out at `now`.
+    /// Loss on time: `Some` when the side to move's clock has run out at `now`. The game ends
+    /// at the moment the flag fell (the deadline), however late this is planned (a server that
+    /// was down, a database that was unreachable): the result's time and the clocks say when.
     #[must_use]
     pub fn plan_time_out(&self, now: Timestamp) -> Option<Transition> {
         if self.status != Status::Active {
@@ -684,7 +686,11 @@ impl Match {
             outcome: Some(Outcome::Win(side.opponent())),
             reason: Reason::Time,
         };
-        Some(self.ending(self.transition(now), result))
+        let fell = self
+            .clocks
+            .deadline()
+            .map_or(now, |deadline| deadline.max(self.clocks.since).min(now));
+        Some(self.ending(self.transition(fell), result))
     }
 
     /// A turn by `actor` meant to be turn number `number`. A retry of an accepted turn (same number,

@@ -467,3 +467,15 @@ fn a_game_counts_as_played_once_both_sides_made_a_turn() {
     assert!(counts_as_played(2, false));
     assert!(!counts_as_played(2, true));
 }
+
+#[test]
+fn a_loss_on_time_noticed_late_is_stamped_when_the_flag_fell() {
+    let mut m = timed();
+    // White's 60 s run out at 61 s; the server only gets to it at 85 s (down, or its database
+    // unreachable meanwhile).
+    let t = m.plan_time_out(Timestamp(85_000)).expect("flag fell");
+    assert_eq!(t.at, Timestamp(61_000));
+    assert_eq!((t.clocks.white_ms, t.clocks.black_ms), (0, 60_000));
+    m.apply(t);
+    assert_eq!(m.finished_at(), Some(Timestamp(61_000)));
+}

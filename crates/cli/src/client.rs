@@ -273,10 +273,14 @@ fn print_game(game: &pb::Game) {
         println!();
     }
     if let (Some(_), Some(clocks)) = (&game.time_control, &state.clocks) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        let (white_ms, black_ms) = clocks_at(clocks, now);
         println!(
             "clocks: white {} · black {}",
-            clock(clocks.white_ms),
-            clock(clocks.black_ms)
+            clock(white_ms),
+            clock(black_ms)
         );
     }
     match &state.result {
@@ -633,4 +637,47 @@ async fn get(clients: &mut Clients, id: i64) -> Result<pb::Game> {
         .into_inner()
         .game
         .context("no game in the answer")
+}
+
+/// White's and Black's time at `now`: the running side's clock has run on since the server's
+/// `as_of_ms` (a game shown 15 s into Black's turn shows Black 15 s less than stored).
+fn clocks_at(clocks: &pb::Clocks, now: i64) -> (i64, i64) {
+    let ran = (now - clocks.as_of_ms).max(0);
+    let at = |ms: i64, side: pb::Side| {
+        if clocks.running == side as i32 {
+            (ms - ran).max(0)
+        } else {
+            ms
+        }
+    };
+    (
+        at(clocks.white_ms, pb::Side::White),
+        at(clocks.black_ms, pb::Side::Black),
+    )
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    #[test]
+    fn the_running_clock_is_shown_as_of_now_not_as_of_the_last_turn() {
+        let clocks = pb::Clocks {
+            white_ms: 118_000,
+            black_ms: 120_000,
+            running: pb::Side::Black as i32,
+            as_of_ms: 1_000_000,
+        };
+        assert_eq!(clocks_at(&clocks, 1_015_000), (118_000, 105_000));
+        assert_eq!(
+            clocks_at(&clocks, 1_500_000),
+            (118_000, 0),
+            "never below zero"
+        );
+        let stopped = pb::Clocks {
+            running: pb::Side::Unspecified as i32,
+            ..clocks
+        };
+        assert_eq!(clocks_at(&stopped, 1_015_000), (118_000, 120_000));
+    }
 }

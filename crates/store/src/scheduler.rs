@@ -452,8 +452,10 @@ impl Store {
                 .exec(&txn)
                 .await?;
         }
-        if !rows.is_empty() {
-            let active: Vec<boards::ActiveModel> = rows.iter().cloned().map(Into::into).collect();
+        // A thousand boards a statement: 11 values each stays within every backend's limit of
+        // bound values (SQLite's 32,766) however large the round.
+        for chunk in rows.chunks(1_000) {
+            let active: Vec<boards::ActiveModel> = chunk.iter().cloned().map(Into::into).collect();
             boards::Entity::insert_many(active)
                 .exec_without_returning(&txn)
                 .await?;

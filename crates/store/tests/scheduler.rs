@@ -214,3 +214,33 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
         );
     }
 }
+
+/// A round of a 10,000-player Swiss (5,000 boards: more bound values than SQLite takes in one
+/// statement) is stored whole, and read back in order.
+#[tokio::test]
+async fn a_round_of_five_thousand_boards_is_stored_whole() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let id = store
+            .create_tournament(&tournament())
+            .await
+            .expect("create");
+        let rows: Vec<BoardRow> = (1..=5_000)
+            .map(|board| BoardRow {
+                tournament_id: id,
+                round: 1,
+                board,
+                kind: "game".to_owned(),
+                white_id: i64::from(board) * 2,
+                black_id: Some(i64::from(board) * 2 + 1),
+                game_id: None,
+                result: None,
+                corrected: false,
+                short: false,
+            })
+            .collect();
+        store.store_round(id, 1, &[], &rows).await.expect("stored");
+        let stored = store.boards(id).await.expect("read");
+        assert_eq!(stored, rows);
+    }
+}

@@ -1113,6 +1113,30 @@ fn board(kind: &str, state: &pb::GameState, last_turn: Option<&str>) -> String {
     format!("<pre class=\"board\">{}</pre>", esc(&state.position))
 }
 
+/// Milliseconds since the Unix epoch (the server's clock, as the arbiter's `as_of_ms`).
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The clocks as they stand at `now`: the running side's time keeps running from `as_of_ms`
+/// (a page opened 15 s into a turn shows 15 s less than the stored clock).
+fn clocks_at(c: &pb::Clocks, now: i64) -> (i64, i64) {
+    let ran = (now - c.as_of_ms).max(0);
+    let white = if c.running == pb::Side::White as i32 {
+        (c.white_ms - ran).max(0)
+    } else {
+        c.white_ms
+    };
+    let black = if c.running == pb::Side::Black as i32 {
+        (c.black_ms - ran).max(0)
+    } else {
+        c.black_ms
+    };
+    (white, black)
+}
+
 /// `m:ss` of a clock.
 fn clock(ms: i64) -> String {
     let seconds = ms.max(0) / 1_000;
@@ -1221,24 +1245,27 @@ async fn game_page(
         );
     }
     let clocks = match (&game.time_control, &state.clocks) {
-        (Some(_), Some(c)) => format!(
-            "<p>Clocks: <span class=\"clock{}\" id=\"clock-white\" data-ms=\"{}\">{}</span> White · \
+        (Some(_), Some(c)) => {
+            let (white_ms, black_ms) = clocks_at(c, now_ms());
+            format!(
+                "<p>Clocks: <span class=\"clock{}\" id=\"clock-white\" data-ms=\"{}\">{}</span> White · \
              <span class=\"clock{}\" id=\"clock-black\" data-ms=\"{}\">{}</span> Black</p>",
-            if c.running == pb::Side::White as i32 {
-                " running"
-            } else {
-                ""
-            },
-            c.white_ms,
-            clock(c.white_ms),
-            if c.running == pb::Side::Black as i32 {
-                " running"
-            } else {
-                ""
-            },
-            c.black_ms,
-            clock(c.black_ms),
-        ),
+                if c.running == pb::Side::White as i32 {
+                    " running"
+                } else {
+                    ""
+                },
+                white_ms,
+                clock(white_ms),
+                if c.running == pb::Side::Black as i32 {
+                    " running"
+                } else {
+                    ""
+                },
+                black_ms,
+                clock(black_ms),
+            )
+        }
         _ => "<p>Untimed.</p>".to_owned(),
     };
     let replay = if replaying.is_some() || state.result.is_some() {
@@ -1310,9 +1337,10 @@ fn update(kind: &str, event: pb::GameEvent) -> Option<serde_json::Value> {
         _ => return None,
     };
     let clocks = state.clocks.as_ref().map(|c| {
+        let (white, black) = clocks_at(c, now_ms());
         serde_json::json!({
-            "white": c.white_ms,
-            "black": c.black_ms,
+            "white": white,
+            "black": black,
             "running": side_name(c.running),
         })
     });
@@ -1569,5 +1597,27 @@ mod tests {
         for bad in ["0", "-3", "x", "", "99999999999999999999"] {
             assert_eq!(game_id(bad), None, "{bad}");
         }
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+
+    #[test]
+    fn a_page_shows_the_running_clock_as_of_now() {
+        let clocks = pb::Clocks {
+            white_ms: 118_000,
+            black_ms: 120_000,
+            running: pb::Side::Black as i32,
+            as_of_ms: 1_000_000,
+        };
+        // 15 s into Black's turn of a 120+0 game: 1:45, not 2:00.
+        let (white, black) = clocks_at(&clocks, 1_015_000);
+        assert_eq!(
+            (clock(white), clock(black)),
+            ("1:58".to_owned(), "1:45".to_owned())
+        );
+        assert_eq!(clocks_at(&clocks, 9_999_999).1, 0);
     }
 }

@@ -7,7 +7,6 @@
 //! `hanniball-store`), no process set-up.
 
 pub mod auth;
-pub mod client;
 pub mod edge;
 pub mod limits;
 pub mod metrics;
@@ -15,8 +14,11 @@ pub mod server;
 pub mod tls;
 
 pub use auth::{AdminToken, Auth, AuthError, Caller, Grant, Scope, Scopes};
-pub use client::{Bearer, ClientTls, ConnectError, connect, connect_with, endpoint};
 pub use edge::{EdgeLayer, EdgeLimits};
+/// The client half lives in its own crate (clients link no server); re-exported for the services.
+pub use hanniball_client::{
+    self as client, Bearer, ClientTls, ConnectError, connect, connect_with, endpoint,
+};
 pub use metrics::MetricsLayer;
 pub use server::{Listeners, MAX_REQUEST_BYTES, Served, serve, serve_on, serve_with};
 pub use tls::{ServerTls, TlsError, TlsFiles};

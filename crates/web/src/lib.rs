@@ -21,6 +21,7 @@ use axum::http::{StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use hanniball_client::{Bearer, ClientTls};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
@@ -30,7 +31,6 @@ use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 use hanniball_rules::record::GameRecord;
-use hanniball_svc_kit::{Bearer, ClientTls};
 use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::service::interceptor::InterceptedService;
@@ -122,12 +122,12 @@ const TOURNAMENT_POLL: Duration = Duration::from_secs(1);
 ///
 /// # Errors
 /// A bad arbiter URL or TLS file.
-pub fn router(options: &WebOptions) -> Result<Router, hanniball_svc_kit::ConnectError> {
-    let channel = hanniball_svc_kit::connect_with(&options.arbiter_url, &options.tls)?;
+pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectError> {
+    let channel = hanniball_client::connect_with(&options.arbiter_url, &options.tls)?;
     let bearer = Bearer::new(&options.token);
     let other = |url: &Option<String>| {
         url.as_deref()
-            .map(|url| hanniball_svc_kit::connect_with(url, &options.tls))
+            .map(|url| hanniball_client::connect_with(url, &options.tls))
             .transpose()
     };
     let api = Api {

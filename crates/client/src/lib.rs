@@ -1,5 +1,9 @@
-//! The client side: a bearer-token interceptor and a lazily connecting channel, over TLS for
-//! `https://` URLs.
+//! The client side of the HanniBall gRPC API, for the services calling each other, the web
+//! pages, the CLI and bots in Rust: a bearer-token interceptor and a lazily connecting channel
+//! (over TLS for `https://` URLs, balanced over several replicas).
+//!
+//! What this crate does NOT do: nothing of the server (no auth checks, no database, no edge):
+//! a client linking it links no database driver.
 
 use std::path::PathBuf;
 

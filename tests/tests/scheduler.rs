@@ -606,6 +606,17 @@ async fn a_result_is_the_same_on_the_board_in_the_game_and_in_the_ratings() {
             .expect("trf")
             .into_inner()
             .trf;
+        // The file says its time control, rounds, initial colour, point system and pairing
+        // system in TRF-2026's own lines, so another program need not guess them.
+        for line in [
+            "122 3+0",
+            "142 1",
+            "152 W",
+            "162 W 1.0 D 0.5 L 0.0",
+            "192 FIDE_DUTCH_2025",
+        ] {
+            assert!(trf.lines().any(|l| l.starts_with(line)), "{line}: {trf}");
+        }
         let parsed = hanniball_pairing::trf::parse(&trf).expect("TRF parses");
         let entry = |player: i64| {
             let name = &names[&player];

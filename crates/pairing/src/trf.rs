@@ -863,6 +863,25 @@ pub fn write(t: &Tournament) -> Result<String, TrfError> {
         Colour::Black => "black1",
     };
     out.push_str(&format!("XXC {c}\n"));
+    // The same in TRF-2026's own lines (142 rounds, 152 initial colour, 162 point system), so
+    // that a program reading only those need not guess.
+    out.push_str(&format!("142 {}\n", t.total_rounds));
+    out.push_str(match t.initial_colour {
+        Colour::White => "152 W\n",
+        Colour::Black => "152 B\n",
+    });
+    let ps = &t.points;
+    let mut system = format!(
+        "162 W {} D {} L {}",
+        Score(ps.win),
+        Score(ps.draw),
+        Score(ps.loss)
+    );
+    if ps.zero_bye == ps.forfeit_loss {
+        system.push_str(&format!(" A {}", Score(ps.zero_bye)));
+    }
+    system.push_str(&format!(" P {}\n", Score(ps.pab)));
+    out.push_str(&system);
     let (ps, usual) = (&t.points, PointSystem::default());
     for (tag, value, default) in [
         ("BBW", ps.win, usual.win),

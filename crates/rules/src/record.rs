@@ -228,6 +228,24 @@ impl GameRecord {
     }
 }
 
+/// A Fischer time control in seconds, `initial+increment`, as a record's `TimeControl` tag and a
+/// TRF's `122` line write it: `600+5`, `20+0.2` (fractions to the millisecond, never truncated).
+#[must_use]
+pub fn time_control(initial_ms: i64, increment_ms: i64) -> String {
+    fn seconds(ms: i64) -> String {
+        let whole = ms.div_euclid(1_000);
+        let fraction = ms.rem_euclid(1_000);
+        if fraction == 0 {
+            whole.to_string()
+        } else {
+            format!("{whole}.{fraction:03}")
+                .trim_end_matches('0')
+                .to_owned()
+        }
+    }
+    format!("{}+{}", seconds(initial_ms), seconds(increment_ms))
+}
+
 /// The UTC date of a moment (ms since the epoch) as a record's `Date` tag: `YYYY.MM.DD`.
 #[must_use]
 pub fn date(ms_since_epoch: i64) -> String {
@@ -296,6 +314,14 @@ fn quote(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::hanniball::playout::goal_seeking_turn;
+
+    #[test]
+    fn time_controls_keep_their_fractions() {
+        assert_eq!(time_control(600_000, 5_000), "600+5");
+        assert_eq!(time_control(20_000, 200), "20+0.2");
+        assert_eq!(time_control(90_500, 1_250), "90.5+1.25");
+        assert_eq!(time_control(60_000, 0), "60+0");
+    }
     use crate::hanniball::{Position, Ruleset};
 
     /// A HanniBall game that ends in a goal, by goal-seeking play from a seed.

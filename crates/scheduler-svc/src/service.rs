@@ -947,11 +947,14 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .await?;
         let mut model = loaded.model();
         if let Some(ms) = loaded.tournament.initial_ms {
-            model.info.time_control = Some(format!(
-                "{}+{}",
-                ms / 1000,
-                loaded.tournament.increment_ms.unwrap_or(0) / 1000
+            model.info.time_control = Some(hanniball_rules::record::time_control(
+                ms,
+                loaded.tournament.increment_ms.unwrap_or(0),
             ));
+        }
+        // TRF-2026 `192`: the pairing system, so another program need not guess it.
+        if loaded.tournament.system == model::SWISS {
+            model.info.system = Some("FIDE_DUTCH_2025".to_owned());
         }
         model.info.kind = Some(format!(
             "{} {}",

@@ -1450,7 +1450,7 @@ pub fn record(game: &pb::Game, white: &str, black: &str) -> GameRecord {
     match game.time_control {
         Some(tc) => record.set_tag(
             "TimeControl",
-            &format!("{}+{}", tc.initial_ms / 1_000, tc.increment_ms / 1_000),
+            &hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms),
         ),
         None => record.set_tag("TimeControl", "-"),
     }

@@ -76,22 +76,28 @@ async fn until(s: &mut Sched, id: i64, done: impl Fn(&spb::Tournament) -> bool) 
     );
 }
 
-/// Plays one board: both sides move once, then a result decided by `pick` (0 white wins by
-/// resignation, 1 black wins, 2 draw by agreement).
-async fn play_board(url: &str, tokens: &BTreeMap<i64, String>, board: &spb::Board, pick: u64) {
+/// Each side of a board's game makes one turn; their clients.
+async fn both_move(url: &str, tokens: &BTreeMap<i64, String>, board: &spb::Board) -> (Arb, Arb) {
     let (_, mut white) = clients(url, &tokens[&board.white_player_id]).await;
     let (_, mut black) = clients(url, &tokens[&board.black_player_id]).await;
-    let game = board.game_id;
     for (client, number, turn) in [(&mut white, 1, "d4-c6"), (&mut black, 2, "d12-c10")] {
         client
             .submit_turn(pb::SubmitTurnRequest {
-                game_id: game,
+                game_id: board.game_id,
                 turn_number: number,
                 turn: turn.to_owned(),
             })
             .await
             .expect("turn");
     }
+    (white, black)
+}
+
+/// Plays one board: both sides move once, then a result decided by `pick` (0 white wins by
+/// resignation, 1 black wins, 2 draw by agreement).
+async fn play_board(url: &str, tokens: &BTreeMap<i64, String>, board: &spb::Board, pick: u64) {
+    let (mut white, mut black) = both_move(url, tokens, board).await;
+    let game = board.game_id;
     match pick % 3 {
         0 => {
             black
@@ -511,18 +517,7 @@ async fn a_result_is_the_same_on_the_board_in_the_game_and_in_the_ratings() {
             result: result.to_owned(),
         };
         // Board 1: both sides move, the organiser enters 1-0 while the game is on.
-        let (_, mut w1) = clients(&url, &side(&boards[0], true)).await;
-        let (_, mut b1) = clients(&url, &side(&boards[0], false)).await;
-        for (client, number, turn) in [(&mut w1, 1, "d4-c6"), (&mut b1, 2, "d12-c10")] {
-            client
-                .submit_turn(pb::SubmitTurnRequest {
-                    game_id: boards[0].game_id,
-                    turn_number: number,
-                    turn: turn.to_owned(),
-                })
-                .await
-                .expect("turn");
-        }
+        both_move(&url, &tokens, &boards[0]).await;
         let board = admin
             .set_result(set(&boards[0], "1-0"))
             .await
@@ -538,18 +533,7 @@ async fn a_result_is_the_same_on_the_board_in_the_game_and_in_the_ratings() {
             .expect("forfeit");
         // Board 3: both move, White resigns; then the organiser's other result is refused and
         // the same one accepted.
-        let (_, mut w3) = clients(&url, &side(&boards[2], true)).await;
-        let (_, mut b3) = clients(&url, &side(&boards[2], false)).await;
-        for (client, number, turn) in [(&mut w3, 1, "d4-c6"), (&mut b3, 2, "d12-c10")] {
-            client
-                .submit_turn(pb::SubmitTurnRequest {
-                    game_id: boards[2].game_id,
-                    turn_number: number,
-                    turn: turn.to_owned(),
-                })
-                .await
-                .expect("turn");
-        }
+        let (mut w3, _) = both_move(&url, &tokens, &boards[2]).await;
         w3.resign(pb::ResignRequest {
             game_id: boards[2].game_id,
         })

@@ -271,6 +271,22 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
     }
 }
 
+/// Whether a tournament takes entries now: not once over, and a round robin not once started.
+fn takes_entries(t: &TournamentRow) -> ServiceResult<()> {
+    if t.status == "finished" {
+        return Err(ServiceError::FailedPrecondition(format!(
+            "tournament {} is over",
+            t.id
+        )));
+    }
+    if t.status == "running" && t.system != model::SWISS {
+        return Err(ServiceError::FailedPrecondition(
+            "a round robin takes no late entries".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
 fn positive(id: i64, what: &'static str) -> ServiceResult<i64> {
     if id > 0 {
         Ok(id)
@@ -527,17 +543,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             })?
             .name;
         let t = &loaded.tournament;
-        if t.status == "finished" {
-            return Err(
-                ServiceError::FailedPrecondition(format!("tournament {id} is over")).into(),
-            );
-        }
-        if t.status == "running" && t.system != model::SWISS {
-            return Err(ServiceError::FailedPrecondition(
-                "a round robin takes no late entries".to_owned(),
-            )
-            .into());
-        }
+        takes_entries(t)?;
         let rating = if r.rating > 0 {
             r.rating
         } else {
@@ -615,17 +621,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let id = positive(r.tournament_id, "tournament_id")?;
         let loaded = self.core.load(id).await?;
         let t = &loaded.tournament;
-        if t.status == "finished" {
-            return Err(
-                ServiceError::FailedPrecondition(format!("tournament {id} is over")).into(),
-            );
-        }
-        if t.status == "running" && t.system != model::SWISS {
-            return Err(ServiceError::FailedPrecondition(
-                "a round robin takes no late entries".to_owned(),
-            )
-            .into());
-        }
+        takes_entries(t)?;
         let entered: std::collections::HashSet<i64> =
             loaded.entrants.iter().map(|(e, _)| e.player_id).collect();
         let mut asked = std::collections::HashSet::new();

@@ -223,3 +223,59 @@ async fn pages_show_games_live_and_offer_their_records() {
     assert_eq!(http_get(&web, "/nope").0, 404);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The head of an answer to `GET path` with `extra` request headers: the status line and the
+/// headers, lower-cased.
+fn head_of(web: &str, path: &str, extra: &str) -> String {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(web).expect("connect");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {web}\r\n{extra}Connection: close\r\n\r\n"
+    )
+    .expect("request");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("answer");
+    let text = String::from_utf8_lossy(&answer);
+    text.split("\r\n\r\n")
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase()
+}
+
+#[tokio::test]
+async fn answers_carry_security_headers_an_icon_and_gzip() {
+    let dir = data_dir("web-hygiene");
+    let (_served, web) = ServedGame::start_with_web(&dir).await;
+    let plain = head_of(&web, "/", "");
+    for header in [
+        "content-security-policy: default-src 'self'",
+        "frame-ancestors 'none'",
+        "x-content-type-options: nosniff",
+        "x-frame-options: deny",
+        "referrer-policy: same-origin",
+        "cache-control: no-cache",
+    ] {
+        assert!(plain.contains(header), "{header}: {plain}");
+    }
+    assert!(!plain.contains("content-encoding"), "{plain}");
+    let gzip = head_of(&web, "/", "Accept-Encoding: gzip\r\n");
+    assert!(gzip.contains("content-encoding: gzip"), "{gzip}");
+    // Every page names the icon, and the icon is there (no 404 in every console).
+    let (code, home) = http_get(&web, "/");
+    assert_eq!(code, 200);
+    assert!(
+        home.contains("rel=\"icon\" href=\"/favicon.svg\""),
+        "{home}"
+    );
+    for icon in ["/favicon.ico", "/favicon.svg"] {
+        let head = head_of(&web, icon, "");
+        assert!(head.starts_with("http/1.1 200"), "{icon}: {head}");
+        assert!(head.contains("content-type: image/svg+xml"), "{head}");
+        assert!(
+            head.contains("cache-control: public, max-age=86400"),
+            "{head}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -139,7 +139,7 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         feeds: std::sync::Arc::default(),
         tournaments: std::sync::Arc::default(),
     };
-    Ok(Router::new()
+    let router = Router::new()
         .route("/", get(home))
         .route("/rules", get(rules_page))
         .route("/tournaments/{id}", get(tournament_page))
@@ -150,8 +150,45 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .route("/games/{id}", get(game_page))
         .route("/games/{id}/record", get(record_download))
         .route("/games/{id}/events", get(game_events))
+        .route("/favicon.ico", get(favicon))
+        .route("/favicon.svg", get(favicon))
         .fallback(not_found)
-        .with_state(api))
+        .with_state(api);
+    // What every answer carries: security headers (scripts and styles only from the page
+    // itself, no framing, no MIME sniffing, no referrer beyond the site), `Cache-Control` (pages
+    // are live: revalidate; the icon sets its own) and gzip for clients that accept it.
+    let fixed = |name, value: &'static str| {
+        tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+            name,
+            axum::http::HeaderValue::from_static(value),
+        )
+    };
+    Ok(router
+        .layer(fixed(
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; \
+             form-action 'self'",
+        ))
+        .layer(fixed(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(fixed(header::REFERRER_POLICY, "same-origin"))
+        .layer(fixed(header::CACHE_CONTROL, "no-cache"))
+        .layer(tower_http::compression::CompressionLayer::new()))
+}
+
+/// The site's icon: a ball on a pitch.
+async fn favicon() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\">\
+         <rect width=\"16\" height=\"16\" rx=\"3\" fill=\"#2d5a27\"/>\
+         <circle cx=\"8\" cy=\"8\" r=\"4.5\" fill=\"#fff\" stroke=\"#1d2327\"/></svg>",
+    )
+        .into_response()
 }
 
 /// Serves `router` on `listener` until `shutdown`.
@@ -192,7 +229,7 @@ th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #d5dbd2}\
 .side{flex:1;min-width:16rem}.clock{font-variant-numeric:tabular-nums;font-size:1.4rem}\
 .running{font-weight:bold;color:#2d5a27}ol.turns{max-height:24rem;overflow:auto;font-family:monospace}\
 pre{background:#fff;padding:.5rem;overflow:auto}input[type=number]{width:5rem}[aria-current]{font-weight:bold;color:#1d2327}\
-a:focus,button:focus{outline:3px solid #f39c12}\
+a:focus,button:focus{outline:3px solid #a04d00}\
 .rules-board{max-width:26rem;margin:1rem 0}.rules-board svg{width:100%;height:auto}";
 
 /// A whole page around `body`.
@@ -200,7 +237,8 @@ fn page(title: &str, body: &str) -> Html<String> {
     Html(format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{} · HanniBall</title><style>{STYLE}</style></head><body>\
+         <title>{} · HanniBall</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\
+         <style>{STYLE}</style></head><body>\
          <header><nav aria-label=\"site\"><a href=\"/\">HanniBall</a> · <a href=\"/rules\">Rules</a></nav></header>\
          <main>{body}</main></body></html>",
         esc(title)

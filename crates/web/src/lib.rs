@@ -1265,7 +1265,30 @@ async fn game_page(
     let replaying = query_value(uri.query(), "turn").and_then(|v| v.parse::<usize>().ok());
     let shown = replaying.unwrap_or(total).min(total);
     if shown < total {
+        // The game as it stood after turn `shown`: not over, the next side to move (White moves
+        // odd turns), the clocks as that turn left them (or the start's), frozen.
         state.position = position_after(&game, shown);
+        state.result = None;
+        state.notices.clear();
+        state.draw_offer_by = pb::Side::Unspecified as i32;
+        state.next_turn_number = shown as u32 + 1;
+        state.side_to_move = if shown % 2 == 0 {
+            pb::Side::White
+        } else {
+            pb::Side::Black
+        } as i32;
+        let start = game.time_control.map(|tc| pb::Clocks {
+            white_ms: tc.initial_ms,
+            black_ms: tc.initial_ms,
+            ..pb::Clocks::default()
+        });
+        state.clocks = match shown.checked_sub(1).and_then(|i| game.turns.get(i)) {
+            Some(turn) => turn.clocks_after.map(|c| pb::Clocks {
+                running: pb::Side::Unspecified as i32,
+                ..c
+            }),
+            None => start,
+        };
     }
     let last = (shown > 0).then(|| game.turns[shown - 1].turn.as_str());
     let mut turns = String::new();

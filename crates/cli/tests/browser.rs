@@ -211,6 +211,18 @@ async fn pages_in_a_real_browser() {
         .expect("script");
     assert_eq!(marker, serde_json::json!(42), "the page was not reloaded");
     screenshot(&client, "game-live").await;
+    // The board takes the room it has (it was drawn 300 px wide at any window size).
+    let width = client
+        .execute(
+            "return document.querySelector('#board svg').getBoundingClientRect().width;",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert!(
+        width.as_f64().is_some_and(|w| w >= 400.0),
+        "board width {width} at a 1100 px window"
+    );
 
     // Replay of the finished game with the arrow keys.
     served.black_resigns(game.id).await;

@@ -268,6 +268,11 @@ async fn answers_carry_security_headers_an_icon_and_gzip() {
         home.contains("rel=\"icon\" href=\"/favicon.svg\""),
         "{home}"
     );
+    // A dark scheme follows the browser's preference.
+    assert!(
+        home.contains("@media (prefers-color-scheme:dark)"),
+        "{home}"
+    );
     for icon in ["/favicon.ico", "/favicon.svg"] {
         let head = head_of(&web, icon, "");
         assert!(head.starts_with("http/1.1 200"), "{icon}: {head}");

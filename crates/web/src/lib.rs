@@ -230,7 +230,12 @@ th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #d5dbd2}\
 .running{font-weight:bold;color:#2d5a27}ol.turns{max-height:24rem;overflow:auto;font-family:monospace}\
 pre{background:#fff;padding:.5rem;overflow:auto}input[type=number]{width:5rem}[aria-current]{font-weight:bold;color:#1d2327}\
 a:focus,button:focus{outline:3px solid #a04d00}\
-.rules-board{max-width:26rem;margin:1rem 0}.rules-board svg{width:100%;height:auto}";
+.rules-board{max-width:26rem;margin:1rem 0}.rules-board svg{width:100%;height:auto}\
+.game>#board{flex:1 1 20rem;max-width:30rem}\
+:root{color-scheme:light dark}\
+@media (prefers-color-scheme:dark){body{color:#e3e7e1;background:#121712}th,td{border-bottom-color:#3a4438}\
+pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}[aria-current]{color:#fff}\
+.running{color:#7fd36f}a:focus,button:focus{outline-color:#ffb347}}";
 
 /// A whole page around `body`.
 fn page(title: &str, body: &str) -> Html<String> {

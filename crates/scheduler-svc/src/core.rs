@@ -13,7 +13,7 @@ use hanniball_proto::rating::v1 as rpb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_rules::Side;
 use hanniball_store::Store;
-use hanniball_store::scheduler::{MatchRow, QueueRow};
+use hanniball_store::scheduler::{MatchRow, QueueRow, TournamentStatus};
 use hanniball_svc_kit::AdminToken;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
@@ -194,7 +194,7 @@ impl Core {
     /// Seeds the players and pairs round 1.
     pub async fn start(&self, id: i64) -> ServiceResult<()> {
         let mut loaded = std::sync::Arc::unwrap_or_clone(self.load(id).await?);
-        if loaded.tournament.status != "registration" {
+        if loaded.tournament.status != TournamentStatus::Registration {
             return Err(ServiceError::FailedPrecondition(format!(
                 "tournament {id} has already started"
             )));
@@ -228,7 +228,7 @@ impl Core {
     /// last round). `Ok(false)` when the current round is still being played.
     pub async fn advance(&self, id: i64) -> ServiceResult<bool> {
         let loaded = self.load(id).await?;
-        if loaded.tournament.status != "running" {
+        if loaded.tournament.status != TournamentStatus::Running {
             return Err(ServiceError::FailedPrecondition(format!(
                 "tournament {id} is {}",
                 loaded.tournament.status
@@ -409,7 +409,7 @@ impl Core {
                 "withdrawn after a forfeit"
             );
         }
-        if tournament.auto_pair && tournament.status == "running" {
+        if tournament.auto_pair && tournament.status == TournamentStatus::Running {
             self.advance(tournament.id).await?;
         }
         Ok(())
@@ -469,7 +469,11 @@ impl Core {
     /// Does what is missing after a restart or a failed call: games of current rounds that were
     /// not created, rounds complete but not yet paired, matches without games.
     pub async fn reconcile(&self) -> ServiceResult<()> {
-        for t in self.store.tournaments(Some("running"), 1_000).await? {
+        for t in self
+            .store
+            .tournaments(Some(TournamentStatus::Running), 1_000)
+            .await?
+        {
             self.create_games(t.id).await?;
             if t.auto_pair {
                 self.advance(t.id).await?;

@@ -8,7 +8,7 @@ use hanniball_pairing::tiebreak::TieBreak;
 use hanniball_pairing::{
     Colour, DutchOptions, GameResult, Player, PlayerId as Rank, RoundEntry, Tournament,
 };
-use hanniball_store::scheduler::{BoardRow, ByeRow, EntrantRow, TournamentRow};
+use hanniball_store::scheduler::{BoardRow, ByeRow, EntrantRow, System, TournamentRow};
 
 use crate::error::ServiceError;
 
@@ -18,11 +18,6 @@ pub const PAIRING_BYE: &str = "pab";
 pub const HALF_BYE: &str = "half-bye";
 pub const ZERO_BYE: &str = "zero-bye";
 pub const ABSENT: &str = "absent";
-
-/// Systems as stored.
-pub const SWISS: &str = "swiss-dutch";
-pub const ROUND_ROBIN: &str = "round-robin";
-pub const DOUBLE_ROUND_ROBIN: &str = "double-round-robin";
 
 /// Results as stored (White's side first).
 pub const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"];
@@ -42,10 +37,10 @@ impl Loaded {
     pub fn total_rounds(&self) -> u32 {
         let n = self.entrants.len() as u32;
         let n = n + n % 2;
-        match self.tournament.system.as_str() {
-            ROUND_ROBIN => n.saturating_sub(1),
-            DOUBLE_ROUND_ROBIN => 2 * n.saturating_sub(1),
-            _ => self.tournament.rounds as u32,
+        match self.tournament.system {
+            System::RoundRobin => n.saturating_sub(1),
+            System::DoubleRoundRobin => 2 * n.saturating_sub(1),
+            System::Swiss => self.tournament.rounds as u32,
         }
     }
 
@@ -245,8 +240,8 @@ impl Loaded {
                 ServiceError::Internal(format!("pairing named unknown rank {}", rank.0))
             })
         };
-        match self.tournament.system.as_str() {
-            SWISS => {
+        match self.tournament.system {
+            System::Swiss => {
                 let pairing =
                     hanniball_pairing::pair_next_round(&t, &DutchOptions::for_tournament(&t))
                         .map_err(|e| ServiceError::CannotPair(e.to_string()))?;
@@ -258,7 +253,7 @@ impl Loaded {
                 }
             }
             system => {
-                let cycles = if system == DOUBLE_ROUND_ROBIN {
+                let cycles = if system == System::DoubleRoundRobin {
                     Cycles::Double
                 } else {
                     Cycles::Single

@@ -6,7 +6,9 @@ use hanniball_arbiter::{GameId, PlayerId};
 use hanniball_pairing::tiebreak::TieBreak;
 use hanniball_proto::scheduler::v1 as pb;
 use hanniball_rules::GameKind;
-use hanniball_store::scheduler::{ByeRow, EntrantRow, QueueRow, TournamentRow};
+use hanniball_store::scheduler::{
+    ByeRow, EntrantRow, QueueRow, System, TournamentRow, TournamentStatus,
+};
 use hanniball_svc_kit::limits;
 use hanniball_svc_kit::{Auth, Caller, Scope};
 use tonic::{Request, Response, Status};
@@ -131,7 +133,7 @@ impl SchedulerService {
             }
         });
         tracing::info!(tournament = id, boards = decided.len(), "results entered");
-        if loaded.tournament.auto_pair && loaded.tournament.status == "running" {
+        if loaded.tournament.auto_pair && loaded.tournament.status == TournamentStatus::Running {
             self.core.advance(id).await?;
         }
         let loaded = self.core.load(id).await?;
@@ -163,28 +165,27 @@ async fn decide(
     Ok((round, number, decided.result, decided.short))
 }
 
-fn system_name(system: pb::PairingSystem) -> &'static str {
+fn system_name(system: pb::PairingSystem) -> System {
     match system {
-        pb::PairingSystem::RoundRobin => model::ROUND_ROBIN,
-        pb::PairingSystem::DoubleRoundRobin => model::DOUBLE_ROUND_ROBIN,
-        pb::PairingSystem::SwissDutch | pb::PairingSystem::Unspecified => model::SWISS,
+        pb::PairingSystem::RoundRobin => System::RoundRobin,
+        pb::PairingSystem::DoubleRoundRobin => System::DoubleRoundRobin,
+        pb::PairingSystem::SwissDutch | pb::PairingSystem::Unspecified => System::Swiss,
     }
 }
 
-fn system_of(name: &str) -> pb::PairingSystem {
-    match name {
-        model::ROUND_ROBIN => pb::PairingSystem::RoundRobin,
-        model::DOUBLE_ROUND_ROBIN => pb::PairingSystem::DoubleRoundRobin,
-        _ => pb::PairingSystem::SwissDutch,
+fn system_of(system: System) -> pb::PairingSystem {
+    match system {
+        System::RoundRobin => pb::PairingSystem::RoundRobin,
+        System::DoubleRoundRobin => pb::PairingSystem::DoubleRoundRobin,
+        System::Swiss => pb::PairingSystem::SwissDutch,
     }
 }
 
-fn status_of(name: &str) -> pb::TournamentStatus {
-    match name {
-        "registration" => pb::TournamentStatus::Registration,
-        "running" => pb::TournamentStatus::Running,
-        "finished" => pb::TournamentStatus::Finished,
-        _ => pb::TournamentStatus::Unspecified,
+fn status_of(status: TournamentStatus) -> pb::TournamentStatus {
+    match status {
+        TournamentStatus::Registration => pb::TournamentStatus::Registration,
+        TournamentStatus::Running => pb::TournamentStatus::Running,
+        TournamentStatus::Finished => pb::TournamentStatus::Finished,
     }
 }
 
@@ -218,7 +219,7 @@ fn settings(t: &TournamentRow) -> pb::TournamentSettings {
         name: t.name.clone(),
         kind: t.kind.clone(),
         ruleset: t.ruleset.clone(),
-        system: system_of(&t.system).into(),
+        system: system_of(t.system).into(),
         rounds: t.rounds as u32,
         time_control: time_control(t.initial_ms, t.increment_ms),
         max_turns: t.max_turns as u32,
@@ -258,7 +259,7 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
     pb::Tournament {
         id: t.id,
         settings: Some(settings(t)),
-        status: status_of(&t.status).into(),
+        status: status_of(t.status).into(),
         current_round: t.current_round as u32,
         rounds: loaded.total_rounds(),
         entrants,
@@ -273,13 +274,13 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
 
 /// Whether a tournament takes entries now: not once over, and a round robin not once started.
 fn takes_entries(t: &TournamentRow) -> ServiceResult<()> {
-    if t.status == "finished" {
+    if t.status == TournamentStatus::Finished {
         return Err(ServiceError::FailedPrecondition(format!(
             "tournament {} is over",
             t.id
         )));
     }
-    if t.status == "running" && t.system != model::SWISS {
+    if t.status == TournamentStatus::Running && t.system != System::Swiss {
         return Err(ServiceError::FailedPrecondition(
             "a round robin takes no late entries".to_owned(),
         ));
@@ -361,7 +362,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let (kind, ruleset) = game_kind(&s.kind, &s.ruleset)?;
         check_time_control(s.time_control.as_ref())?;
         let system = system_name(s.system());
-        if system == model::SWISS && !(1..=99).contains(&s.rounds) {
+        if system == System::Swiss && !(1..=99).contains(&s.rounds) {
             return Err(ServiceError::InvalidArgument(format!(
                 "a Swiss tournament needs 1 to 99 rounds, got {}",
                 s.rounds
@@ -380,7 +381,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .into());
         }
         let tiebreaks: Vec<TieBreak> = if s.tiebreaks.is_empty() {
-            if system == model::SWISS {
+            if system == System::Swiss {
                 vec![
                     TieBreak::BuchholzCut1,
                     TieBreak::Buchholz,
@@ -409,7 +410,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         } else {
             s.name.trim().to_owned()
         };
-        if s.late_self_entry && system != model::SWISS {
+        if s.late_self_entry && system != System::Swiss {
             return Err(ServiceError::InvalidArgument(
                 "late_self_entry is for Swiss tournaments: a round robin takes no late entries"
                     .to_owned(),
@@ -421,7 +422,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             name,
             kind: kind.name().to_owned(),
             ruleset,
-            system: system.to_owned(),
+            system,
             rounds: s.rounds as i32,
             initial_ms: s.time_control.map(|tc| tc.initial_ms),
             increment_ms: s.time_control.map(|tc| tc.increment_ms),
@@ -438,7 +439,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             auto_pair: !s.manual_pairing,
             self_entry: s.self_entry || s.late_self_entry,
             late_self_entry: s.late_self_entry,
-            status: "registration".to_owned(),
+            status: TournamentStatus::Registration,
             current_round: 0,
             created_at_ms: now_ms(),
         };
@@ -474,9 +475,9 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         self.caller(&request, Scope::Read).await?;
         let status = match request.get_ref().status() {
             pb::TournamentStatus::Unspecified => None,
-            pb::TournamentStatus::Registration => Some("registration"),
-            pb::TournamentStatus::Running => Some("running"),
-            pb::TournamentStatus::Finished => Some("finished"),
+            pb::TournamentStatus::Registration => Some(TournamentStatus::Registration),
+            pb::TournamentStatus::Running => Some(TournamentStatus::Running),
+            pb::TournamentStatus::Finished => Some(TournamentStatus::Finished),
         };
         let limit = match request.get_ref().limit {
             0 => 50,
@@ -514,10 +515,10 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
                 ))
                 .into());
             }
-            let open = match t.status.as_str() {
-                "registration" => t.self_entry,
-                "running" => t.late_self_entry,
-                _ => true, // refused below: the tournament is over
+            let open = match t.status {
+                TournamentStatus::Registration => t.self_entry,
+                TournamentStatus::Running => t.late_self_entry,
+                TournamentStatus::Finished => true, // refused below: the tournament is over
             };
             if !open {
                 let why = if t.self_entry {
@@ -553,7 +554,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
                 .and_then(|m| m.get(&player).copied())
                 .unwrap_or(0)
         };
-        let late = t.status == "running";
+        let late = t.status == TournamentStatus::Running;
         let row = EntrantRow {
             tournament_id: id,
             player_id: player,
@@ -664,7 +665,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         };
         // Late entries are ranked after everyone, in the order given (TRF pairing numbers
         // never change).
-        let late = t.status == "running";
+        let late = t.status == TournamentStatus::Running;
         let rows: Vec<EntrantRow> = r
             .players
             .iter()
@@ -742,7 +743,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         if !loaded.entrants.iter().any(|(e, _)| e.player_id == player) {
             return Err(not_entered().into());
         }
-        if loaded.tournament.status == "registration" {
+        if loaded.tournament.status == TournamentStatus::Registration {
             // Before the start an entry is only a wish: leaving takes it back entirely (no
             // start rank, no absence in the standings, free to enter again).
             if self
@@ -760,7 +761,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             }
             // Started (or left) meanwhile: look again.
             loaded = self.core.load(id).await?;
-            if loaded.tournament.status == "registration" {
+            if loaded.tournament.status == TournamentStatus::Registration {
                 return Err(not_entered().into());
             }
         }
@@ -949,7 +950,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             ));
         }
         // TRF-2026 `192`: the pairing system, so another program need not guess it.
-        if loaded.tournament.system == model::SWISS {
+        if loaded.tournament.system == System::Swiss {
             model.info.system = Some("FIDE_DUTCH_2025".to_owned());
         }
         model.info.kind = Some(format!(

@@ -28,7 +28,7 @@ pub mod entities {
             pub name: String,
             pub kind: String,
             pub ruleset: String,
-            pub system: String,
+            pub system: super::super::System,
             pub rounds: i32,
             pub initial_ms: Option<i64>,
             pub increment_ms: Option<i64>,
@@ -43,7 +43,7 @@ pub mod entities {
             pub self_entry: bool,
             /// Players may also enter after the start (Swiss only; implies `self_entry`).
             pub late_self_entry: bool,
-            pub status: String,
+            pub status: super::super::TournamentStatus,
             pub current_round: i32,
             pub created_at_ms: i64,
         }
@@ -195,6 +195,72 @@ use entities::{
     boards, bye_requests, matches, queue_entries, scheduler_cursor, tournament_players, tournaments,
 };
 
+/// Where a tournament stands (stored as its lowercase name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, sea_orm::EnumIter, sea_orm::DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "Text")]
+pub enum TournamentStatus {
+    /// Taking entries; not started.
+    #[sea_orm(string_value = "registration")]
+    Registration,
+    /// Started: rounds being paired and played.
+    #[sea_orm(string_value = "running")]
+    Running,
+    /// Its last round is complete.
+    #[sea_orm(string_value = "finished")]
+    Finished,
+}
+
+impl TournamentStatus {
+    /// The stored name (`registration`, `running`, `finished`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TournamentStatus::Registration => "registration",
+            TournamentStatus::Running => "running",
+            TournamentStatus::Finished => "finished",
+        }
+    }
+}
+
+impl std::fmt::Display for TournamentStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a tournament is paired (stored as its name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, sea_orm::EnumIter, sea_orm::DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "Text")]
+pub enum System {
+    /// FIDE Dutch Swiss.
+    #[sea_orm(string_value = "swiss-dutch")]
+    Swiss,
+    /// Berger tables, each pair once.
+    #[sea_orm(string_value = "round-robin")]
+    RoundRobin,
+    /// Berger tables, each pair twice with colours reversed.
+    #[sea_orm(string_value = "double-round-robin")]
+    DoubleRoundRobin,
+}
+
+impl System {
+    /// The stored name (`swiss-dutch`, `round-robin`, `double-round-robin`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            System::Swiss => "swiss-dutch",
+            System::RoundRobin => "round-robin",
+            System::DoubleRoundRobin => "double-round-robin",
+        }
+    }
+}
+
+impl std::fmt::Display for System {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A tournament's settings and state, as stored.
 pub type TournamentRow = tournaments::Model;
 /// A player registered in a tournament.
@@ -259,7 +325,7 @@ impl Store {
     /// Tournaments, newest first, optionally with one status.
     pub async fn tournaments(
         &self,
-        status: Option<&str>,
+        status: Option<TournamentStatus>,
         limit: u64,
     ) -> Result<Vec<TournamentRow>, StoreError> {
         let mut query = tournaments::Entity::find().order_by_desc(tournaments::Column::Id);
@@ -326,7 +392,7 @@ impl Store {
             .column(tournaments::Column::Id)
             .from(tournaments::Entity)
             .and_where(tournaments::Column::Id.eq(tournament))
-            .and_where(tournaments::Column::Status.eq("registration"))
+            .and_where(tournaments::Column::Status.eq(TournamentStatus::Registration))
             .to_owned();
         let done = tournament_players::Entity::delete_many()
             .filter(tournament_players::Column::TournamentId.eq(tournament))
@@ -427,13 +493,16 @@ impl Store {
     ) -> Result<(), StoreError> {
         let txn = self.db.begin().await?;
         let expected_status = if round == 1 {
-            "registration"
+            TournamentStatus::Registration
         } else {
-            "running"
+            TournamentStatus::Running
         };
         let done = tournaments::Entity::update_many()
             .col_expr(tournaments::Column::CurrentRound, Expr::value(round))
-            .col_expr(tournaments::Column::Status, Expr::value("running"))
+            .col_expr(
+                tournaments::Column::Status,
+                Expr::value(TournamentStatus::Running.name()),
+            )
             .filter(tournaments::Column::Id.eq(tournament))
             .filter(tournaments::Column::CurrentRound.eq(round - 1))
             .filter(tournaments::Column::Status.eq(expected_status))
@@ -576,9 +645,12 @@ impl Store {
     pub async fn finish_tournament(&self, tournament: i64) -> Result<bool, StoreError> {
         let txn = self.db.begin().await?;
         let done = tournaments::Entity::update_many()
-            .col_expr(tournaments::Column::Status, Expr::value("finished"))
+            .col_expr(
+                tournaments::Column::Status,
+                Expr::value(TournamentStatus::Finished.name()),
+            )
             .filter(tournaments::Column::Id.eq(tournament))
-            .filter(tournaments::Column::Status.eq("running"))
+            .filter(tournaments::Column::Status.eq(TournamentStatus::Running))
             .exec(&txn)
             .await?;
         if done.rows_affected == 1 {

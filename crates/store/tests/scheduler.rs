@@ -13,7 +13,7 @@ fn tournament() -> TournamentRow {
         name: "Versioned".to_owned(),
         kind: "hanniball".to_owned(),
         ruleset: String::new(),
-        system: "swiss".to_owned(),
+        system: hanniball_store::scheduler::System::Swiss,
         rounds: 3,
         initial_ms: None,
         increment_ms: None,
@@ -26,7 +26,7 @@ fn tournament() -> TournamentRow {
         auto_pair: true,
         self_entry: false,
         late_self_entry: false,
-        status: "registration".to_owned(),
+        status: hanniball_store::scheduler::TournamentStatus::Registration,
         current_round: 0,
         created_at_ms: 1,
     }

@@ -286,15 +286,22 @@ async fn answers_carry_security_headers_an_icon_and_gzip() {
 }
 
 #[tokio::test]
-async fn a_replay_shows_the_game_as_it_stood_after_that_turn() {
+async fn a_live_game_reloads_without_script_and_a_replay_shows_its_turn() {
     let dir = data_dir("web-replay");
     let (mut served, web) = ServedGame::start_with_web(&dir).await;
     let game = served.game.id;
+    // Live, the page reloads itself without script; over, it does not.
+    let (_, live) = http_get(&web, &format!("/games/{game}"));
+    assert!(
+        live.contains("<noscript><meta http-equiv=\"refresh\""),
+        "{live}"
+    );
     served.play(1, "d4-c6").await.expect("turn 1");
     served.play(2, "d12-c10").await.expect("turn 2");
     served.black_resigns(game).await;
     let (_, end) = http_get(&web, &format!("/games/{game}"));
     assert!(end.contains("Game over: 1-0 resignation"), "{end}");
+    assert!(!end.contains("http-equiv=\"refresh\""), "{end}");
     let (_, after_one) = http_get(&web, &format!("/games/{game}?turn=1"));
     assert!(!after_one.contains("Game over"), "{after_one}");
     assert!(after_one.contains("Black to move, turn 2"), "{after_one}");

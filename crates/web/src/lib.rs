@@ -1364,7 +1364,16 @@ async fn game_page(
         status = esc(&status_line(&state)),
         kind = esc(&game.kind),
     );
-    page(&format!("Game {id}"), &body).into_response()
+    let mut html = page(&format!("Game {id}"), &body).0;
+    if !live.is_empty() {
+        // Without script a live game reloads itself now and then (as a live tournament does).
+        html = html.replacen(
+            "<head>",
+            "<head><noscript><meta http-equiv=\"refresh\" content=\"5\"></noscript>",
+            1,
+        );
+    }
+    Html(html).into_response()
 }
 
 /// Live updates on a game's page: each `update` event carries the new board, the turn played,

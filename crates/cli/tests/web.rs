@@ -151,6 +151,11 @@ async fn pages_show_games_live_and_offer_their_records() {
     assert_eq!(first.matches("class=\"step\"").count(), 1);
     assert!(first.contains("after turn 1 of 2") && first.contains("id=\"prev\""));
 
+    // Players are linked from the standings and the pairings.
+    assert!(
+        page.matches("<a href=\"/players/").count() >= 4,
+        "standings and pairings link their players: {page}"
+    );
     // The crosstable: a row per player, the round's cell naming the opponent's number and colour.
     assert!(page.contains("<h2>Crosstable</h2>"), "{page}");
     assert!(

@@ -205,6 +205,15 @@ pub async fn serve(
         .await
 }
 
+/// A player's name linking to their page (the name alone for an unknown id).
+fn player_link(id: i64, name: &str) -> String {
+    if id > 0 {
+        format!("<a href=\"/players/{id}\">{}</a>", esc(name))
+    } else {
+        esc(name)
+    }
+}
+
 /// HTML-escapes text for element content and attribute values.
 fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -582,7 +591,7 @@ async fn tournament_page(State(mut api): State<Api>, Path(id): Path<String>) -> 
             body,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
             row.rank,
-            esc(&row.name),
+            player_link(row.player_id, &row.name),
             row.rating,
             esc(&row.points)
         );
@@ -606,7 +615,7 @@ async fn tournament_page(State(mut api): State<Api>, Path(id): Path<String>) -> 
             let kind = spb::BoardKind::try_from(b.kind).unwrap_or(spb::BoardKind::Unspecified);
             let (black, result) = match kind {
                 spb::BoardKind::Game => (
-                    esc(&name(b.black_player_id)),
+                    player_link(b.black_player_id, &name(b.black_player_id)),
                     if b.game_id > 0 {
                         format!(
                             "<a href=\"/games/{}\">{}</a>",
@@ -630,7 +639,7 @@ async fn tournament_page(State(mut api): State<Api>, Path(id): Path<String>) -> 
                 body,
                 "<tr><td>{}</td><td>{}</td><td>{result}</td><td>{black}</td></tr>",
                 b.number,
-                esc(&name(b.white_player_id))
+                player_link(b.white_player_id, &name(b.white_player_id))
             );
         }
         body.push_str("</tbody></table></section>");

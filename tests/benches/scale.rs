@@ -109,30 +109,8 @@ fn probe_line(latencies: &[Duration]) -> String {
 async fn play(channel: Channel, tokens: (String, String), game: i64, pick: u64) {
     let mut white = ArbiterClient::with_interceptor(channel.clone(), Bearer::new(&tokens.0));
     let mut black = ArbiterClient::with_interceptor(channel, Bearer::new(&tokens.1));
-    for (client, number, turn) in [(&mut white, 1, "d4-c6"), (&mut black, 2, "d12-c10")] {
-        client
-            .submit_turn(pb::SubmitTurnRequest {
-                game_id: game,
-                turn_number: number,
-                turn: turn.to_owned(),
-            })
-            .await
-            .expect("turn");
-    }
-    match pick % 3 {
-        0 => drop(black.resign(pb::ResignRequest { game_id: game }).await),
-        1 => drop(white.resign(pb::ResignRequest { game_id: game }).await),
-        _ => {
-            white
-                .offer_draw(pb::OfferDrawRequest { game_id: game })
-                .await
-                .expect("offer");
-            black
-                .accept_draw(pb::AcceptDrawRequest { game_id: game })
-                .await
-                .expect("accept");
-        }
-    }
+    hanniball_e2e::both_move(&mut white, &mut black, game).await;
+    hanniball_e2e::end_by(&mut white, &mut black, game, pick).await;
 }
 
 fn main() {

@@ -327,6 +327,49 @@ pub async fn turn_through_the_api(
     }
 }
 
+/// Each side of HanniBall game `game` makes one turn (White `d4-c6`, Black `d12-c10`), so
+/// that the game counts as played.
+pub async fn both_move(white: &mut Arbiter, black: &mut Arbiter, game: i64) {
+    for (client, number, turn) in [(white, 1, "d4-c6"), (black, 2, "d12-c10")] {
+        client
+            .submit_turn(pb::SubmitTurnRequest {
+                game_id: game,
+                turn_number: number,
+                turn: turn.to_owned(),
+            })
+            .await
+            .expect("turn");
+    }
+}
+
+/// Ends `game` by `pick`: 0 Black resigns (White wins), 1 White resigns, 2 a draw agreed.
+pub async fn end_by(white: &mut Arbiter, black: &mut Arbiter, game: i64, pick: u64) {
+    match pick % 3 {
+        0 => {
+            black
+                .resign(pb::ResignRequest { game_id: game })
+                .await
+                .expect("resign");
+        }
+        1 => {
+            white
+                .resign(pb::ResignRequest { game_id: game })
+                .await
+                .expect("resign");
+        }
+        _ => {
+            white
+                .offer_draw(pb::OfferDrawRequest { game_id: game })
+                .await
+                .expect("offer");
+            black
+                .accept_draw(pb::AcceptDrawRequest { game_id: game })
+                .await
+                .expect("accept");
+        }
+    }
+}
+
 /// The turns of a game that ends in a goal, found by goal-seeking random play from the start
 /// (deterministic for a seed).
 #[must_use]

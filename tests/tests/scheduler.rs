@@ -80,16 +80,7 @@ async fn until(s: &mut Sched, id: i64, done: impl Fn(&spb::Tournament) -> bool) 
 async fn both_move(url: &str, tokens: &BTreeMap<i64, String>, board: &spb::Board) -> (Arb, Arb) {
     let (_, mut white) = clients(url, &tokens[&board.white_player_id]).await;
     let (_, mut black) = clients(url, &tokens[&board.black_player_id]).await;
-    for (client, number, turn) in [(&mut white, 1, "d4-c6"), (&mut black, 2, "d12-c10")] {
-        client
-            .submit_turn(pb::SubmitTurnRequest {
-                game_id: board.game_id,
-                turn_number: number,
-                turn: turn.to_owned(),
-            })
-            .await
-            .expect("turn");
-    }
+    hanniball_e2e::both_move(&mut white, &mut black, board.game_id).await;
     (white, black)
 }
 
@@ -97,31 +88,7 @@ async fn both_move(url: &str, tokens: &BTreeMap<i64, String>, board: &spb::Board
 /// resignation, 1 black wins, 2 draw by agreement).
 async fn play_board(url: &str, tokens: &BTreeMap<i64, String>, board: &spb::Board, pick: u64) {
     let (mut white, mut black) = both_move(url, tokens, board).await;
-    let game = board.game_id;
-    match pick % 3 {
-        0 => {
-            black
-                .resign(pb::ResignRequest { game_id: game })
-                .await
-                .expect("resign");
-        }
-        1 => {
-            white
-                .resign(pb::ResignRequest { game_id: game })
-                .await
-                .expect("resign");
-        }
-        _ => {
-            white
-                .offer_draw(pb::OfferDrawRequest { game_id: game })
-                .await
-                .expect("offer");
-            black
-                .accept_draw(pb::AcceptDrawRequest { game_id: game })
-                .await
-                .expect("accept");
-        }
-    }
+    hanniball_e2e::end_by(&mut white, &mut black, board.game_id, pick).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -173,7 +173,9 @@ impl Hub {
         players.sort_unstable();
         players.dedup();
         let known = self.store.player_names(&players).await?;
-        for (index, (setup, _)) in games.iter().enumerate() {
+        let now = self.clock.now();
+        let mut checked: Vec<(Match, Option<String>)> = Vec::with_capacity(games.len());
+        for (index, (setup, key)) in games.into_iter().enumerate() {
             for (side, player) in [("white", setup.white), ("black", setup.black)] {
                 if !known.contains_key(&player) {
                     return Err(ServiceError::NotFound {
@@ -182,32 +184,32 @@ impl Hub {
                     });
                 }
             }
-            Match::new(GameId(0), setup.clone(), self.clock.now()).map_err(|error| {
-                ServiceError::InvalidArgument(format!("games[{index}]: {error}"))
-            })?;
             if setup.white == setup.black {
                 return Err(ServiceError::InvalidArgument(format!(
                     "games[{index}]: a player cannot play both sides"
                 )));
             }
-        }
-        // Games already created under their keys are answered as they are; the others are
-        // inserted in one transaction (all or none) and then loaded here.
-        let mut views: Vec<Option<GameView>> = Vec::with_capacity(games.len());
-        let mut fresh: Vec<(usize, Match, Option<String>)> = Vec::new();
-        let now = self.clock.now();
-        for (index, (setup, key)) in games.into_iter().enumerate() {
-            if let Some(key) = key.as_deref()
-                && let Some(id) = self.store.game_by_idempotency_key(key).await?
-            {
-                views.push(Some(self.view(id, false).await?));
-                continue;
-            }
             let game = Match::new(GameId(0), setup, now).map_err(|error| {
                 ServiceError::InvalidArgument(format!("games[{index}]: {error}"))
             })?;
-            views.push(None);
-            fresh.push((index, game, key));
+            checked.push((game, key));
+        }
+        // Games already created under their keys are answered as they are; the others are
+        // inserted in one transaction (all or none) and then loaded here.
+        let mut views: Vec<Option<GameView>> = Vec::with_capacity(checked.len());
+        let mut fresh: Vec<(usize, Match, Option<String>)> = Vec::new();
+        for (index, (game, key)) in checked.into_iter().enumerate() {
+            let existing = match key.as_deref() {
+                Some(key) => self.store.game_by_idempotency_key(key).await?,
+                None => None,
+            };
+            match existing {
+                Some(id) => views.push(Some(self.view(id, false).await?)),
+                None => {
+                    views.push(None);
+                    fresh.push((index, game, key));
+                }
+            }
         }
         if !fresh.is_empty() {
             // As in `create_checked`: nobody loads a second copy between the commit and the
@@ -217,35 +219,29 @@ impl Hub {
                 .iter()
                 .map(|(_, game, key)| NewGame::of(game, key.as_deref()))
                 .collect();
-            let ids = match self.store.insert_games(&rows).await {
-                Ok(ids) => ids,
+            match self.store.insert_games(&rows).await {
+                Ok(ids) => {
+                    for ((index, mut game, _), id) in fresh.into_iter().zip(ids) {
+                        game.id = id;
+                        if let Some(slot) = views.get_mut(index) {
+                            *slot = Some(self.started(game));
+                        }
+                    }
+                }
                 // A key taken meanwhile (another creator of the same games: a retry, or the
                 // scheduler's reconciliation): nothing was inserted. Each game then as
                 // `CreateGame`, which answers a taken key with its game.
                 Err(StoreError::Conflict(_)) => {
                     drop(loading);
                     for (index, game, key) in fresh {
-                        let view = self
-                            .create_checked(game.setup.clone(), key.as_deref())
-                            .await?;
+                        let view = self.create_checked(game.setup, key.as_deref()).await?;
                         if let Some(slot) = views.get_mut(index) {
                             *slot = Some(view);
                         }
                     }
-                    return views
-                        .into_iter()
-                        .map(|view| view.ok_or(ServiceError::LostRace))
-                        .collect();
                 }
                 Err(error) => return Err(error.into()),
-            };
-            for ((index, mut game, _), id) in fresh.into_iter().zip(ids) {
-                game.id = id;
-                if let Some(slot) = views.get_mut(index) {
-                    *slot = Some(self.started(game));
-                }
             }
-            drop(loading);
         }
         tracing::info!(games = views.len(), "games created");
         views

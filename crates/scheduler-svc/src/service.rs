@@ -558,7 +558,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let row = EntrantRow {
             tournament_id: id,
             player_id: player,
-            start_rank: None,
+            // A late entry is ranked after everyone (TRF pairing numbers never change).
+            start_rank: late.then(|| loaded.entrants.len() as i32 + 1),
             rating,
             joined_round: if late { t.current_round + 1 } else { 1 },
             withdrawn_from: None,
@@ -578,27 +579,6 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         self.core
             .loaded
             .update(id, version, |loaded| loaded.entrants.push(entered));
-        let mut row = row;
-        if late {
-            // A late entry is ranked after everyone (TRF pairing numbers never change).
-            let rank = loaded.entrants.len() as i32 + 1;
-            let version = self
-                .core
-                .store
-                .set_start_rank(id, PlayerId(player), rank)
-                .await
-                .map_err(ServiceError::from)?;
-            self.core.loaded.update(id, version, |loaded| {
-                if let Some((entrant, _)) = loaded
-                    .entrants
-                    .iter_mut()
-                    .find(|(e, _)| e.player_id == player)
-                {
-                    entrant.start_rank = Some(rank);
-                }
-            });
-            row.start_rank = Some(rank);
-        }
         Ok(Response::new(pb::AddPlayerResponse {
             entrant: Some(pb::Entrant {
                 player_id: player,

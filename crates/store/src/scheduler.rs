@@ -534,25 +534,6 @@ impl Store {
         Ok(())
     }
 
-    /// Gives a late entrant a start rank (after every other); returns the new version.
-    pub async fn set_start_rank(
-        &self,
-        tournament: i64,
-        player: PlayerId,
-        rank: i32,
-    ) -> Result<i64, StoreError> {
-        let txn = self.db.begin().await?;
-        tournament_players::Entity::update_many()
-            .col_expr(tournament_players::Column::StartRank, Expr::value(rank))
-            .filter(tournament_players::Column::TournamentId.eq(tournament))
-            .filter(tournament_players::Column::PlayerId.eq(player.0))
-            .exec(&txn)
-            .await?;
-        let version = bump(&txn, tournament).await?;
-        txn.commit().await?;
-        Ok(version)
-    }
-
     /// Links boards (round, board) to the arbiter's games created for them, in one
     /// transaction; returns the new version.
     pub async fn set_board_games(

@@ -193,12 +193,6 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
             "a withdrawal",
             store.tournament_version(id).await.unwrap(),
         );
-        store.set_start_rank(id, players[1], 3).await.expect("rank");
-        step(
-            true,
-            "a start rank",
-            store.tournament_version(id).await.unwrap(),
-        );
         assert!(store.finish_tournament(id).await.expect("finish"));
         step(true, "the end", store.tournament_version(id).await.unwrap());
         assert!(!store.finish_tournament(id).await.expect("finish again"));

@@ -80,18 +80,36 @@ impl From<DbErr> for StoreError {
     }
 }
 
+/// The reason of [`StoreError::Unavailable`] when the database ended the connection a statement
+/// ran on (a restart, a failover, `pg_terminate_backend`): a read may be run once more.
+const LOST: &str = "the database connection was lost";
+
+/// Runs a read that is safe to repeat, and once more if the database ended its connection while
+/// it ran: the pool tests the next connection before handing it out, so the second try runs on a
+/// live one (or fails as `Unavailable` within the pool's acquire timeout). Writes are never run
+/// twice here: whether a lost commit landed is unknown, so they answer `Unavailable`.
+pub(crate) async fn reread<T>(
+    read: impl AsyncFn() -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    match read().await {
+        Err(StoreError::Unavailable(why)) if why.starts_with(LOST) => {
+            tracing::debug!(%why, "a read lost its connection; reading once more");
+            read().await
+        }
+        other => other,
+    }
+}
+
 /// Why an error of the driver means the database cannot do the work now (the caller may
 /// retry later; nothing was written), if it does: a lost or refused connection, a database
 /// that is read-only, full or shutting down. Everything else is a bug or a conflict.
 fn unavailable(error: &sea_orm::sqlx::Error) -> Option<&'static str> {
     use sea_orm::sqlx::Error;
     match error {
-        Error::Io(_)
-        | Error::Tls(_)
-        | Error::Protocol(_)
-        | Error::PoolTimedOut
-        | Error::PoolClosed
-        | Error::WorkerCrashed => Some("the database connection was lost or refused"),
+        Error::Io(_) | Error::Tls(_) | Error::Protocol(_) | Error::WorkerCrashed => Some(LOST),
+        Error::PoolTimedOut | Error::PoolClosed => {
+            Some("no database connection could be had within the time limit")
+        }
         Error::Database(db) => {
             let code = db.code()?;
             match code.as_ref() {
@@ -99,10 +117,14 @@ fn unavailable(error: &sea_orm::sqlx::Error) -> Option<&'static str> {
                 "25006" => Some("the database is read-only"),
                 "53100" => Some("the database is full"),
                 "53200" | "53300" => Some("the database is out of resources"),
-                "57P01" | "57P02" | "57P03" => Some("the database is shutting down or starting"),
-                c if c.starts_with("08") => Some("the database connection was lost"),
+                // 57P01: the connection was ended by an administrator (`pg_terminate_backend`,
+                // a fast shutdown); the next connection may well work.
+                "57P01" => Some(LOST),
+                "57P02" | "57P03" => Some("the database is shutting down or starting"),
+                c if c.starts_with("08") => Some(LOST),
                 // SQLite (primary result code, extended codes carry it in the low byte).
                 c => match c.parse::<u32>().map(|n| n & 0xff) {
+                    Ok(5 | 6) => Some("the database is busy (locked by another writer)"),
                     Ok(8) => Some("the database is read-only"),
                     Ok(13) => Some("the database is full"),
                     Ok(10 | 14) => Some("the database file cannot be read or written"),
@@ -344,30 +366,39 @@ impl Store {
     }
 
     pub async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>, StoreError> {
-        Ok(players::Entity::find_by_id(id.0)
-            .one(&self.db)
-            .await?
-            .map(convert::player))
+        reread(async || {
+            Ok(players::Entity::find_by_id(id.0)
+                .one(&self.db)
+                .await?
+                .map(convert::player))
+        })
+        .await
     }
 
     pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
-        Ok(players::Entity::find()
-            .filter(players::Column::Name.eq(name))
-            .one(&self.db)
-            .await?
-            .map(convert::player))
+        reread(async || {
+            Ok(players::Entity::find()
+                .filter(players::Column::Name.eq(name))
+                .one(&self.db)
+                .await?
+                .map(convert::player))
+        })
+        .await
     }
 
     pub async fn list_players(&self, after: i64, limit: u64) -> Result<Vec<PlayerRow>, StoreError> {
-        Ok(players::Entity::find()
-            .filter(players::Column::Id.gt(after))
-            .order_by_asc(players::Column::Id)
-            .limit(limit)
-            .all(&self.db)
-            .await?
-            .into_iter()
-            .map(convert::player)
-            .collect())
+        reread(async || {
+            Ok(players::Entity::find()
+                .filter(players::Column::Id.gt(after))
+                .order_by_asc(players::Column::Id)
+                .limit(limit)
+                .all(&self.db)
+                .await?
+                .into_iter()
+                .map(convert::player)
+                .collect())
+        })
+        .await
     }
 
     /// Stores a token hash for a player, with its scopes (names separated by single spaces) and
@@ -428,10 +459,13 @@ impl Store {
 
     /// One token by id, revoked or not.
     pub async fn token(&self, id: i64) -> Result<Option<TokenRow>, StoreError> {
-        Ok(tokens::Entity::find_by_id(id)
-            .one(&self.db)
-            .await?
-            .map(convert::token))
+        reread(async || {
+            Ok(tokens::Entity::find_by_id(id)
+                .one(&self.db)
+                .await?
+                .map(convert::token))
+        })
+        .await
     }
 
     /// A player's tokens with ids above `after`, by id: revoked and expired ones too.
@@ -441,16 +475,19 @@ impl Store {
         after: i64,
         limit: u64,
     ) -> Result<Vec<TokenRow>, StoreError> {
-        Ok(tokens::Entity::find()
-            .filter(tokens::Column::PlayerId.eq(player.0))
-            .filter(tokens::Column::Id.gt(after))
-            .order_by_asc(tokens::Column::Id)
-            .limit(limit)
-            .all(&self.db)
-            .await?
-            .into_iter()
-            .map(convert::token)
-            .collect())
+        reread(async || {
+            Ok(tokens::Entity::find()
+                .filter(tokens::Column::PlayerId.eq(player.0))
+                .filter(tokens::Column::Id.gt(after))
+                .order_by_asc(tokens::Column::Id)
+                .limit(limit)
+                .all(&self.db)
+                .await?
+                .into_iter()
+                .map(convert::token)
+                .collect())
+        })
+        .await
     }
 
     /// How many of a player's tokens work at `now` (neither revoked nor expired).
@@ -459,16 +496,19 @@ impl Store {
         player: PlayerId,
         now: Timestamp,
     ) -> Result<u64, StoreError> {
-        Ok(tokens::Entity::find()
-            .filter(tokens::Column::PlayerId.eq(player.0))
-            .filter(tokens::Column::RevokedAtMs.is_null())
-            .filter(
-                tokens::Column::ExpiresAtMs
-                    .is_null()
-                    .or(tokens::Column::ExpiresAtMs.gt(now.0)),
-            )
-            .count(&self.db)
-            .await?)
+        reread(async || {
+            Ok(tokens::Entity::find()
+                .filter(tokens::Column::PlayerId.eq(player.0))
+                .filter(tokens::Column::RevokedAtMs.is_null())
+                .filter(
+                    tokens::Column::ExpiresAtMs
+                        .is_null()
+                        .or(tokens::Column::ExpiresAtMs.gt(now.0)),
+                )
+                .count(&self.db)
+                .await?)
+        })
+        .await
     }
 
     /// Revocations through this process, from now on.
@@ -534,12 +574,15 @@ impl Store {
     /// The unrevoked token with this hash, expired or not (the caller tells an expired token from
     /// an unknown one).
     pub async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRow>, StoreError> {
-        Ok(tokens::Entity::find()
-            .filter(tokens::Column::Hash.eq(hash))
-            .filter(tokens::Column::RevokedAtMs.is_null())
-            .one(&self.db)
-            .await?
-            .map(convert::token))
+        reread(async || {
+            Ok(tokens::Entity::find()
+                .filter(tokens::Column::Hash.eq(hash))
+                .filter(tokens::Column::RevokedAtMs.is_null())
+                .one(&self.db)
+                .await?
+                .map(convert::token))
+        })
+        .await
     }
 
     /// The player owning an unrevoked token with this hash.
@@ -555,11 +598,14 @@ impl Store {
 
     /// The game created earlier with this idempotency key.
     pub async fn game_by_idempotency_key(&self, key: &str) -> Result<Option<GameId>, StoreError> {
-        Ok(games::Entity::find()
-            .filter(games::Column::IdempotencyKey.eq(key))
-            .one(&self.db)
-            .await?
-            .map(|row| GameId(row.id)))
+        reread(async || {
+            Ok(games::Entity::find()
+                .filter(games::Column::IdempotencyKey.eq(key))
+                .one(&self.db)
+                .await?
+                .map(|row| GameId(row.id)))
+        })
+        .await
     }
 
     /// Inserts a new game and returns its id. `game` is the new match as [`Match::new`] made it
@@ -602,19 +648,22 @@ impl Store {
         &self,
         id: GameId,
     ) -> Result<Option<(Stored, i64)>, StoreError> {
-        let txn = self.db.begin().await?;
-        let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
-            return Ok(None);
-        };
-        let log = turns::Entity::find()
-            .filter(turns::Column::GameId.eq(id.0))
-            .order_by_asc(turns::Column::Number)
-            .all(&txn)
-            .await?;
-        txn.commit().await?;
-        let version = row.version;
-        let row = log_tail(row, log.last());
-        Ok(Some((convert::stored(row, log)?, version)))
+        reread(async || {
+            let txn = self.db.begin().await?;
+            let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
+                return Ok(None);
+            };
+            let log = turns::Entity::find()
+                .filter(turns::Column::GameId.eq(id.0))
+                .order_by_asc(turns::Column::Number)
+                .all(&txn)
+                .await?;
+            txn.commit().await?;
+            let version = row.version;
+            let row = log_tail(row, log.last());
+            Ok(Some((convert::stored(row, log)?, version)))
+        })
+        .await
     }
 
     /// A game's state with only the turns numbered above `after` (a copy that holds the first
@@ -625,35 +674,42 @@ impl Store {
         id: GameId,
         after: u32,
     ) -> Result<Option<(Stored, i64)>, StoreError> {
-        let txn = self.db.begin().await?;
-        let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
-            return Ok(None);
-        };
-        // From the copy's own last turn on: the log's last turn is what the row is brought up to
-        // (see `log_tail`), even when nothing followed it.
-        let mut log = turns::Entity::find()
-            .filter(turns::Column::GameId.eq(id.0))
-            .filter(
-                turns::Column::Number.gte(i32::try_from(Ord::max(after, 1)).unwrap_or(i32::MAX)),
-            )
-            .order_by_asc(turns::Column::Number)
-            .all(&txn)
-            .await?;
-        txn.commit().await?;
-        let version = row.version;
-        let row = log_tail(row, log.last());
-        log.retain(|turn| i64::from(turn.number) > i64::from(after));
-        Ok(Some((convert::stored(row, log)?, version)))
+        reread(async || {
+            let txn = self.db.begin().await?;
+            let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
+                return Ok(None);
+            };
+            // From the copy's own last turn on: the log's last turn is what the row is brought up to
+            // (see `log_tail`), even when nothing followed it.
+            let mut log = turns::Entity::find()
+                .filter(turns::Column::GameId.eq(id.0))
+                .filter(
+                    turns::Column::Number
+                        .gte(i32::try_from(Ord::max(after, 1)).unwrap_or(i32::MAX)),
+                )
+                .order_by_asc(turns::Column::Number)
+                .all(&txn)
+                .await?;
+            txn.commit().await?;
+            let version = row.version;
+            let row = log_tail(row, log.last());
+            log.retain(|turn| i64::from(turn.number) > i64::from(after));
+            Ok(Some((convert::stored(row, log)?, version)))
+        })
+        .await
     }
 
     /// The version of a game's row (`None`: no such game): what a replica compares with its copy's.
     pub async fn game_version(&self, id: GameId) -> Result<Option<i64>, StoreError> {
-        Ok(games::Entity::find_by_id(id.0)
-            .select_only()
-            .column(games::Column::Version)
-            .into_tuple::<i64>()
-            .one(&self.db)
-            .await?)
+        reread(async || {
+            Ok(games::Entity::find_by_id(id.0)
+                .select_only()
+                .column(games::Column::Version)
+                .into_tuple::<i64>()
+                .one(&self.db)
+                .await?)
+        })
+        .await
     }
 
     /// Claims, or renews, the clock leases of `games` for `owner` until `expires_at_ms`: a game
@@ -716,34 +772,40 @@ impl Store {
 
     /// Who holds the clock lease of `game`, and until when (`None`: nobody, or SQLite).
     pub async fn clock_owner(&self, game: GameId) -> Result<Option<(String, i64)>, StoreError> {
-        if self.backend() != DbBackend::Postgres {
-            return Ok(None);
-        }
-        let row = self
-            .db
-            .query_one_raw(Statement::from_sql_and_values(
-                DbBackend::Postgres,
-                "SELECT owner, expires_at_ms FROM clock_leases WHERE game_id = $1",
-                [game.0.into()],
-            ))
-            .await?;
-        row.map(|row| Ok((row.try_get_by_index(0)?, row.try_get_by_index(1)?)))
-            .transpose()
+        reread(async || {
+            if self.backend() != DbBackend::Postgres {
+                return Ok(None);
+            }
+            let row = self
+                .db
+                .query_one_raw(Statement::from_sql_and_values(
+                    DbBackend::Postgres,
+                    "SELECT owner, expires_at_ms FROM clock_leases WHERE game_id = $1",
+                    [game.0.into()],
+                ))
+                .await?;
+            row.map(|row| Ok((row.try_get_by_index(0)?, row.try_get_by_index(1)?)))
+                .transpose()
+        })
+        .await
     }
 
     /// Ids of every game still on.
     pub async fn active_game_ids(&self) -> Result<Vec<GameId>, StoreError> {
-        Ok(games::Entity::find()
-            .select_only()
-            .column(games::Column::Id)
-            .filter(games::Column::Status.eq(Status::Active.name()))
-            .order_by_asc(games::Column::Id)
-            .into_tuple::<i64>()
-            .all(&self.db)
-            .await?
-            .into_iter()
-            .map(GameId)
-            .collect())
+        reread(async || {
+            Ok(games::Entity::find()
+                .select_only()
+                .column(games::Column::Id)
+                .filter(games::Column::Status.eq(Status::Active.name()))
+                .order_by_asc(games::Column::Id)
+                .into_tuple::<i64>()
+                .all(&self.db)
+                .await?
+                .into_iter()
+                .map(GameId)
+                .collect())
+        })
+        .await
     }
 
     /// Games, newest first, optionally of one player and one status, below an id.
@@ -754,48 +816,51 @@ impl Store {
         before: Option<GameId>,
         limit: u64,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let mut query = games::Entity::find().order_by_desc(games::Column::Id);
-        if let Some(player) = player {
-            query = query.filter(
-                games::Column::WhitePlayerId
-                    .eq(player.0)
-                    .or(games::Column::BlackPlayerId.eq(player.0)),
-            );
-        }
-        if let Some(status) = status {
-            query = query.filter(games::Column::Status.eq(status.name()));
-        }
-        if let Some(before) = before {
-            query = query.filter(games::Column::Id.lt(before.0));
-        }
-        let rows = query.limit(limit).all(&self.db).await?;
-        // The last turn of each game still on: its row may lag the log (`log_tail`).
-        let active: Vec<i64> = rows
-            .iter()
-            .filter(|row| row.status == Status::Active.name())
-            .map(|row| row.id)
-            .collect();
-        let mut tails = if active.is_empty() {
-            Vec::new()
-        } else {
-            turns::Entity::find()
-                .filter(turns::Column::GameId.is_in(active))
-                .filter(Expr::cust(
-                    "\"turns\".\"number\" = (SELECT max(t.number) FROM turns AS t \
-                     WHERE t.game_id = \"turns\".\"game_id\")",
-                ))
-                .all(&self.db)
-                .await?
-        };
-        rows.into_iter()
-            .map(|row| {
-                let tail = tails
-                    .iter()
-                    .position(|turn| turn.game_id == row.id)
-                    .map(|i| tails.swap_remove(i));
-                convert::game_row(log_tail(row, tail.as_ref()))
-            })
-            .collect()
+        reread(async || {
+            let mut query = games::Entity::find().order_by_desc(games::Column::Id);
+            if let Some(player) = player {
+                query = query.filter(
+                    games::Column::WhitePlayerId
+                        .eq(player.0)
+                        .or(games::Column::BlackPlayerId.eq(player.0)),
+                );
+            }
+            if let Some(status) = status {
+                query = query.filter(games::Column::Status.eq(status.name()));
+            }
+            if let Some(before) = before {
+                query = query.filter(games::Column::Id.lt(before.0));
+            }
+            let rows = query.limit(limit).all(&self.db).await?;
+            // The last turn of each game still on: its row may lag the log (`log_tail`).
+            let active: Vec<i64> = rows
+                .iter()
+                .filter(|row| row.status == Status::Active.name())
+                .map(|row| row.id)
+                .collect();
+            let mut tails = if active.is_empty() {
+                Vec::new()
+            } else {
+                turns::Entity::find()
+                    .filter(turns::Column::GameId.is_in(active))
+                    .filter(Expr::cust(
+                        "\"turns\".\"number\" = (SELECT max(t.number) FROM turns AS t \
+                         WHERE t.game_id = \"turns\".\"game_id\")",
+                    ))
+                    .all(&self.db)
+                    .await?
+            };
+            rows.into_iter()
+                .map(|row| {
+                    let tail = tails
+                        .iter()
+                        .position(|turn| turn.game_id == row.id)
+                        .map(|i| tails.swap_remove(i));
+                    convert::game_row(log_tail(row, tail.as_ref()))
+                })
+                .collect()
+        })
+        .await
     }
 
     /// Stores several games' changes in one transaction (group commit: one disk sync for all).
@@ -930,14 +995,17 @@ impl Store {
     /// The sequence of the last finished game in the outbox (0: none): what consumers' cursors
     /// are compared with to tell their lag.
     pub async fn latest_result_sequence(&self) -> Result<i64, StoreError> {
-        Ok(results_outbox::Entity::find()
-            .select_only()
-            .column(results_outbox::Column::Sequence)
-            .order_by_desc(results_outbox::Column::Sequence)
-            .into_tuple::<i64>()
-            .one(&self.db)
-            .await?
-            .unwrap_or(0))
+        reread(async || {
+            Ok(results_outbox::Entity::find()
+                .select_only()
+                .column(results_outbox::Column::Sequence)
+                .order_by_desc(results_outbox::Column::Sequence)
+                .into_tuple::<i64>()
+                .one(&self.db)
+                .await?
+                .unwrap_or(0))
+        })
+        .await
     }
 
     /// The connection pool now: (open connections, of which idle).
@@ -961,23 +1029,26 @@ impl Store {
         sequence: i64,
         limit: u64,
     ) -> Result<Vec<FinishedRow>, StoreError> {
-        let rows = results_outbox::Entity::find()
-            .filter(results_outbox::Column::Sequence.gt(sequence))
-            .order_by_asc(results_outbox::Column::Sequence)
-            .limit(limit)
-            .find_also_related_games(&self.db)
-            .await?;
-        rows.into_iter()
-            .map(|(outbox, game)| {
-                let game = game.ok_or_else(|| {
-                    StoreError::Corrupt(format!("outbox row {} has no game", outbox.sequence))
-                })?;
-                Ok(FinishedRow {
-                    sequence: outbox.sequence,
-                    game: convert::game_row(game)?,
+        reread(async || {
+            let rows = results_outbox::Entity::find()
+                .filter(results_outbox::Column::Sequence.gt(sequence))
+                .order_by_asc(results_outbox::Column::Sequence)
+                .limit(limit)
+                .find_also_related_games(&self.db)
+                .await?;
+            rows.into_iter()
+                .map(|(outbox, game)| {
+                    let game = game.ok_or_else(|| {
+                        StoreError::Corrupt(format!("outbox row {} has no game", outbox.sequence))
+                    })?;
+                    Ok(FinishedRow {
+                        sequence: outbox.sequence,
+                        game: convert::game_row(game)?,
+                    })
                 })
-            })
-            .collect()
+                .collect()
+        })
+        .await
     }
 
     /// Number of turns stored in all (for tests and operators).

@@ -6,6 +6,7 @@
 //! repeat a step without doing it twice.
 
 use hanniball_arbiter::{GameId, PlayerId};
+
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
@@ -13,7 +14,7 @@ use sea_orm::{
 };
 
 use crate::rating::Sql;
-use crate::{Store, StoreError};
+use crate::{Store, StoreError, reread};
 
 /// sea-orm entities of the scheduler's tables.
 pub mod entities {
@@ -297,16 +298,19 @@ impl Store {
     /// tournament: the copy is then at least as new as the version, and stays current while the
     /// version does not change.
     pub async fn tournament_version(&self, id: i64) -> Result<Option<i64>, StoreError> {
-        let mut sql = Sql::new(
-            self.db.get_database_backend(),
-            "SELECT version FROM tournaments WHERE id = ",
-        );
-        sql.bind(id);
-        let row = self.db.query_one_raw(sql.statement()).await?;
-        Ok(match row {
-            Some(row) => Some(row.try_get_by_index(0)?),
-            None => None,
+        reread(async || {
+            let mut sql = Sql::new(
+                self.db.get_database_backend(),
+                "SELECT version FROM tournaments WHERE id = ",
+            );
+            sql.bind(id);
+            let row = self.db.query_one_raw(sql.statement()).await?;
+            Ok(match row {
+                Some(row) => Some(row.try_get_by_index(0)?),
+                None => None,
+            })
         })
+        .await
     }
 
     /// Stores a new tournament (its `id` is assigned); returns the id.
@@ -319,7 +323,7 @@ impl Store {
 
     /// One tournament.
     pub async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
-        Ok(tournaments::Entity::find_by_id(id).one(&self.db).await?)
+        reread(async || Ok(tournaments::Entity::find_by_id(id).one(&self.db).await?)).await
     }
 
     /// Tournaments, newest first, optionally with one status.
@@ -328,21 +332,27 @@ impl Store {
         status: Option<TournamentStatus>,
         limit: u64,
     ) -> Result<Vec<TournamentRow>, StoreError> {
-        let mut query = tournaments::Entity::find().order_by_desc(tournaments::Column::Id);
-        if let Some(status) = status {
-            query = query.filter(tournaments::Column::Status.eq(status));
-        }
-        Ok(query.limit(limit).all(&self.db).await?)
+        reread(async || {
+            let mut query = tournaments::Entity::find().order_by_desc(tournaments::Column::Id);
+            if let Some(status) = status {
+                query = query.filter(tournaments::Column::Status.eq(status));
+            }
+            Ok(query.limit(limit).all(&self.db).await?)
+        })
+        .await
     }
 
     /// The players of a tournament (by start rank once it has started, else by registration).
     pub async fn entrants(&self, tournament: i64) -> Result<Vec<EntrantRow>, StoreError> {
-        Ok(tournament_players::Entity::find()
-            .filter(tournament_players::Column::TournamentId.eq(tournament))
-            .order_by_asc(tournament_players::Column::StartRank)
-            .order_by_asc(tournament_players::Column::PlayerId)
-            .all(&self.db)
-            .await?)
+        reread(async || {
+            Ok(tournament_players::Entity::find()
+                .filter(tournament_players::Column::TournamentId.eq(tournament))
+                .order_by_asc(tournament_players::Column::StartRank)
+                .order_by_asc(tournament_players::Column::PlayerId)
+                .all(&self.db)
+                .await?)
+        })
+        .await
     }
 
     /// Registers a player; `Conflict` when already registered. Returns the tournament's new
@@ -465,20 +475,26 @@ impl Store {
 
     /// The bye requests of a tournament.
     pub async fn bye_requests(&self, tournament: i64) -> Result<Vec<ByeRow>, StoreError> {
-        Ok(bye_requests::Entity::find()
-            .filter(bye_requests::Column::TournamentId.eq(tournament))
-            .all(&self.db)
-            .await?)
+        reread(async || {
+            Ok(bye_requests::Entity::find()
+                .filter(bye_requests::Column::TournamentId.eq(tournament))
+                .all(&self.db)
+                .await?)
+        })
+        .await
     }
 
     /// Every board of a tournament, by round then board.
     pub async fn boards(&self, tournament: i64) -> Result<Vec<BoardRow>, StoreError> {
-        Ok(boards::Entity::find()
-            .filter(boards::Column::TournamentId.eq(tournament))
-            .order_by_asc(boards::Column::Round)
-            .order_by_asc(boards::Column::Board)
-            .all(&self.db)
-            .await?)
+        reread(async || {
+            Ok(boards::Entity::find()
+                .filter(boards::Column::TournamentId.eq(tournament))
+                .order_by_asc(boards::Column::Round)
+                .order_by_asc(boards::Column::Board)
+                .all(&self.db)
+                .await?)
+        })
+        .await
     }
 
     /// Stores round `round` whole and makes it the current round, if the tournament is still at
@@ -558,10 +574,13 @@ impl Store {
 
     /// The board played as `game`, if any.
     pub async fn board_of_game(&self, game: GameId) -> Result<Option<BoardRow>, StoreError> {
-        Ok(boards::Entity::find()
-            .filter(boards::Column::GameId.eq(game.0))
-            .one(&self.db)
-            .await?)
+        reread(async || {
+            Ok(boards::Entity::find()
+                .filter(boards::Column::GameId.eq(game.0))
+                .one(&self.db)
+                .await?)
+        })
+        .await
     }
 
     /// Sets a board's result (`short`: the game ended before each side made a turn). Without
@@ -643,10 +662,13 @@ impl Store {
 
     /// Where the scheduler is in the results outbox (0 at first).
     pub async fn scheduler_cursor(&self) -> Result<i64, StoreError> {
-        Ok(scheduler_cursor::Entity::find_by_id(1)
-            .one(&self.db)
-            .await?
-            .map_or(0, |row| row.sequence))
+        reread(async || {
+            Ok(scheduler_cursor::Entity::find_by_id(1)
+                .one(&self.db)
+                .await?
+                .map_or(0, |row| row.sequence))
+        })
+        .await
     }
 
     /// Moves the scheduler's cursor forward (never back).
@@ -714,10 +736,13 @@ impl Store {
 
     /// Everyone waiting, longest first.
     pub async fn queue(&self) -> Result<Vec<QueueRow>, StoreError> {
-        Ok(queue_entries::Entity::find()
-            .order_by_asc(queue_entries::Column::JoinedAtMs)
-            .all(&self.db)
-            .await?)
+        reread(async || {
+            Ok(queue_entries::Entity::find()
+                .order_by_asc(queue_entries::Column::JoinedAtMs)
+                .all(&self.db)
+                .await?)
+        })
+        .await
     }
 
     /// Takes both players out of the queue and records their match, in one transaction; `None`
@@ -744,10 +769,13 @@ impl Store {
 
     /// Matches whose game is not created yet.
     pub async fn matches_without_game(&self) -> Result<Vec<MatchRow>, StoreError> {
-        Ok(matches::Entity::find()
-            .filter(matches::Column::GameId.is_null())
-            .all(&self.db)
-            .await?)
+        reread(async || {
+            Ok(matches::Entity::find()
+                .filter(matches::Column::GameId.is_null())
+                .all(&self.db)
+                .await?)
+        })
+        .await
     }
 
     /// Links a match to its game.
@@ -762,28 +790,34 @@ impl Store {
 
     /// A player's most recent match, if any.
     pub async fn last_match(&self, player: PlayerId) -> Result<Option<MatchRow>, StoreError> {
-        Ok(matches::Entity::find()
-            .filter(
-                matches::Column::WhiteId
-                    .eq(player.0)
-                    .or(matches::Column::BlackId.eq(player.0)),
-            )
-            .order_by_desc(matches::Column::Id)
-            .one(&self.db)
-            .await?)
+        reread(async || {
+            Ok(matches::Entity::find()
+                .filter(
+                    matches::Column::WhiteId
+                        .eq(player.0)
+                        .or(matches::Column::BlackId.eq(player.0)),
+                )
+                .order_by_desc(matches::Column::Id)
+                .one(&self.db)
+                .await?)
+        })
+        .await
     }
 
     /// How many times a player had White and Black in matches.
     pub async fn match_colours(&self, player: PlayerId) -> Result<(u64, u64), StoreError> {
-        use sea_orm::PaginatorTrait;
-        let white = matches::Entity::find()
-            .filter(matches::Column::WhiteId.eq(player.0))
-            .count(&self.db)
-            .await?;
-        let black = matches::Entity::find()
-            .filter(matches::Column::BlackId.eq(player.0))
-            .count(&self.db)
-            .await?;
-        Ok((white, black))
+        reread(async || {
+            use sea_orm::PaginatorTrait;
+            let white = matches::Entity::find()
+                .filter(matches::Column::WhiteId.eq(player.0))
+                .count(&self.db)
+                .await?;
+            let black = matches::Entity::find()
+                .filter(matches::Column::BlackId.eq(player.0))
+                .count(&self.db)
+                .await?;
+            Ok((white, black))
+        })
+        .await
     }
 }

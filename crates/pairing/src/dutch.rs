@@ -15,20 +15,22 @@
 //! nudging a few weights and re-solving; every answer is fixed before the next question. The
 //! procedure and the weight layout follow bbpPairings' `dutch.cpp` (read as the second reading
 //! of the rules the issue asks for; the code here is our own), so the pairing is the one the
-//! endorsed engine gives, colours and board order included.
+//! endorsed engine gives, colours and board order included. The procedure, a method per phase
+//! of a bracket, is `brackets.rs`; the weights and the colours are here.
 //!
 //! The matching (`blossom.rs`) is warm-started: a weight change keeps the old solution's duals
 //! feasible and unmatches only the edges that stop being tight, so each question costs one or
 //! two augmentations instead of a full solve.
 
 mod blossom;
+mod brackets;
 mod wide;
 
 use thiserror::Error;
 
 use crate::check::Violation;
 use crate::tournament::{Colour, PlayerId, PointSystem, RoundEntry, Tournament};
-use blossom::{Distinct, Matcher, Memo};
+use blossom::Distinct;
 use wide::Wide;
 
 /// Options of the Dutch engine.
@@ -394,8 +396,8 @@ fn pair_round_slots(
 /// A bracket held more distinct scores than the weights have slots for (see `Ctx::slots`).
 struct Widen;
 
-/// What `Ctx::run` gave at one layout: the pairs (as sorted indices; `None`: no valid pairing),
-/// or `Widen`.
+/// What `brackets::run` gave at one layout: the pairs (as sorted indices; `None`: no valid
+/// pairing), or `Widen`.
 type Run = Result<Option<Vec<(usize, usize)>>, Widen>;
 
 /// The weights' width in words for a layout of `bits` bits: the round's own from 5 words up to
@@ -438,33 +440,31 @@ impl Ctx<'_> {
             });
         }
         // One instance of the matcher a width above: each round runs at the width chosen there.
-        let mut widen = false;
-        let pairs = match width {
-            2 => self.run::<2>(&mut widen),
-            3 => self.run::<3>(&mut widen),
-            4 => self.run::<4>(&mut widen),
-            6 => self.run::<6>(&mut widen),
-            8 => self.run::<8>(&mut widen),
-            10 => self.run::<10>(&mut widen),
-            12 => self.run::<12>(&mut widen),
-            14 => self.run::<14>(&mut widen),
-            16 => self.run::<16>(&mut widen),
-            18 => self.run::<18>(&mut widen),
-            20 => self.run::<20>(&mut widen),
-            22 => self.run::<22>(&mut widen),
-            24 => self.run::<24>(&mut widen),
-            26 => self.run::<26>(&mut widen),
-            28 => self.run::<28>(&mut widen),
-            30 => self.run::<30>(&mut widen),
-            32 => self.run::<32>(&mut widen),
-            64 => self.run::<64>(&mut widen),
-            _ => self.run::<128>(&mut widen),
-        };
-        Ok(if widen { Err(Widen) } else { Ok(pairs) })
+        Ok(match width {
+            2 => brackets::run::<2>(self),
+            3 => brackets::run::<3>(self),
+            4 => brackets::run::<4>(self),
+            6 => brackets::run::<6>(self),
+            8 => brackets::run::<8>(self),
+            10 => brackets::run::<10>(self),
+            12 => brackets::run::<12>(self),
+            14 => brackets::run::<14>(self),
+            16 => brackets::run::<16>(self),
+            18 => brackets::run::<18>(self),
+            20 => brackets::run::<20>(self),
+            22 => brackets::run::<22>(self),
+            24 => brackets::run::<24>(self),
+            26 => brackets::run::<26>(self),
+            28 => brackets::run::<28>(self),
+            30 => brackets::run::<30>(self),
+            32 => brackets::run::<32>(self),
+            64 => brackets::run::<64>(self),
+            _ => brackets::run::<128>(self),
+        })
     }
 }
 
-/// A bracket's base weights (see `Ctx::run`), symmetric, by position in the bracket: a square
+/// A bracket's base weights (see `brackets`), symmetric, by position in the bracket: a square
 /// of indices into the distinct weights, so that a player's row reads in order and a pair takes
 /// 4 bytes (a 10,000-player bracket: 400 MB, where a triangle of optional wide integers took
 /// gigabytes).
@@ -505,7 +505,7 @@ impl<const N: usize> Base<N> {
     }
 }
 
-/// Who may get the bye, as the weights see it (see `Ctx::run`): the bye assignee's score,
+/// Who may get the bye, as the weights see it (see `brackets`): the bye assignee's score,
 /// whether the bye goes to the top bracket's single leftover, and then the rank of each number
 /// of games played among the players of that score.
 #[derive(Clone, Copy)]
@@ -594,7 +594,7 @@ struct Ctx<'t> {
     p: Vec<Entrant>,
     played: u32,
     /// Where each scoregroup's bit field starts among all scoregroups' (lowest score at 0), and
-    /// the width of them all: the first solve's bye potentials (see `Ctx::run`).
+    /// the width of them all: the first solve's bye potentials (see `brackets`).
     group_shift: std::collections::HashMap<u32, u32>,
     groups_shift: u32,
     size_bits: u32,
@@ -945,8 +945,6 @@ impl<'t> Ctx<'t> {
         Some(r)
     }
 
-    /// Runs the bracket procedure; the pairs as (sorted index, sorted index or `usize::MAX`).
-    /// Indices are the matcher's vertices (positions in the pairing order), hence index loops.
     /// The weights of pairs outside the current bracket and the next scoregroup (`edge` with
     /// both flags off: completion, bye eligibility, and the bye assignee's unplayed games when
     /// the bye comes from the top scoregroup) are a constant plus one potential a player: the
@@ -971,556 +969,6 @@ impl<'t> Ctx<'t> {
             constant: Wide::from_u64(1).shl(top),
             potential,
         }
-    }
-
-    #[allow(clippy::needless_range_loop)]
-    fn run<const N: usize>(&self, widen: &mut bool) -> Option<Vec<(usize, usize)>> {
-        let n = self.p.len();
-        // Each player's score slot's offset in a score field, for the bracket (`slot_shifts`).
-        let mut shifts = vec![0u32; n];
-        let odd = n % 2 == 1;
-        let dummy = n;
-        let mut m = Matcher::<N>::new(n + usize::from(odd));
-        let none: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
-        let no_bye = Bye {
-            score: 0,
-            single: false,
-            ranks: &none,
-        };
-        let score = |i: usize| self.p[i].score;
-        let top = score(0);
-        // The first weights are a constant plus two player potentials: with an odd number, the
-        // potentials say who may get the bye (eligibility, then the lowest scoregroup), and a
-        // pair of top scorers gets one more; with an even number, they are `flat`'s.
-        let first = if odd {
-            let (s, b) = (self.groups_shift, self.size_bits);
-            Flat {
-                constant: Wide::from_u64(1).shl(s + b),
-                potential: self
-                    .p
-                    .iter()
-                    .map(|e| {
-                        Wide::<N>::from_u64(u64::from(!e.eligible))
-                            .shl(s)
-                            .add_u64(u64::from(self.shift(e.score)))
-                            .shl(b)
-                    })
-                    .collect(),
-            }
-        } else {
-            self.flat::<N>(no_bye)
-        };
-        let top_pair = |i: usize, j: usize| u64::from(odd && score(i) >= top && score(j) >= top);
-        // Flat weights depend on the players' potential classes (and the top pair's one more)
-        // alone: each distinct one is interned once, and the whole table is written in one pass
-        // (the dummy of an odd field has an edge of weight zero to everyone).
-        let dummy_id = m.stored(Some(Wide::ZERO));
-        // Each pair's stored index: by the classes of its players, from a table of every
-        // pair of classes (with and without one more).
-        let flat_ids = |m: &mut Matcher<N>, f: &Flat<N>| {
-            let (cls, potentials) = f.classes();
-            let k = potentials.len();
-            let mut table = vec![0u32; k * k * 2];
-            for a in 1..k {
-                for b in 1..k {
-                    for t in 0..2 {
-                        let w = f.constant.add(potentials.get(a as u32));
-                        let w = w.add(potentials.get(b as u32)).add_u64(t as u64);
-                        table[(a * k + b) * 2 + t] = m.stored(Some(w));
-                    }
-                }
-            }
-            move |i: usize, j: usize, more: u64| -> u32 {
-                if i == dummy || j == dummy {
-                    dummy_id
-                } else if self.compatible(j, i) {
-                    table[(cls[i] * k + cls[j]) * 2 + more as usize]
-                } else {
-                    0
-                }
-            }
-        };
-        let write_flat = |m: &mut Matcher<N>, f: &Flat<N>, more: &dyn Fn(usize, usize) -> u64| {
-            let id = flat_ids(m, f);
-            m.fill(|i, j| id(i, j, if i < n && j < n { more(i, j) } else { 0 }));
-        };
-        // (Debug builds: the flat weights are `edge`'s with both bracket flags off.)
-        #[cfg(debug_assertions)]
-        let check_flat = |m: &mut Matcher<N>, bye: Bye<'_>| {
-            for i in 0..n {
-                for j in 0..i {
-                    let id = m.stored(self.edge::<N>(j, i, false, false, bye, &shifts));
-                    assert_eq!(m.stored_at(i, j), id, "flat weight of {i}-{j}");
-                }
-            }
-        };
-        write_flat(&mut m, &first, &top_pair);
-        #[cfg(debug_assertions)]
-        if !odd {
-            check_flat(&mut m, no_bye);
-        }
-        // Duals made of those potentials (in stored units, 2w + 2) make nearly every edge tight;
-        // a top scorer's half of the top pair's one more is rounded up.
-        let potentials: Vec<Option<Wide<N>>> = (0..n + usize::from(odd))
-            .map(|v| (v < n).then(|| first.stored_potential(v).add_u64(top_pair(v, v))))
-            .collect();
-        m.restart_from_feasible(&potentials);
-        m.solve().ok()?;
-        let snapshot = |m: &Matcher<N>| -> Vec<usize> {
-            (0..n)
-                .map(|v| match m.mate(v) {
-                    Some(x) if x != dummy => x,
-                    _ => v,
-                })
-                .collect()
-        };
-        let mut stable = snapshot(&m);
-        let mate = |s: &Vec<usize>, v: usize| -> usize { s[v] };
-        // The bye assignee's score; whether the bye goes to the top bracket's single leftover.
-        let mut bye_score = 0;
-        let mut single_bye = false;
-        let mut ranks: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
-        // The weights of the pairs below the next scoregroup, kept until their players come up.
-        let lower = if odd {
-            let bye = (0..n).find(|&v| mate(&stable, v) == v)?;
-            if !self.p[bye].eligible {
-                return None;
-            }
-            bye_score = score(bye);
-            if bye_score >= top {
-                single_bye = true;
-                for v in 0..n {
-                    if score(v) < top {
-                        break;
-                    }
-                    if score(mate(&stable, v)) < top {
-                        single_bye = false;
-                        break;
-                    }
-                }
-            }
-            let mut counts: Vec<u32> = (0..n)
-                .filter(|&v| score(v) == bye_score)
-                .map(|v| self.p[v].played_games)
-                .collect();
-            counts.sort_unstable_by(|a, b| b.cmp(a));
-            for (r, c) in counts.into_iter().enumerate() {
-                ranks.insert(c, r as u32);
-            }
-            let bye = Bye {
-                score: bye_score,
-                single: single_bye,
-                ranks: &ranks,
-            };
-            let flat = self.flat::<N>(bye);
-            if self.group_shift.len() > 2 {
-                // (A restart follows, below.)
-                write_flat(&mut m, &flat, &|_, _| 0);
-            } else {
-                let id = flat_ids(&mut m, &flat);
-                for i in 0..n {
-                    for j in 0..i {
-                        m.set_stored(i, j, id(i, j, 0));
-                    }
-                }
-            }
-            #[cfg(debug_assertions)]
-            check_flat(&mut m, bye);
-            flat
-        } else {
-            for v in 0..n {
-                if mate(&stable, v) == v {
-                    return None;
-                }
-            }
-            first
-        };
-        // Each player's flat potential in stored units: a pair with an end below the next
-        // scoregroup keeps the weight just set, `phi[a] + phi[b]`, until its players come up
-        // (see `Matcher::solve_parked`).
-        let phi: Vec<Wide<N>> = (0..n).map(|v| lower.stored_potential(v)).collect();
-        if odd && self.group_shift.len() > 2 {
-            // The first solve's duals were the first weights' potentials: start again from the
-            // new ones, which make every flat edge tight (the dummy gets the least dual that
-            // keeps its edges feasible), so that the lower field can be parked (with two
-            // scoregroups or fewer, no bracket has a field below its next scoregroup).
-            let duals: Vec<Option<Wide<N>>> = (0..=n).map(|v| phi.get(v).copied()).collect();
-            m.restart_from_feasible(&duals);
-            m.solve().ok()?;
-            stable = snapshot(&m);
-        }
-        // A pair decided for good leaves the matcher's graph.
-        let finalize = |m: &mut Matcher<N>, a: usize, b: usize| m.retire(a, b);
-        // "Whom does `pv` pair with when its edges weigh `changes`?": by the duals' certificate
-        // when it settles the answer (most questions, at no stage's cost), else by solving.
-        let ask = |m: &mut Matcher<N>,
-                   stable: &mut Vec<usize>,
-                   pv: usize,
-                   changes: &[(usize, Option<Wide<N>>)]|
-         -> Option<usize> {
-            if let Some(mv) = m.forced_mate(pv, changes).filter(|&mv| mv < n) {
-                *stable = snapshot(m);
-                return Some(mv);
-            }
-            for &(ov, w) in changes {
-                m.set(pv, ov, w);
-            }
-            m.solve().ok()?;
-            *stable = snapshot(m);
-            Some(mate(stable, pv))
-        };
-        let mut changes: Vec<(usize, Option<Wide<N>>)> = Vec::new();
-
-        let mut result: Vec<(usize, usize)> = Vec::new();
-        let mut matched = vec![false; n];
-        // Players of the current bracket (moved-down first) and of the next scoregroup, as
-        // sorted indices (the matcher's vertices).
-        let mut by_index: Vec<usize> = Vec::new();
-        let mut next_group = 0;
-        while next_group < n && score(next_group) >= top {
-            by_index.push(next_group);
-            next_group += 1;
-        }
-        let mut group_begin = 0usize; // moved-down players in the bracket
-        let mut group_begin_vertex = 0usize;
-        while by_index.len() > 1 || next_group < n {
-            let next_begin = by_index.len();
-            let next_begin_vertex = group_begin_vertex + (next_begin - group_begin);
-            let group_iter = next_group;
-            while next_group < n && score(next_group) >= score(group_iter) {
-                by_index.push(next_group);
-                next_group += 1;
-            }
-            let len = by_index.len();
-            if self.slot_shifts(&by_index, &mut shifts).is_err() {
-                *widen = true;
-                return None;
-            }
-            // Base weights of the bracket and the next scoregroup.
-            let mut base = Base::<N>::new(len);
-            for larger in group_begin..len {
-                for smaller in 0..larger {
-                    base.put(
-                        larger,
-                        smaller,
-                        self.edge::<N>(
-                            by_index[smaller],
-                            by_index[larger],
-                            larger < next_begin,
-                            larger >= next_begin,
-                            Bye {
-                                score: bye_score,
-                                single: single_bye,
-                                ranks: &ranks,
-                            },
-                            &shifts,
-                        ),
-                    );
-                }
-            }
-            let get = |base: &Base<N>, larger: usize, smaller: usize| {
-                if larger < group_begin {
-                    None
-                } else {
-                    base.get(larger, smaller)
-                }
-            };
-            // Each base weight is interned once: `stored` maps its index in `base` to the
-            // matcher's (a later `put` only removes edges, so the map stays whole); a modified
-            // one is named by that index and its addend's row (see `modified`) in `memo`.
-            let mut memo = Memo::new();
-            let stored: Vec<u32> = (0..base.values.len() as u32)
-                .map(|id| m.stored(base.value(id)))
-                .collect();
-            for larger in group_begin..len {
-                for smaller in 0..larger {
-                    let id = stored[base.id(larger, smaller) as usize];
-                    m.set_stored(by_index[larger], by_index[smaller], id);
-                }
-            }
-            let b = self.size_bits;
-            let modified = |base: &Base<N>,
-                            smaller: usize,
-                            larger: usize,
-                            smaller_rem: usize,
-                            rem_pairs: usize|
-             -> Option<Wide<N>> {
-                let w = get(base, larger, smaller)?;
-                let mut addend = Wide::<N>::from_u64(u64::from(smaller_rem < rem_pairs));
-                addend = addend.shl(2 * b).sub_u64(smaller_rem as u64);
-                addend = addend.shl(1);
-                Some(w.add(&addend))
-            };
-            m.solve_parked(next_group, &phi).ok()?;
-            stable = snapshot(&m);
-            let in_group = |m: &Vec<usize>, v: usize| -> bool {
-                let x = mate(m, v);
-                x >= group_begin_vertex && x < next_begin_vertex
-            };
-            // Which moved-down players are paired in this bracket.
-            let mut md_score = 0;
-            let mut remaining = 0usize;
-            let mut remaining_matched = 0usize;
-            for pi in 0..group_begin {
-                if pi == 0 || score(by_index[pi]) < md_score {
-                    md_score = score(by_index[pi]);
-                    remaining = 0;
-                    remaining_matched = 0;
-                    let mut k = pi;
-                    while k < len && score(by_index[k]) >= md_score {
-                        remaining += 1;
-                        if in_group(&stable, by_index[k]) {
-                            remaining_matched += 1;
-                        }
-                        k += 1;
-                    }
-                }
-                if remaining_matched == 0 {
-                    continue;
-                }
-                let pv = by_index[pi];
-                if remaining <= remaining_matched {
-                    matched[pv] = true;
-                    continue;
-                }
-                remaining -= 1;
-                if !in_group(&stable, pv) {
-                    for oi in group_begin..next_begin {
-                        if let Some(w) = base.get(pi, oi) {
-                            let mut w = w;
-                            w.0[0] |= 1;
-                            m.set(pv, by_index[oi], Some(w));
-                        }
-                    }
-                    m.solve().ok()?;
-                    stable = snapshot(&m);
-                }
-                if in_group(&stable, pv) {
-                    matched[pv] = true;
-                    remaining_matched -= 1;
-                    for oi in group_begin..next_begin {
-                        if let Some(w) = base.get(pi, oi) {
-                            let mut w = w;
-                            w.0[0] |= (next_begin - group_begin) as u64;
-                            m.set(pv, by_index[oi], Some(w.add_u64(1)));
-                        }
-                    }
-                }
-            }
-            // Opponents of the moved-down players.
-            for pi in 0..group_begin {
-                let pv = by_index[pi];
-                if !matched[pv] {
-                    continue;
-                }
-                let mut addend = len as u64;
-                changes.clear();
-                for oi in (group_begin..next_begin).rev() {
-                    let ov = by_index[oi];
-                    if matched[ov] {
-                        continue;
-                    }
-                    if let Some(w) = base.get(pi, oi) {
-                        changes.push((ov, Some(w.add_u64(addend))));
-                        addend += 1;
-                    }
-                }
-                let mv = ask(&mut m, &mut stable, pv, &changes)?;
-                matched[mv] = true;
-                result.push((pv, mv));
-                finalize(&mut m, pv, mv);
-            }
-            // The remainder: residents (and nothing else) still to be paired in the bracket.
-            let mut remainder: Vec<usize> = Vec::new();
-            let mut rem_pairs = 0;
-            for pi in group_begin..next_begin {
-                let pv = by_index[pi];
-                if mate(&stable, pv) < group_begin_vertex {
-                    continue;
-                }
-                remainder.push(pi);
-                if mate(&stable, pv) < pv {
-                    rem_pairs += 1;
-                }
-            }
-            let first_group_end = rem_pairs;
-            // S1's addends go on S1's duals first where a player is matched to a later player
-            // of the remainder (the usual S1-S2 pair): every edge of its that changes, changes
-            // by its addend, so the pair stays tight and the sets below break only the other
-            // pairs (the mirror of restoring the base weights, below).
-            let mut position = vec![usize::MAX; n + 1];
-            for (pc, &pi) in remainder.iter().enumerate() {
-                position[by_index[pi]] = pc;
-            }
-            for (pc, &pi) in remainder.iter().enumerate().take(rem_pairs) {
-                let pv = by_index[pi];
-                let addend = Wide::<N>::from_u64(1).shl(2 * b).sub_u64(pc as u64).shl(1);
-                let later = |x: usize| position[x] != usize::MAX && position[x] > pc;
-                if m.mate(pv).is_some_and(later) {
-                    m.shift_dual(pv, addend.add(&addend), later);
-                }
-            }
-            for (oc, &oi) in remainder.iter().enumerate() {
-                for (pc, &pi) in remainder.iter().enumerate().take(oc) {
-                    let id = base.id(oi, pi);
-                    let key = (pc as u64) << 32 | u64::from(id);
-                    let id = memo.stored(&mut m, key, || modified(&base, pi, oi, pc, rem_pairs));
-                    m.set_stored(by_index[pi], by_index[oi], id);
-                }
-            }
-            m.solve_parked(next_group, &phi).ok()?;
-            stable = snapshot(&m);
-            let exchanged_s1 = |m: &Vec<usize>, v: usize| -> bool {
-                let x = mate(m, v);
-                x <= v || x >= next_begin_vertex
-            };
-            let mut exchange_count = 0;
-            if first_group_end < remainder.len() {
-                for &pi in &remainder {
-                    if pi >= remainder[first_group_end] {
-                        break;
-                    }
-                    if exchanged_s1(&stable, by_index[pi]) {
-                        exchange_count += 1;
-                    }
-                }
-            }
-            // Lower players of S1 to be exchanged, where possible.
-            let mut exchanges_left = exchange_count;
-            let mut pc = first_group_end;
-            while pc > 0 && exchanges_left > 0 {
-                pc -= 1;
-                let pi = remainder[pc];
-                let pv = by_index[pi];
-                if !exchanged_s1(&stable, pv) {
-                    for &oi in &remainder[pc + 1..] {
-                        if let Some(w) = modified(&base, pi, oi, pc, rem_pairs) {
-                            m.set(pv, by_index[oi], Some(w.sub_u64(1)));
-                        }
-                    }
-                    m.solve().ok()?;
-                    stable = snapshot(&m);
-                }
-                let exchange = exchanged_s1(&stable, pv);
-                if exchange {
-                    exchanges_left -= 1;
-                }
-                for &oi in &remainder[pc + 1..] {
-                    if exchange {
-                        base.put(pi, oi, None);
-                    }
-                    m.set(pv, by_index[oi], modified(&base, pi, oi, pc, rem_pairs));
-                }
-            }
-            // Higher players of S2 to be exchanged, where possible.
-            let mut exchanges_left = exchange_count;
-            let mut rc = first_group_end;
-            while rc < remainder.len() && exchanges_left > 1 {
-                let pi = remainder[rc];
-                let pv = by_index[pi];
-                let already = !exchanged_s1(&stable, pv);
-                if !already {
-                    for &oi in &remainder[rc + 1..] {
-                        if let Some(w) = modified(&base, pi, oi, rc, rem_pairs) {
-                            m.set(pv, by_index[oi], Some(w.add_u64(1)));
-                        }
-                    }
-                    m.solve().ok()?;
-                    stable = snapshot(&m);
-                }
-                let exchange = !exchanged_s1(&stable, pv);
-                if exchange {
-                    exchanges_left -= 1;
-                    for &oi in &remainder[..rc] {
-                        base.put(pi, oi, None);
-                        m.set(pv, by_index[oi], None);
-                    }
-                    for oi in next_begin..len {
-                        base.put(pi, oi, None);
-                        m.set(pv, by_index[oi], None);
-                    }
-                }
-                if !already {
-                    for &oi in &remainder[rc + 1..] {
-                        m.set(pv, by_index[oi], modified(&base, pi, oi, rc, rem_pairs));
-                    }
-                }
-                rc += 1;
-            }
-            // Fix who is exchanged; restore the base weights. An S1 player's edges that stay
-            // all lose its own `modified` addend, so lowering its dual by as much keeps their
-            // slacks, and the matching, as they are (where its other edges allow).
-            let mut in_remainder = vec![false; n + 1];
-            for &pi in &remainder {
-                in_remainder[by_index[pi]] = true;
-            }
-            for (pc, &pi) in remainder.iter().enumerate() {
-                let pv = by_index[pi];
-                if !exchanged_s1(&stable, pv) {
-                    let addend = Wide::<N>::from_u64(u64::from(pc < rem_pairs))
-                        .shl(2 * b)
-                        .sub_u64(pc as u64)
-                        .shl(1);
-                    let delta = Wide::ZERO.sub(&addend.add(&addend));
-                    m.shift_dual(pv, delta, |x| in_remainder[x]);
-                }
-                for &oi in &remainder[pc + 1..] {
-                    let ov = by_index[oi];
-                    if exchanged_s1(&stable, pv) || !exchanged_s1(&stable, ov) {
-                        base.put(pi, oi, None);
-                    }
-                    m.set_stored(pv, ov, stored[base.id(pi, oi) as usize]);
-                }
-            }
-            // S1's opponents, from the top.
-            for &pi in &remainder {
-                let pv = by_index[pi];
-                if exchanged_s1(&stable, pv) {
-                    continue;
-                }
-                let mut addend = 0u64;
-                changes.clear();
-                for &oi in remainder.iter().rev() {
-                    let ov = by_index[oi];
-                    if oi <= pi || matched[ov] {
-                        continue;
-                    }
-                    if let Some(w) = base.get(pi, oi) {
-                        changes.push((ov, Some(w.add_u64(addend))));
-                    }
-                    addend += 1;
-                }
-                let mv = ask(&mut m, &mut stable, pv, &changes)?;
-                matched[pv] = true;
-                matched[mv] = true;
-                result.push((pv, mv));
-                finalize(&mut m, pv, mv);
-            }
-            // The next bracket: everyone not paired yet.
-            let mut new_by_index = Vec::new();
-            group_begin = 0;
-            single_bye = odd && group_iter < n && bye_score >= score(group_iter);
-            for (pi, &pv) in by_index.iter().enumerate() {
-                if pi < next_begin && matched[pv] {
-                    continue;
-                }
-                new_by_index.push(pv);
-                if pi < next_begin {
-                    group_begin += 1;
-                }
-                if single_bye && score(mate(&stable, pv)) < score(group_iter) {
-                    single_bye = false;
-                }
-            }
-            by_index = new_by_index;
-            group_begin_vertex = next_begin_vertex;
-        }
-        for v in 0..n {
-            if !matched[v] && mate(&stable, v) == v {
-                result.push((v, usize::MAX));
-            }
-        }
-        Some(result)
     }
 
     /// Whether `a` is below `b` in the pairing order (score, then effective pairing number).

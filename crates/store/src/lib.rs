@@ -88,9 +88,11 @@ const LOST: &str = "the database connection was lost";
 /// it ran: the pool tests the next connection before handing it out, so the second try runs on a
 /// live one (or fails as `Unavailable` within the pool's acquire timeout). Writes are never run
 /// twice here: whether a lost commit landed is unknown, so they answer `Unavailable`.
-pub(crate) async fn reread<T>(
-    read: impl AsyncFn() -> Result<T, StoreError>,
-) -> Result<T, StoreError> {
+pub(crate) async fn reread<T, F, Fut>(read: F) -> Result<T, StoreError>
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<T, StoreError>>,
+{
     match read().await {
         Err(StoreError::Unavailable(why)) if why.starts_with(LOST) => {
             tracing::debug!(%why, "a read lost its connection; reading once more");
@@ -366,7 +368,7 @@ impl Store {
     }
 
     pub async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(players::Entity::find_by_id(id.0)
                 .one(&self.db)
                 .await?
@@ -376,7 +378,7 @@ impl Store {
     }
 
     pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(players::Entity::find()
                 .filter(players::Column::Name.eq(name))
                 .one(&self.db)
@@ -387,7 +389,7 @@ impl Store {
     }
 
     pub async fn list_players(&self, after: i64, limit: u64) -> Result<Vec<PlayerRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(players::Entity::find()
                 .filter(players::Column::Id.gt(after))
                 .order_by_asc(players::Column::Id)
@@ -459,7 +461,7 @@ impl Store {
 
     /// One token by id, revoked or not.
     pub async fn token(&self, id: i64) -> Result<Option<TokenRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(tokens::Entity::find_by_id(id)
                 .one(&self.db)
                 .await?
@@ -475,7 +477,7 @@ impl Store {
         after: i64,
         limit: u64,
     ) -> Result<Vec<TokenRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(tokens::Entity::find()
                 .filter(tokens::Column::PlayerId.eq(player.0))
                 .filter(tokens::Column::Id.gt(after))
@@ -496,7 +498,7 @@ impl Store {
         player: PlayerId,
         now: Timestamp,
     ) -> Result<u64, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(tokens::Entity::find()
                 .filter(tokens::Column::PlayerId.eq(player.0))
                 .filter(tokens::Column::RevokedAtMs.is_null())
@@ -574,7 +576,7 @@ impl Store {
     /// The unrevoked token with this hash, expired or not (the caller tells an expired token from
     /// an unknown one).
     pub async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(tokens::Entity::find()
                 .filter(tokens::Column::Hash.eq(hash))
                 .filter(tokens::Column::RevokedAtMs.is_null())
@@ -598,7 +600,7 @@ impl Store {
 
     /// The game created earlier with this idempotency key.
     pub async fn game_by_idempotency_key(&self, key: &str) -> Result<Option<GameId>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(games::Entity::find()
                 .filter(games::Column::IdempotencyKey.eq(key))
                 .one(&self.db)
@@ -648,7 +650,7 @@ impl Store {
         &self,
         id: GameId,
     ) -> Result<Option<(Stored, i64)>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let txn = self.db.begin().await?;
             let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
                 return Ok(None);
@@ -674,7 +676,7 @@ impl Store {
         id: GameId,
         after: u32,
     ) -> Result<Option<(Stored, i64)>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let txn = self.db.begin().await?;
             let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
                 return Ok(None);
@@ -701,7 +703,7 @@ impl Store {
 
     /// The version of a game's row (`None`: no such game): what a replica compares with its copy's.
     pub async fn game_version(&self, id: GameId) -> Result<Option<i64>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(games::Entity::find_by_id(id.0)
                 .select_only()
                 .column(games::Column::Version)
@@ -772,7 +774,7 @@ impl Store {
 
     /// Who holds the clock lease of `game`, and until when (`None`: nobody, or SQLite).
     pub async fn clock_owner(&self, game: GameId) -> Result<Option<(String, i64)>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             if self.backend() != DbBackend::Postgres {
                 return Ok(None);
             }
@@ -792,7 +794,7 @@ impl Store {
 
     /// Ids of every game still on.
     pub async fn active_game_ids(&self) -> Result<Vec<GameId>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(games::Entity::find()
                 .select_only()
                 .column(games::Column::Id)
@@ -816,7 +818,7 @@ impl Store {
         before: Option<GameId>,
         limit: u64,
     ) -> Result<Vec<GameRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut query = games::Entity::find().order_by_desc(games::Column::Id);
             if let Some(player) = player {
                 query = query.filter(
@@ -995,7 +997,7 @@ impl Store {
     /// The sequence of the last finished game in the outbox (0: none): what consumers' cursors
     /// are compared with to tell their lag.
     pub async fn latest_result_sequence(&self) -> Result<i64, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(results_outbox::Entity::find()
                 .select_only()
                 .column(results_outbox::Column::Sequence)
@@ -1029,7 +1031,7 @@ impl Store {
         sequence: i64,
         limit: u64,
     ) -> Result<Vec<FinishedRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let rows = results_outbox::Entity::find()
                 .filter(results_outbox::Column::Sequence.gt(sequence))
                 .order_by_asc(results_outbox::Column::Sequence)
@@ -1587,6 +1589,15 @@ pub mod testing {
             .rsplit_once('/')
             .ok_or_else(|| StoreError::Database(format!("no database name in {base_url}")))?;
         Ok(format!("{prefix}/{name}"))
+    }
+
+    /// Runs `sql` on the PostgreSQL server of `base_url` as its user (to end connections or make
+    /// a test's database read-only).
+    pub async fn postgres_execute(base_url: &str, sql: &str) -> Result<(), StoreError> {
+        let admin = Database::connect(base_url).await?;
+        admin.execute_unprepared(sql).await?;
+        admin.close().await?;
+        Ok(())
     }
 
     /// Every database the tests should run on: SQLite always, PostgreSQL when configured.

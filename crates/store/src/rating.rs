@@ -706,7 +706,7 @@ impl Store {
 
     /// The last results-outbox sequence `consumer` has handled (0: none).
     pub async fn rating_cursor(&self, consumer: &str) -> Result<i64, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut sql = Sql::new(
                 self.backend(),
                 "SELECT sequence FROM rating_cursor WHERE consumer = ",
@@ -735,7 +735,7 @@ impl Store {
         ladder: &str,
         players: &[PlayerId],
     ) -> Result<Vec<RatingRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let keys: Vec<(String, PlayerId)> =
                 players.iter().map(|p| (ladder.to_owned(), *p)).collect();
             Ok(load_ratings(&self.db, &keys)
@@ -754,7 +754,7 @@ impl Store {
 
     /// How many players on a ladder have a rating strictly above `rating`.
     pub async fn players_above(&self, ladder: &str, rating: f64) -> Result<u64, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut sql = Sql::new(
                 self.backend(),
                 "SELECT COUNT(*) FROM ratings WHERE ladder = ",
@@ -780,7 +780,7 @@ impl Store {
         after: Option<(f64, PlayerId)>,
         limit: u64,
     ) -> Result<Vec<RatingRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut sql = Sql::new(
                 self.backend(),
                 &format!(
@@ -837,7 +837,7 @@ impl Store {
         before: Option<i64>,
         limit: u64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let limit = i64::try_from(limit).unwrap_or(i64::MAX);
             let before = before.unwrap_or(i64::MAX);
             let mut sql = Sql::new(self.backend(), "SELECT * FROM (");
@@ -874,7 +874,7 @@ impl Store {
         a: PlayerId,
         b: PlayerId,
     ) -> Result<HeadToHead, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut sql = Sql::new(
                 self.backend(),
                 "SELECT first_player_id, score_half_points, COUNT(*), MAX(at_ms) FROM rating_events \
@@ -916,7 +916,7 @@ impl Store {
         &self,
         games: &[GameId],
     ) -> Result<Vec<EventRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut found = Vec::new();
             for chunk in games.chunks(MAX_PARAMS) {
                 let mut sql = Sql::new(
@@ -942,7 +942,7 @@ impl Store {
         before: Option<i64>,
         limit: u64,
     ) -> Result<Vec<EventRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut sql = Sql::new(
                 self.backend(),
                 &format!("SELECT {EVENT_COLUMNS} FROM rating_events WHERE kind = 'adjustment'"),
@@ -973,7 +973,7 @@ impl Store {
         &self,
         ids: &[PlayerId],
     ) -> Result<HashMap<PlayerId, String>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut names = HashMap::new();
             for chunk in ids.chunks(MAX_PARAMS) {
                 for row in players::Entity::find()

@@ -298,7 +298,7 @@ impl Store {
     /// tournament: the copy is then at least as new as the version, and stays current while the
     /// version does not change.
     pub async fn tournament_version(&self, id: i64) -> Result<Option<i64>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut sql = Sql::new(
                 self.db.get_database_backend(),
                 "SELECT version FROM tournaments WHERE id = ",
@@ -332,7 +332,7 @@ impl Store {
         status: Option<TournamentStatus>,
         limit: u64,
     ) -> Result<Vec<TournamentRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             let mut query = tournaments::Entity::find().order_by_desc(tournaments::Column::Id);
             if let Some(status) = status {
                 query = query.filter(tournaments::Column::Status.eq(status));
@@ -344,7 +344,7 @@ impl Store {
 
     /// The players of a tournament (by start rank once it has started, else by registration).
     pub async fn entrants(&self, tournament: i64) -> Result<Vec<EntrantRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(tournament_players::Entity::find()
                 .filter(tournament_players::Column::TournamentId.eq(tournament))
                 .order_by_asc(tournament_players::Column::StartRank)
@@ -475,7 +475,7 @@ impl Store {
 
     /// The bye requests of a tournament.
     pub async fn bye_requests(&self, tournament: i64) -> Result<Vec<ByeRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(bye_requests::Entity::find()
                 .filter(bye_requests::Column::TournamentId.eq(tournament))
                 .all(&self.db)
@@ -486,7 +486,7 @@ impl Store {
 
     /// Every board of a tournament, by round then board.
     pub async fn boards(&self, tournament: i64) -> Result<Vec<BoardRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(boards::Entity::find()
                 .filter(boards::Column::TournamentId.eq(tournament))
                 .order_by_asc(boards::Column::Round)
@@ -574,7 +574,7 @@ impl Store {
 
     /// The board played as `game`, if any.
     pub async fn board_of_game(&self, game: GameId) -> Result<Option<BoardRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(boards::Entity::find()
                 .filter(boards::Column::GameId.eq(game.0))
                 .one(&self.db)
@@ -662,7 +662,7 @@ impl Store {
 
     /// Where the scheduler is in the results outbox (0 at first).
     pub async fn scheduler_cursor(&self) -> Result<i64, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(scheduler_cursor::Entity::find_by_id(1)
                 .one(&self.db)
                 .await?
@@ -736,7 +736,7 @@ impl Store {
 
     /// Everyone waiting, longest first.
     pub async fn queue(&self) -> Result<Vec<QueueRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(queue_entries::Entity::find()
                 .order_by_asc(queue_entries::Column::JoinedAtMs)
                 .all(&self.db)
@@ -769,7 +769,7 @@ impl Store {
 
     /// Matches whose game is not created yet.
     pub async fn matches_without_game(&self) -> Result<Vec<MatchRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(matches::Entity::find()
                 .filter(matches::Column::GameId.is_null())
                 .all(&self.db)
@@ -790,7 +790,7 @@ impl Store {
 
     /// A player's most recent match, if any.
     pub async fn last_match(&self, player: PlayerId) -> Result<Option<MatchRow>, StoreError> {
-        reread(async || {
+        reread(|| async move {
             Ok(matches::Entity::find()
                 .filter(
                     matches::Column::WhiteId
@@ -806,7 +806,7 @@ impl Store {
 
     /// How many times a player had White and Black in matches.
     pub async fn match_colours(&self, player: PlayerId) -> Result<(u64, u64), StoreError> {
-        reread(async || {
+        reread(|| async move {
             use sea_orm::PaginatorTrait;
             let white = matches::Entity::find()
                 .filter(matches::Column::WhiteId.eq(player.0))

@@ -852,7 +852,7 @@ async fn a_read_only_database_or_a_lost_connection_is_unavailable() {
 async fn a_read_that_lost_its_connection_is_run_once_more() {
     use std::sync::atomic::{AtomicU32, Ordering};
     let lost = AtomicU32::new(0);
-    let read = reread(async || {
+    let read = reread(|| async {
         lost.fetch_add(1, Ordering::SeqCst);
         Err::<(), _>(StoreError::Unavailable(format!("{LOST} (io error)")))
     })
@@ -861,21 +861,25 @@ async fn a_read_that_lost_its_connection_is_run_once_more() {
     assert_eq!(lost.load(Ordering::SeqCst), 2, "tried twice, then gives up");
 
     let recovered = AtomicU32::new(0);
-    let read = reread(async || {
-        match recovered.fetch_add(1, Ordering::SeqCst) {
-            0 => Err(StoreError::Unavailable(LOST.to_owned())),
-            n => Ok(n),
-        }
+    let read = reread(async || match recovered.fetch_add(1, Ordering::SeqCst) {
+        0 => Err(StoreError::Unavailable(LOST.to_owned())),
+        n => Ok(n),
     })
     .await;
     assert_eq!(read, Ok(1));
 
     let read_only = AtomicU32::new(0);
-    let read = reread(async || {
+    let read = reread(|| async {
         read_only.fetch_add(1, Ordering::SeqCst);
-        Err::<(), _>(StoreError::Unavailable("the database is read-only".to_owned()))
+        Err::<(), _>(StoreError::Unavailable(
+            "the database is read-only".to_owned(),
+        ))
     })
     .await;
     assert!(read.is_err());
-    assert_eq!(read_only.load(Ordering::SeqCst), 1, "not a lost connection: not repeated");
+    assert_eq!(
+        read_only.load(Ordering::SeqCst),
+        1,
+        "not a lost connection: not repeated"
+    );
 }

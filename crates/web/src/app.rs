@@ -1,0 +1,162 @@
+//! The router, the state every handler shares (the API clients and the live feeds), and serving.
+
+use axum::Router;
+use axum::http::header;
+use axum::routing::get;
+use hanniball_client::{Bearer, ClientTls};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::arbiter::v1 as pb;
+use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use hanniball_proto::rating::v1::rating_client::RatingClient;
+use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
+use tokio_util::sync::CancellationToken;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+use crate::live::{Feeds, TournamentFeeds};
+use crate::{assets, game, home, html, ladder, live, player, record, rules, tournament};
+
+type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
+type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
+pub(crate) type Scheduler = SchedulerClient<InterceptedService<Channel, Bearer>>;
+type Rating = RatingClient<InterceptedService<Channel, Bearer>>;
+
+/// Where the web part finds the API, and as whom it calls.
+#[derive(Clone, Debug)]
+pub struct WebOptions {
+    /// The arbiter (accounts are served with it); several URLs separated by commas balance.
+    pub arbiter_url: String,
+    /// The scheduler, for tournament pages (`None`: none).
+    pub scheduler_url: Option<String>,
+    /// The rating service, for ladder pages (`None`: none).
+    pub rating_url: Option<String>,
+    /// The token the pages call with (read calls only).
+    pub token: String,
+    pub tls: ClientTls,
+}
+
+/// What every handler shares: the API clients (a clone shares their connections) and the live
+/// feeds.
+#[derive(Clone)]
+pub(crate) struct Api {
+    pub(crate) arbiter: Arbiter,
+    pub(crate) accounts: Accounts,
+    pub(crate) scheduler: Option<Scheduler>,
+    pub(crate) rating: Option<Rating>,
+    pub(crate) feeds: std::sync::Arc<Feeds>,
+    pub(crate) tournaments: std::sync::Arc<TournamentFeeds>,
+}
+
+/// The web pages as an axum router.
+///
+/// # Errors
+/// A bad arbiter URL or TLS file.
+pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectError> {
+    let channel = hanniball_client::connect_with(&options.arbiter_url, &options.tls)?;
+    let bearer = Bearer::new(&options.token);
+    let other = |url: &Option<String>| {
+        url.as_deref()
+            .map(|url| hanniball_client::connect_with(url, &options.tls))
+            .transpose()
+    };
+    let api = Api {
+        arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
+        accounts: AccountsClient::with_interceptor(channel, bearer.clone()),
+        scheduler: other(&options.scheduler_url)?
+            .map(|c| SchedulerClient::with_interceptor(c, bearer.clone())),
+        rating: other(&options.rating_url)?.map(|c| RatingClient::with_interceptor(c, bearer)),
+        feeds: std::sync::Arc::default(),
+        tournaments: std::sync::Arc::default(),
+    };
+    let router = Router::new()
+        .route("/", get(home::home))
+        .route("/rules", get(rules::rules_page))
+        .route("/tournaments/{id}", get(tournament::tournament_page))
+        .route("/tournaments/{id}/trf", get(tournament::trf_download))
+        .route("/tournaments/{id}/events", get(live::tournament_events))
+        .route("/ladders/{*name}", get(ladder::ladder_page))
+        .route("/players/{id}", get(player::player_page))
+        .route("/games/{id}", get(game::game_page))
+        .route("/games/{id}/record", get(record::record_download))
+        .route("/games/{id}/events", get(live::game_events))
+        .route("/favicon.ico", get(assets::favicon))
+        .route("/favicon.svg", get(assets::favicon))
+        .fallback(html::not_found)
+        .with_state(api);
+    // What every answer carries: security headers (scripts and styles only from the page
+    // itself, no framing, no MIME sniffing, no referrer beyond the site), `Cache-Control` (pages
+    // are live: revalidate; the icon sets its own) and gzip for clients that accept it.
+    let fixed = |name, value: &'static str| {
+        tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+            name,
+            axum::http::HeaderValue::from_static(value),
+        )
+    };
+    Ok(router
+        .layer(fixed(
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; \
+             form-action 'self'",
+        ))
+        .layer(fixed(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
+        .layer(fixed(header::REFERRER_POLICY, "same-origin"))
+        .layer(fixed(header::CACHE_CONTROL, "no-cache"))
+        .layer(tower_http::compression::CompressionLayer::new()))
+}
+
+/// Serves `router` on `listener` until `shutdown`.
+///
+/// # Errors
+/// The listener fails.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await
+}
+
+impl Api {
+    pub(crate) async fn name(&mut self, id: i64) -> String {
+        let request = apb::GetPlayerRequest {
+            player: Some(apb::get_player_request::Player::Id(id)),
+        };
+        match self.accounts.get_player(request).await {
+            Ok(answer) => answer
+                .into_inner()
+                .player
+                .map_or_else(|| format!("player {id}"), |p| p.name),
+            Err(_) => format!("player {id}"),
+        }
+    }
+
+    pub(crate) async fn game(&mut self, id: i64) -> Result<pb::Game, tonic::Status> {
+        self.arbiter
+            .get_game(pb::GetGameRequest { game_id: id })
+            .await?
+            .into_inner()
+            .game
+            .ok_or_else(|| tonic::Status::internal("no game in the answer"))
+    }
+
+    pub(crate) async fn games(
+        &mut self,
+        status: pb::GameStatus,
+    ) -> Result<Vec<pb::Game>, tonic::Status> {
+        Ok(self
+            .arbiter
+            .list_games(pb::ListGamesRequest {
+                status: status.into(),
+                limit: 30,
+                ..Default::default()
+            })
+            .await?
+            .into_inner()
+            .games)
+    }
+}

@@ -1,0 +1,78 @@
+//! `/rules`: the rules document as a page.
+
+use axum::response::{Html, IntoResponse, Response};
+
+use crate::html::page;
+
+/// The rules and notation of both games, as the arbiter enforces them (`docs/RULES.md`).
+const RULES: &str = include_str!("../../../docs/RULES.md");
+
+/// `/rules`: `docs/RULES.md` as a page, with each game's initial position drawn as on a game page.
+/// Rendered once: the text is part of the binary.
+pub(crate) async fn rules_page() -> Response {
+    static PAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let html = PAGE.get_or_init(|| {
+        let parser = pulldown_cmark::Parser::new_ext(RULES, pulldown_cmark::Options::ENABLE_TABLES);
+        let mut body = String::with_capacity(2 * RULES.len());
+        pulldown_cmark::html::push_html(&mut body, parser);
+        let hanniball = hanniball_rules::hanniball::svg(
+            &hanniball_rules::hanniball::Position::initial(
+                hanniball_rules::hanniball::Ruleset::default(),
+            ),
+            None,
+        );
+        let paper = hanniball_rules::paper::svg(&hanniball_rules::paper::Position::initial(), 0);
+        let figure = |svg: &str, caption: &str| {
+            format!(
+                "<figure class=\"rules-board\">{svg}<figcaption>{caption}</figcaption></figure>"
+            )
+        };
+        body = body
+            .replacen(
+                "<h3>1.1 Board and coordinates</h3>",
+                &format!(
+                    "{}<h3>1.1 Board and coordinates</h3>",
+                    figure(
+                        &hanniball,
+                        "HanniBall: the initial position (White at the bottom)."
+                    )
+                ),
+                1,
+            )
+            .replacen(
+                "<h3>2.2 Segments</h3>",
+                &format!(
+                    "{}<h3>2.2 Segments</h3>",
+                    figure(
+                        &paper,
+                        "Paper football: the field and the ball at the start."
+                    )
+                ),
+                1,
+            );
+        page("Rules", &body).0
+    });
+    Html(html.clone()).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    #[tokio::test]
+    async fn the_rules_page_is_the_rules_document_with_both_boards_drawn() {
+        let response = super::rules_page().await;
+        assert_eq!(response.status(), axum::http::StatusCode::OK);
+        let body = axum::body::to_bytes(response.into_body(), 1 << 22)
+            .await
+            .expect("body");
+        let html = String::from_utf8(body.to_vec()).expect("utf-8");
+        assert!(html.contains("<h2>Part 1 — HanniBall</h2>"), "{html}");
+        assert!(html.contains("<h3>1.11 Notation</h3>"));
+        assert!(html.contains("<h2>Part 3 — Game records</h2>"));
+        assert!(html.contains("<table>"), "markdown tables render");
+        assert_eq!(
+            html.matches("<figure class=\"rules-board\"><svg").count(),
+            2
+        );
+        assert!(html.find("<figure").unwrap_or(usize::MAX) < html.find("<h3>1.1 ").unwrap_or(0));
+    }
+}

@@ -136,70 +136,169 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
 
 /// Parses a TRF text and also returns notes about the lines that were ignored.
 pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfError> {
-    let mut info = TournamentInfo::default();
-    let mut notes = Vec::new();
-    let mut rounds: Option<u32> = None;
-    let mut initial: Option<Colour> = None;
-    let mut points = PointSystem::default();
-    let mut pab_given = false;
-    let mut withdrawals: Vec<(usize, u32, u32)> = Vec::new();
-    let mut accelerations: Vec<Acceleration> = Vec::new();
-    let mut forbidden: Vec<Forbidden> = Vec::new();
-    let mut byes: Vec<(usize, u32, PlayerId, RoundEntry)> = Vec::new();
-    let mut baku = false;
-    let mut records: Vec<(usize, Player, Vec<RawEntry>)> = Vec::new();
+    let mut lines = Lines::read(text)?;
+    let mut players = players(std::mem::take(&mut lines.records))?;
+    for &(line_no, rank, round) in &lines.withdrawals {
+        let p = (rank as usize)
+            .checked_sub(1)
+            .and_then(|i| players.get_mut(i))
+            .ok_or_else(|| TrfError::BadWithdrawal {
+                line: line_no,
+                text: format!("{rank} {round}"),
+            })?;
+        p.withdrawn_from = Some(round);
+    }
+    let longest = players
+        .iter()
+        .map(|p| p.entries.len() as u32)
+        .max()
+        .unwrap_or(0);
+    let initial_colour = lines
+        .initial
+        .unwrap_or_else(|| inferred_initial_colour(&players));
+    let total_rounds = lines.rounds.unwrap_or(longest);
+    if lines.baku && lines.accelerations.is_empty() {
+        // As bbpPairings, only up to the round to be paired: later rounds' values do not count
+        // yet (and `XXR` may be any number).
+        let rounds = total_rounds.min(longest + 1);
+        lines.accelerations =
+            baku_accelerations(&lines.points, players.len() as u32, total_rounds, rounds)?;
+    }
+    for a in lines.accelerations {
+        a.apply(&mut players);
+    }
+    let mut tournament = Tournament {
+        forbidden: lines.forbidden,
+        info: lines.info,
+        total_rounds,
+        initial_colour,
+        points: lines.points,
+        players,
+    };
+    let mut notes = lines.notes;
+    enter_byes(&mut tournament, lines.byes, &mut notes);
+    Ok((tournament, notes))
+}
 
-    // TRF files end lines with CR (bbpPairings), LF or CRLF.
-    for (index, raw) in text.split(['\n', '\r']).enumerate() {
-        let line_no = index + 1;
-        let line = raw.trim_end();
-        if line.trim().is_empty() || line.starts_with("###") {
-            continue;
+/// What the lines of a TRF text say, read line by line, before the player records are checked
+/// against each other.
+#[derive(Default)]
+struct Lines {
+    info: TournamentInfo,
+    notes: Vec<TrfNote>,
+    /// `XXR`/`142`.
+    rounds: Option<u32>,
+    /// `XXC`/`152`.
+    initial: Option<Colour>,
+    points: PointSystem,
+    /// Whether the pairing-allocated bye's points were given (else they follow a win's).
+    pab_given: bool,
+    /// `XXW`: (line, rank, round).
+    withdrawals: Vec<(usize, u32, u32)>,
+    accelerations: Vec<Acceleration>,
+    forbidden: Vec<Forbidden>,
+    /// `240`: (line, round, player, bye).
+    byes: Vec<(usize, u32, PlayerId, RoundEntry)>,
+    /// `192` asks for the Baku acceleration.
+    baku: bool,
+    /// `001`: (line, player without entries, round cells).
+    records: Vec<(usize, Player, Vec<RawEntry>)>,
+}
+
+impl Lines {
+    fn read(text: &str) -> Result<Lines, TrfError> {
+        let mut lines = Lines::default();
+        // TRF files end lines with CR (bbpPairings), LF or CRLF.
+        for (index, raw) in text.split(['\n', '\r']).enumerate() {
+            let line = raw.trim_end();
+            if line.trim().is_empty() || line.starts_with("###") {
+                continue;
+            }
+            lines.line(index + 1, line)?;
         }
+        Ok(lines)
+    }
+
+    fn line(&mut self, line_no: usize, line: &str) -> Result<(), TrfError> {
         let tag = line.get(..3).unwrap_or(line);
         let rest = line.get(3..).unwrap_or("").trim();
-        let keep = |s: &str| (!s.is_empty()).then(|| s.to_string());
+        if self.header(tag, rest) || self.points_line(line_no, tag, rest)? {
+            return Ok(());
+        }
         match tag {
-            "001" => records.push(parse_player(line_no, line)?),
-            "012" => info.name = keep(rest),
-            "022" => info.city = keep(rest),
-            "032" => info.federation = keep(rest),
-            "042" => info.start_date = keep(rest),
-            "052" => info.end_date = keep(rest),
-            "092" => info.kind = keep(rest),
-            "102" => info.chief_arbiter = keep(rest),
-            "112" => info.deputies.push(rest.to_string()),
-            "122" => info.time_control = keep(rest),
-            "XXR" | "142" => rounds = Some(number(line_no, "number of rounds", rest)?),
+            "001" => self.records.push(parse_player(line_no, line)?),
+            "192" => self.system(line_no, rest),
+            "XXR" | "142" => self.rounds = Some(number(line_no, "number of rounds", rest)?),
             "XXC" => {
-                for word in rest.split_whitespace() {
-                    match word.to_ascii_lowercase().as_str() {
-                        "white1" => initial = Some(Colour::White),
-                        "black1" => initial = Some(Colour::Black),
-                        "rank" => {}
-                        _ => {
-                            return Err(TrfError::BadInitialColour {
-                                line: line_no,
-                                text: word.to_string(),
-                            });
-                        }
-                    }
+                if let Some(colour) = initial_colour_xxc(line_no, rest)? {
+                    self.initial = Some(colour);
                 }
             }
-            "152" => match rest.to_ascii_uppercase().as_str() {
-                "W" => initial = Some(Colour::White),
-                "B" => initial = Some(Colour::Black),
-                _ => {
-                    return Err(TrfError::BadInitialColour {
-                        line: line_no,
-                        text: rest.to_string(),
-                    });
-                }
-            },
-            "162" => point_system(line_no, rest, &mut points, &mut pab_given)?,
+            "152" => self.initial = Some(initial_colour_152(line_no, rest)?),
+            "XXA" => self.accelerations.push(acceleration_each(line_no, rest)?),
+            "250" => self.accelerations.push(accelerated_rounds(line_no, line)?),
+            "XXP" => {
+                let group = rest
+                    .split_whitespace()
+                    .map(|w| number(line_no, "XXP player", w).map(PlayerId))
+                    .collect::<Result<Vec<PlayerId>, _>>()?;
+                self.forbidden.push(Forbidden::always(group));
+            }
+            "260" => self.forbidden.push(prohibited(line_no, rest)?),
+            "240" => self.byes.extend(
+                bye_record(line_no, rest)?
+                    .into_iter()
+                    .map(|(round, id, e)| (line_no, round, id, e)),
+            ),
+            "XXW" => self.withdrawals.push(withdrawal(line_no, rest)?),
+            _ => self.notes.push(TrfNote {
+                line: line_no,
+                text: format!("ignored line {tag:?}"),
+            }),
+        }
+        Ok(())
+    }
+
+    /// A header line kept in [`TournamentInfo`]; whether `tag` is one.
+    fn header(&mut self, tag: &str, rest: &str) -> bool {
+        let keep = || (!rest.is_empty()).then(|| rest.to_string());
+        let info = &mut self.info;
+        match tag {
+            "012" => info.name = keep(),
+            "022" => info.city = keep(),
+            "032" => info.federation = keep(),
+            "042" => info.start_date = keep(),
+            "052" => info.end_date = keep(),
+            "092" => info.kind = keep(),
+            "102" => info.chief_arbiter = keep(),
+            "112" => info.deputies.push(rest.to_string()),
+            "122" => info.time_control = keep(),
+            _ => return false,
+        }
+        true
+    }
+
+    /// A `192` line: the type of tournament.
+    fn system(&mut self, line_no: usize, rest: &str) {
+        self.info.system = (!rest.is_empty()).then(|| rest.to_string());
+        self.baku = rest.to_ascii_uppercase().ends_with("_BAKU");
+        if !rest.to_ascii_uppercase().starts_with("FIDE_DUTCH") {
+            self.notes.push(TrfNote {
+                line: line_no,
+                text: format!("{rest:?} is not the Dutch system, which pairs here"),
+            });
+        }
+    }
+
+    /// The point system's lines (`162`, bbpPairings' `BBW BBD BBL BBZ BBF BBU`); whether `tag`
+    /// is one.
+    fn points_line(&mut self, line_no: usize, tag: &str, rest: &str) -> Result<bool, TrfError> {
+        let points = &mut self.points;
+        match tag {
+            "162" => point_system(line_no, rest, points, &mut self.pab_given)?,
             "BBW" => {
                 points.win = tenths(line_no, "win points", rest)?;
-                if !pab_given {
+                if !self.pab_given {
                     points.pab = points.win;
                 }
             }
@@ -209,61 +308,70 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
             "BBF" => points.forfeit_loss = tenths(line_no, "forfeit loss points", rest)?,
             "BBU" => {
                 points.pab = tenths(line_no, "bye points", rest)?;
-                pab_given = true;
+                self.pab_given = true;
             }
-            "XXA" => {
-                let mut words = rest.split_whitespace();
-                let rank = number(line_no, "XXA player", words.next().unwrap_or(""))?;
-                let values = words
-                    .map(|w| tenths(line_no, "acceleration", w))
-                    .collect::<Result<Vec<u32>, _>>()?;
-                accelerations.push(Acceleration::Each(rank, values));
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// An `XXC` line: `white1` or `black1`, maybe with `rank` (neither: no colour).
+fn initial_colour_xxc(line_no: usize, rest: &str) -> Result<Option<Colour>, TrfError> {
+    let mut initial = None;
+    for word in rest.split_whitespace() {
+        match word.to_ascii_lowercase().as_str() {
+            "white1" => initial = Some(Colour::White),
+            "black1" => initial = Some(Colour::Black),
+            "rank" => {}
+            _ => {
+                return Err(TrfError::BadInitialColour {
+                    line: line_no,
+                    text: word.to_string(),
+                });
             }
-            "250" => accelerations.push(accelerated_rounds(line_no, line)?),
-            "XXP" => {
-                let group = rest
-                    .split_whitespace()
-                    .map(|w| number(line_no, "XXP player", w).map(PlayerId))
-                    .collect::<Result<Vec<PlayerId>, _>>()?;
-                forbidden.push(Forbidden::always(group));
-            }
-            "260" => forbidden.push(prohibited(line_no, rest)?),
-            "240" => byes.extend(
-                bye_record(line_no, rest)?
-                    .into_iter()
-                    .map(|(round, id, e)| (line_no, round, id, e)),
-            ),
-            "192" => {
-                info.system = keep(rest);
-                baku = rest.to_ascii_uppercase().ends_with("_BAKU");
-                if !rest.to_ascii_uppercase().starts_with("FIDE_DUTCH") {
-                    notes.push(TrfNote {
-                        line: line_no,
-                        text: format!("{rest:?} is not the Dutch system, which pairs here"),
-                    });
-                }
-            }
-            "XXW" => {
-                let mut words = rest.split_whitespace().map(str::parse::<u32>);
-                match (words.next(), words.next(), words.next()) {
-                    (Some(Ok(rank)), Some(Ok(round)), None) if round >= 1 => {
-                        withdrawals.push((line_no, rank, round));
-                    }
-                    _ => {
-                        return Err(TrfError::BadWithdrawal {
-                            line: line_no,
-                            text: rest.to_string(),
-                        });
-                    }
-                }
-            }
-            _ => notes.push(TrfNote {
-                line: line_no,
-                text: format!("ignored line {tag:?}"),
-            }),
         }
     }
+    Ok(initial)
+}
 
+/// A `152` line: `W` or `B`.
+fn initial_colour_152(line_no: usize, rest: &str) -> Result<Colour, TrfError> {
+    match rest.to_ascii_uppercase().as_str() {
+        "W" => Ok(Colour::White),
+        "B" => Ok(Colour::Black),
+        _ => Err(TrfError::BadInitialColour {
+            line: line_no,
+            text: rest.to_string(),
+        }),
+    }
+}
+
+/// An `XXA` line: a player's rank, then its values for rounds 1, 2, ...
+fn acceleration_each(line_no: usize, rest: &str) -> Result<Acceleration, TrfError> {
+    let mut words = rest.split_whitespace();
+    let rank = number(line_no, "XXA player", words.next().unwrap_or(""))?;
+    let values = words
+        .map(|w| tenths(line_no, "acceleration", w))
+        .collect::<Result<Vec<u32>, _>>()?;
+    Ok(Acceleration::Each(rank, values))
+}
+
+/// An `XXW` line: a rank and the round from which it is withdrawn; (line, rank, round).
+fn withdrawal(line_no: usize, rest: &str) -> Result<(usize, u32, u32), TrfError> {
+    let mut words = rest.split_whitespace().map(str::parse::<u32>);
+    match (words.next(), words.next(), words.next()) {
+        (Some(Ok(rank)), Some(Ok(round)), None) if round >= 1 => Ok((line_no, rank, round)),
+        _ => Err(TrfError::BadWithdrawal {
+            line: line_no,
+            text: rest.to_string(),
+        }),
+    }
+}
+
+/// The players in starting-rank order, their round cells resolved: every rank from 1 to the
+/// number of records exactly once.
+fn players(records: Vec<(usize, Player, Vec<RawEntry>)>) -> Result<Vec<Player>, TrfError> {
     if records.is_empty() {
         return Err(TrfError::NoPlayers);
     }
@@ -302,58 +410,35 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
         }
         players.push(player);
     }
-    for (line_no, rank, round) in withdrawals {
-        let p = (rank as usize)
-            .checked_sub(1)
-            .and_then(|i| players.get_mut(i))
-            .ok_or_else(|| TrfError::BadWithdrawal {
-                line: line_no,
-                text: format!("{rank} {round}"),
-            })?;
-        p.withdrawn_from = Some(round);
-    }
+    Ok(players)
+}
 
-    let longest = players
+/// Without `XXC`, the initial colour as bbpPairings infers it from round 1: the round-1 colour
+/// of the highest player who took part in the pairing; if that one has no colour listed (the
+/// PAB), the next one's, reversed, and so on.
+fn inferred_initial_colour(players: &[Player]) -> Colour {
+    players
         .iter()
-        .map(|p| p.entries.len() as u32)
-        .max()
-        .unwrap_or(0);
-    // Without XXC, infer the initial colour from round 1 as bbpPairings does: the round-1 colour
-    // of the highest player who took part in the pairing; if that one has no colour listed (the
-    // PAB), the next one's, reversed, and so on.
-    let initial_colour = initial.unwrap_or_else(|| {
-        players
-            .iter()
-            .filter(|p| p.entry(1).is_some_and(RoundEntry::is_pairing))
-            .enumerate()
-            .find_map(|(k, p)| {
-                let c = match p.entry(1) {
-                    Some(RoundEntry::Game { colour, .. }) => Some(*colour),
-                    Some(RoundEntry::Forfeit { colour, .. }) => *colour,
-                    _ => None,
-                }?;
-                Some(if k % 2 == 0 { c } else { c.opposite() })
-            })
-            .unwrap_or(Colour::White)
-    });
-    let total_rounds = rounds.unwrap_or(longest);
-    if baku && accelerations.is_empty() {
-        // As bbpPairings, only up to the round to be paired: later rounds' values do not count
-        // yet (and `XXR` may be any number).
-        let rounds = total_rounds.min(longest + 1);
-        accelerations = baku_accelerations(&points, players.len() as u32, total_rounds, rounds)?;
-    }
-    for a in accelerations {
-        a.apply(&mut players);
-    }
-    let mut tournament = Tournament {
-        forbidden,
-        info,
-        total_rounds,
-        initial_colour,
-        points,
-        players,
-    };
+        .filter(|p| p.entry(1).is_some_and(RoundEntry::is_pairing))
+        .enumerate()
+        .find_map(|(k, p)| {
+            let c = match p.entry(1) {
+                Some(RoundEntry::Game { colour, .. }) => Some(*colour),
+                Some(RoundEntry::Forfeit { colour, .. }) => *colour,
+                _ => None,
+            }?;
+            Some(if k % 2 == 0 { c } else { c.opposite() })
+        })
+        .unwrap_or(Colour::White)
+}
+
+/// `240` byes become entries of the round to be paired; a bye for another round, or of a
+/// player not registered, is noted and not kept (as bbpPairings does).
+fn enter_byes(
+    tournament: &mut Tournament,
+    byes: Vec<(usize, u32, PlayerId, RoundEntry)>,
+    notes: &mut Vec<TrfNote>,
+) {
     let next = tournament.rounds_paired() + 1;
     for (line, round, id, entry) in byes {
         let p = (id.0 as usize)
@@ -376,7 +461,6 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
             }),
         }
     }
-    Ok((tournament, notes))
 }
 
 /// Accelerated-pairing points as the file gives them, applied in file order.

@@ -330,70 +330,8 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
             name,
             scopes,
             expires_in,
-        } => {
-            let id = if name == "me" {
-                0
-            } else {
-                player_by_name(&mut clients.accounts, &name).await?
-            };
-            let token = clients
-                .accounts
-                .issue_token(apb::IssueTokenRequest {
-                    player_id: id,
-                    scopes,
-                    expires_in_seconds: expires_in.unwrap_or(0),
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner()
-                .token
-                .context("no token in the answer")?;
-            println!("token (shown once; id {}): {}", token.token_id, token.token);
-            println!("scopes: {}", token.scopes.join(", "));
-            if token.expires_at_ms > 0 {
-                println!("expires at {} ms since the Unix epoch", token.expires_at_ms);
-            }
-        }
-        PlayerCommand::Tokens { name } => {
-            let id = if name == "me" {
-                0
-            } else {
-                player_by_name(&mut clients.accounts, &name).await?
-            };
-            let tokens = clients
-                .accounts
-                .list_tokens(apb::ListTokensRequest {
-                    player_id: id,
-                    ..Default::default()
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner()
-                .tokens;
-            let when = |ms: i64| {
-                if ms == 0 {
-                    "-".to_owned()
-                } else {
-                    ms.to_string()
-                }
-            };
-            let mut rows = vec![
-                ["id", "scopes", "created ms", "expires ms", "revoked ms", ""]
-                    .map(str::to_owned)
-                    .to_vec(),
-            ];
-            for t in tokens {
-                rows.push(vec![
-                    t.token_id.to_string(),
-                    t.scopes.join(","),
-                    t.created_at_ms.to_string(),
-                    when(t.expires_at_ms),
-                    when(t.revoked_at_ms),
-                    if t.current { "this token" } else { "" }.to_owned(),
-                ]);
-            }
-            print!("{}", crate::table::render(&rows));
-        }
+        } => issue_token(&mut clients, &name, scopes, expires_in).await?,
+        PlayerCommand::Tokens { name } => list_tokens(&mut clients, &name).await?,
         PlayerCommand::Revoke { token_id } => {
             let revoked = clients
                 .accounts
@@ -449,6 +387,82 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
     Ok(())
 }
 
+/// The id of player `name`, `me` (0) for the calling token's own player.
+async fn player_or_me(clients: &mut Clients, name: &str) -> Result<i64> {
+    if name == "me" {
+        Ok(0)
+    } else {
+        player_by_name(&mut clients.accounts, name).await
+    }
+}
+
+/// `player token`: a new token for `name`.
+async fn issue_token(
+    clients: &mut Clients,
+    name: &str,
+    scopes: Vec<String>,
+    expires_in: Option<i64>,
+) -> Result<()> {
+    let id = player_or_me(clients, name).await?;
+    let token = clients
+        .accounts
+        .issue_token(apb::IssueTokenRequest {
+            player_id: id,
+            scopes,
+            expires_in_seconds: expires_in.unwrap_or(0),
+        })
+        .await
+        .map_err(rpc)?
+        .into_inner()
+        .token
+        .context("no token in the answer")?;
+    println!("token (shown once; id {}): {}", token.token_id, token.token);
+    println!("scopes: {}", token.scopes.join(", "));
+    if token.expires_at_ms > 0 {
+        println!("expires at {} ms since the Unix epoch", token.expires_at_ms);
+    }
+    Ok(())
+}
+
+/// `player tokens`: the tokens of `name`, as a table.
+async fn list_tokens(clients: &mut Clients, name: &str) -> Result<()> {
+    let id = player_or_me(clients, name).await?;
+    let tokens = clients
+        .accounts
+        .list_tokens(apb::ListTokensRequest {
+            player_id: id,
+            ..Default::default()
+        })
+        .await
+        .map_err(rpc)?
+        .into_inner()
+        .tokens;
+    let when = |ms: i64| {
+        if ms == 0 {
+            "-".to_owned()
+        } else {
+            ms.to_string()
+        }
+    };
+    let mut rows = vec![
+        ["id", "scopes", "created ms", "expires ms", "revoked ms", ""]
+            .map(str::to_owned)
+            .to_vec(),
+    ];
+    for t in tokens {
+        rows.push(vec![
+            t.token_id.to_string(),
+            t.scopes.join(","),
+            t.created_at_ms.to_string(),
+            when(t.expires_at_ms),
+            when(t.revoked_at_ms),
+            if t.current { "this token" } else { "" }.to_owned(),
+        ]);
+    }
+    print!("{}", crate::table::render(&rows));
+    Ok(())
+}
+
 pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
     let mut clients = connect(&connection).await?;
     match command {
@@ -482,82 +496,11 @@ pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
             print_game(&game);
         }
         GameCommand::Show { id } => print_game(&get(&mut clients, id).await?),
-        GameCommand::Export { id, output } => {
-            let game = get(&mut clients, id).await?;
-            let text = record_of(&mut clients, &game).await.to_text();
-            match output {
-                Some(path) => std::fs::write(&path, text)
-                    .with_context(|| format!("cannot write {}", path.display()))?,
-                None => print!("{text}"),
-            }
-        }
-        GameCommand::Play { id, turn } => {
-            let game = get(&mut clients, id).await?;
-            let number = game.state.as_ref().map_or(1, |s| s.next_turn_number);
-            clients
-                .arbiter
-                .submit_turn(pb::SubmitTurnRequest {
-                    game_id: id,
-                    turn_number: number,
-                    turn,
-                })
-                .await
-                .map_err(rpc)?;
-            print_game(&get(&mut clients, id).await?);
-        }
-        GameCommand::Steps { id, after } => {
-            let answer = clients
-                .arbiter
-                .get_legal_steps(pb::GetLegalStepsRequest { game_id: id, after })
-                .await
-                .map_err(rpc)?
-                .into_inner();
-            for step in answer.steps {
-                println!("{step}");
-            }
-            if answer.may_end {
-                println!("(the turn may end here)");
-            }
-        }
+        GameCommand::Export { id, output } => export(&mut clients, id, output).await?,
+        GameCommand::Play { id, turn } => play(&mut clients, id, turn).await?,
+        GameCommand::Steps { id, after } => steps(&mut clients, id, after).await?,
         GameCommand::List { player, status } => {
-            let player_id = match player {
-                Some(name) => player_by_name(&mut clients.accounts, &name).await?,
-                None => 0,
-            };
-            let status = match status.as_deref() {
-                None => pb::GameStatus::Unspecified,
-                Some("active") => pb::GameStatus::Active,
-                Some("finished") => pb::GameStatus::Finished,
-                Some("aborted") => pb::GameStatus::Aborted,
-                Some(other) => bail!("unknown status {other:?} (active, finished, aborted)"),
-            };
-            let games = clients
-                .arbiter
-                .list_games(pb::ListGamesRequest {
-                    player_id,
-                    status: status as i32,
-                    ..Default::default()
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner()
-                .games;
-            println!(
-                "{:>6}  {:<15} {:>6} {:>6}  {:>5}  result",
-                "id", "kind", "white", "black", "turns"
-            );
-            for g in games {
-                let state = g.state.unwrap_or_default();
-                let result = state.result.map_or_else(|| "on".to_owned(), |r| r.summary);
-                println!(
-                    "{:>6}  {:<15} {:>6} {:>6}  {:>5}  {result}",
-                    g.id,
-                    g.kind,
-                    g.white_player_id,
-                    g.black_player_id,
-                    state.next_turn_number.saturating_sub(1)
-                );
-            }
+            list_games(&mut clients, player, status.as_deref()).await?;
         }
         GameCommand::Resign { id } => {
             clients
@@ -567,40 +510,137 @@ pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
                 .map_err(rpc)?;
             print_game(&get(&mut clients, id).await?);
         }
-        GameCommand::Watch { id } => {
-            let mut stream = clients
-                .arbiter
-                .watch_game(pb::WatchGameRequest {
-                    game_id: id,
-                    from_turn: 0,
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner();
-            while let Some(event) = stream.next().await {
-                match event.map_err(rpc)?.event {
-                    Some(pb::game_event::Event::Snapshot(game)) => print_game(&game),
-                    Some(pb::game_event::Event::TurnPlayed(played)) => {
-                        if let (Some(r), Some(s)) = (played.record, played.state) {
-                            println!("{:>3}. {:<5} {}", r.number, side(r.side), r.turn);
-                            print!("{}", s.board);
-                        }
-                    }
-                    Some(pb::game_event::Event::DrawOffered(o)) => {
-                        println!("{} offers a draw", side(o.by));
-                    }
-                    Some(pb::game_event::Event::DrawDeclined(d)) => {
-                        println!("{} declines the draw", side(d.by));
-                    }
-                    Some(pb::game_event::Event::GameOver(over)) => {
-                        println!(
-                            "game over: {}",
-                            over.result.map(|r| r.summary).unwrap_or_default()
-                        );
-                    }
-                    None => {}
+        GameCommand::Watch { id } => watch(&mut clients, id).await?,
+    }
+    Ok(())
+}
+
+/// `game export`: the record of game `id`, to `output` or standard output.
+async fn export(clients: &mut Clients, id: i64, output: Option<PathBuf>) -> Result<()> {
+    let game = get(clients, id).await?;
+    let text = record_of(clients, &game).await.to_text();
+    match output {
+        Some(path) => std::fs::write(&path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// `game play`: `turn` as the game's next turn.
+async fn play(clients: &mut Clients, id: i64, turn: String) -> Result<()> {
+    let game = get(clients, id).await?;
+    let number = game.state.as_ref().map_or(1, |s| s.next_turn_number);
+    clients
+        .arbiter
+        .submit_turn(pb::SubmitTurnRequest {
+            game_id: id,
+            turn_number: number,
+            turn,
+        })
+        .await
+        .map_err(rpc)?;
+    print_game(&get(clients, id).await?);
+    Ok(())
+}
+
+/// `game steps`: the legal steps after `after`.
+async fn steps(clients: &mut Clients, id: i64, after: String) -> Result<()> {
+    let answer = clients
+        .arbiter
+        .get_legal_steps(pb::GetLegalStepsRequest { game_id: id, after })
+        .await
+        .map_err(rpc)?
+        .into_inner();
+    for step in answer.steps {
+        println!("{step}");
+    }
+    if answer.may_end {
+        println!("(the turn may end here)");
+    }
+    Ok(())
+}
+
+/// `game list`: the games of `player` (default: everyone's) in `status` (default: any).
+async fn list_games(
+    clients: &mut Clients,
+    player: Option<String>,
+    status: Option<&str>,
+) -> Result<()> {
+    let player_id = match player {
+        Some(name) => player_by_name(&mut clients.accounts, &name).await?,
+        None => 0,
+    };
+    let status = match status {
+        None => pb::GameStatus::Unspecified,
+        Some("active") => pb::GameStatus::Active,
+        Some("finished") => pb::GameStatus::Finished,
+        Some("aborted") => pb::GameStatus::Aborted,
+        Some(other) => bail!("unknown status {other:?} (active, finished, aborted)"),
+    };
+    let games = clients
+        .arbiter
+        .list_games(pb::ListGamesRequest {
+            player_id,
+            status: status as i32,
+            ..Default::default()
+        })
+        .await
+        .map_err(rpc)?
+        .into_inner()
+        .games;
+    println!(
+        "{:>6}  {:<15} {:>6} {:>6}  {:>5}  result",
+        "id", "kind", "white", "black", "turns"
+    );
+    for g in games {
+        let state = g.state.unwrap_or_default();
+        let result = state.result.map_or_else(|| "on".to_owned(), |r| r.summary);
+        println!(
+            "{:>6}  {:<15} {:>6} {:>6}  {:>5}  {result}",
+            g.id,
+            g.kind,
+            g.white_player_id,
+            g.black_player_id,
+            state.next_turn_number.saturating_sub(1)
+        );
+    }
+    Ok(())
+}
+
+/// `game watch`: each event of game `id` as it comes, until the stream ends.
+async fn watch(clients: &mut Clients, id: i64) -> Result<()> {
+    let mut stream = clients
+        .arbiter
+        .watch_game(pb::WatchGameRequest {
+            game_id: id,
+            from_turn: 0,
+        })
+        .await
+        .map_err(rpc)?
+        .into_inner();
+    while let Some(event) = stream.next().await {
+        match event.map_err(rpc)?.event {
+            Some(pb::game_event::Event::Snapshot(game)) => print_game(&game),
+            Some(pb::game_event::Event::TurnPlayed(played)) => {
+                if let (Some(r), Some(s)) = (played.record, played.state) {
+                    println!("{:>3}. {:<5} {}", r.number, side(r.side), r.turn);
+                    print!("{}", s.board);
                 }
             }
+            Some(pb::game_event::Event::DrawOffered(o)) => {
+                println!("{} offers a draw", side(o.by));
+            }
+            Some(pb::game_event::Event::DrawDeclined(d)) => {
+                println!("{} declines the draw", side(d.by));
+            }
+            Some(pb::game_event::Event::GameOver(over)) => {
+                println!(
+                    "game over: {}",
+                    over.result.map(|r| r.summary).unwrap_or_default()
+                );
+            }
+            None => {}
         }
     }
     Ok(())

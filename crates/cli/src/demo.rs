@@ -16,6 +16,8 @@ use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 use hanniball_store::Store;
 use hanniball_svc_kit::Bearer;
 use tokio_util::sync::CancellationToken;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
 
 use crate::bot::{Bot, BotArgs};
 use crate::client::rpc;
@@ -50,49 +52,143 @@ pub async fn run(args: DemoArgs) -> Result<()> {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
-    let mut settings = Settings::load(None)?;
-    let dir = match args.data_dir {
-        Some(dir) => dir,
-        None => std::env::temp_dir().join(format!("hanniball-demo-{}", std::process::id())),
-    };
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    settings.data_dir.clone_from(&dir);
-    settings.database.url = String::new();
-    let url = settings.database_url();
-    let token = hanniball_svc_kit::auth::new_token().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let store = Store::connect(&url).await.context("opening the database")?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .context("listening")?;
-    let shutdown = CancellationToken::new();
-    let admin_token = hanniball_svc_kit::AdminToken::new(&token);
-    let (served, _, here) = crate::serve::launch(
-        &settings,
-        store,
-        listener,
-        &admin_token,
-        None,
-        shutdown.clone(),
-        None,
-    )
-    .await?;
-    let server = format!("http://{}", served.addr);
-    println!("HanniBall demo: services on {server}, database {}", url);
-    let web = if settings.server.web_listen.is_empty() {
-        None
-    } else {
-        let web = crate::serve::start_web(&settings, &admin_token, &here, shutdown.clone()).await?;
-        println!("Watch it live: http://{web}/");
-        Some(web)
-    };
+    let services = Services::start(args.data_dir.clone()).await?;
+    let server = services.server.clone();
 
     let channel = hanniball_svc_kit::connect(&server)?;
-    let admin = Bearer::new(&token);
+    let admin = Bearer::new(&services.token);
     let mut accounts = AccountsClient::with_interceptor(channel.clone(), admin.clone());
     let mut scheduler = SchedulerClient::with_interceptor(channel.clone(), admin.clone());
 
-    // The field: bots of every strategy, each a real gRPC client with its own token.
     let stop = CancellationToken::new();
+    let (names, bots) = register_bots(&mut accounts, &args, &server, &stop).await?;
+    let tid = create_tournament(&mut scheduler, &args, names.keys().copied()).await?;
+    let before = crate::ratings_demo::snapshot(&channel, &admin, names.keys().copied()).await;
+    scheduler
+        .start_tournament(spb::StartTournamentRequest { tournament_id: tid })
+        .await
+        .map_err(rpc)?;
+    println!(
+        "tournament {tid}: {} rounds, FIDE Dutch pairing, time control {}\n",
+        args.rounds, args.time
+    );
+    let finished = follow(&mut scheduler, tid, &names).await?;
+    print_standings(&mut scheduler, tid).await?;
+
+    // Ratings follow the results through the arbiter's outbox: wait until all are counted.
+    let games = finished
+        .boards
+        .iter()
+        .filter(|b| b.kind() == spb::BoardKind::Game)
+        .count() as u32;
+    let after =
+        crate::ratings_demo::settled(&channel, &admin, names.keys().copied(), &before, games).await;
+    println!("\nrating changes (ladder hanniball)");
+    print!("{}", crate::ratings_demo::table(&names, &before, &after));
+
+    stop.cancel();
+    for bot in bots {
+        let _ = bot.await;
+    }
+    services.stop(args.exit).await
+}
+
+type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
+type Scheduler = SchedulerClient<InterceptedService<Channel, Bearer>>;
+
+/// The demo's services (and web pages, when configured) on a fresh database.
+struct Services {
+    served: hanniball_svc_kit::Served,
+    shutdown: CancellationToken,
+    /// The gRPC URL.
+    server: String,
+    /// The admin token.
+    token: String,
+    /// Where the pages are served, if they are.
+    web: Option<std::net::SocketAddr>,
+    /// The database's directory.
+    dir: std::path::PathBuf,
+}
+
+impl Services {
+    /// Starts the services on a new SQLite file in `data_dir` (default: a new temporary
+    /// directory).
+    async fn start(data_dir: Option<std::path::PathBuf>) -> Result<Self> {
+        let mut settings = Settings::load(None)?;
+        let dir = match data_dir {
+            Some(dir) => dir,
+            None => std::env::temp_dir().join(format!("hanniball-demo-{}", std::process::id())),
+        };
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        settings.data_dir.clone_from(&dir);
+        settings.database.url = String::new();
+        let url = settings.database_url();
+        let token = hanniball_svc_kit::auth::new_token().map_err(|e| anyhow::anyhow!("{e}"))?;
+        let store = Store::connect(&url).await.context("opening the database")?;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .context("listening")?;
+        let shutdown = CancellationToken::new();
+        let admin_token = hanniball_svc_kit::AdminToken::new(&token);
+        let (served, _, here) = crate::serve::launch(
+            &settings,
+            store,
+            listener,
+            &admin_token,
+            None,
+            shutdown.clone(),
+            None,
+        )
+        .await?;
+        let server = format!("http://{}", served.addr);
+        println!("HanniBall demo: services on {server}, database {}", url);
+        let web = if settings.server.web_listen.is_empty() {
+            None
+        } else {
+            let web =
+                crate::serve::start_web(&settings, &admin_token, &here, shutdown.clone()).await?;
+            println!("Watch it live: http://{web}/");
+            Some(web)
+        };
+        Ok(Services {
+            served,
+            shutdown,
+            server,
+            token,
+            web,
+            dir,
+        })
+    }
+
+    /// Stops the services: at once with `exit` or without web pages, else on Ctrl-C (the pages
+    /// stay up until then).
+    async fn stop(self, exit: bool) -> Result<()> {
+        if let Some(web) = self.web
+            && !exit
+        {
+            println!(
+                "\nThe pages stay up at http://{web}/ (games, standings, ratings); Ctrl-C to stop."
+            );
+            crate::serve::stop_signal().await;
+        }
+        self.shutdown.cancel();
+        self.served.wait().await.context("server error")?;
+        println!("\ndemo database kept in {}", self.dir.display());
+        Ok(())
+    }
+}
+
+/// The field: bots of every strategy, each a real gRPC client with its own token, playing until
+/// `stop`. Their names by player id, and their tasks.
+async fn register_bots(
+    accounts: &mut Accounts,
+    args: &DemoArgs,
+    server: &str,
+    stop: &CancellationToken,
+) -> Result<(
+    BTreeMap<i64, String>,
+    Vec<tokio::task::JoinHandle<Result<()>>>,
+)> {
     let mut names: BTreeMap<i64, String> = BTreeMap::new();
     let mut bots = Vec::new();
     for strategy in [BotKind::Search, BotKind::Greedy, BotKind::Random] {
@@ -120,7 +216,7 @@ pub async fn run(args: DemoArgs) -> Result<()> {
                     games: 0,
                     think_ms: args.think_ms,
                 },
-                &server,
+                server,
                 &bot_token,
             );
             let stop = stop.clone();
@@ -132,7 +228,15 @@ pub async fn run(args: DemoArgs) -> Result<()> {
         names.len(),
         names.values().cloned().collect::<Vec<_>>().join(", ")
     );
+    Ok((names, bots))
+}
 
+/// Creates the demo's rated Swiss tournament with `players` entered; its id.
+async fn create_tournament(
+    scheduler: &mut Scheduler,
+    args: &DemoArgs,
+    players: impl Iterator<Item = i64>,
+) -> Result<i64> {
     let time_control = crate::client::parse_time(&args.time)?;
     let created = scheduler
         .create_tournament(spb::CreateTournamentRequest {
@@ -151,32 +255,31 @@ pub async fn run(args: DemoArgs) -> Result<()> {
         .tournament
         .context("no tournament")?;
     let tid = created.id;
-    for id in names.keys() {
+    for id in players {
         scheduler
             .add_player(spb::AddPlayerRequest {
                 tournament_id: tid,
-                player_id: *id,
+                player_id: id,
                 rating: 0,
             })
             .await
             .map_err(rpc)?;
     }
-    let before = crate::ratings_demo::snapshot(&channel, &admin, names.keys().copied()).await;
-    scheduler
-        .start_tournament(spb::StartTournamentRequest { tournament_id: tid })
-        .await
-        .map_err(rpc)?;
-    println!(
-        "tournament {tid}: {} rounds, FIDE Dutch pairing, time control {}\n",
-        args.rounds, args.time
-    );
+    Ok(tid)
+}
 
-    // Live progress: every round's pairings, then each result as it comes in.
+/// Live progress until tournament `tid` is finished: every round's pairings, then each result as
+/// it comes in. The finished tournament.
+async fn follow(
+    scheduler: &mut Scheduler,
+    tid: i64,
+    names: &BTreeMap<i64, String>,
+) -> Result<spb::Tournament> {
     let name = |id: i64| names.get(&id).cloned().unwrap_or_else(|| id.to_string());
     let mut shown_round = 0;
     let mut shown_results = std::collections::BTreeSet::new();
     let started = std::time::Instant::now();
-    let finished = loop {
+    loop {
         let t = scheduler
             .get_tournament(spb::GetTournamentRequest { tournament_id: tid })
             .await
@@ -186,27 +289,7 @@ pub async fn run(args: DemoArgs) -> Result<()> {
             .context("no tournament")?;
         if t.current_round > shown_round {
             shown_round = t.current_round;
-            println!("round {shown_round}");
-            for b in t.boards.iter().filter(|b| b.round == shown_round) {
-                match b.kind() {
-                    spb::BoardKind::Game => println!(
-                        "  board {:>2}  {:<10} - {:<10}",
-                        b.number,
-                        name(b.white_player_id),
-                        name(b.black_player_id)
-                    ),
-                    kind => println!(
-                        "  {:<10} {}",
-                        name(b.white_player_id),
-                        match kind {
-                            spb::BoardKind::PairingBye => "bye",
-                            spb::BoardKind::HalfPointBye => "half-point bye",
-                            spb::BoardKind::ZeroPointBye => "zero-point bye",
-                            _ => "not paired",
-                        }
-                    ),
-                }
-            }
+            print_pairings(&t, shown_round, &name);
         }
         for b in &t.boards {
             if !b.result.is_empty() && shown_results.insert((b.round, b.number)) {
@@ -221,14 +304,41 @@ pub async fn run(args: DemoArgs) -> Result<()> {
             }
         }
         if t.status() == spb::TournamentStatus::Finished {
-            break t;
+            return Ok(t);
         }
         if started.elapsed() > Duration::from_secs(1_800) {
             anyhow::bail!("the demo tournament did not finish within 30 minutes");
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
-    };
+    }
+}
 
+/// The pairings of `round`.
+fn print_pairings(t: &spb::Tournament, round: u32, name: &impl Fn(i64) -> String) {
+    println!("round {round}");
+    for b in t.boards.iter().filter(|b| b.round == round) {
+        match b.kind() {
+            spb::BoardKind::Game => println!(
+                "  board {:>2}  {:<10} - {:<10}",
+                b.number,
+                name(b.white_player_id),
+                name(b.black_player_id)
+            ),
+            kind => println!(
+                "  {:<10} {}",
+                name(b.white_player_id),
+                match kind {
+                    spb::BoardKind::PairingBye => "bye",
+                    spb::BoardKind::HalfPointBye => "half-point bye",
+                    spb::BoardKind::ZeroPointBye => "zero-point bye",
+                    _ => "not paired",
+                }
+            ),
+        }
+    }
+}
+
+async fn print_standings(scheduler: &mut Scheduler, tid: i64) -> Result<()> {
     let standings = scheduler
         .get_standings(spb::GetStandingsRequest { tournament_id: tid })
         .await
@@ -246,32 +356,5 @@ pub async fn run(args: DemoArgs) -> Result<()> {
         rows.push(row);
     }
     print!("{}", crate::table::render(&rows));
-
-    // Ratings follow the results through the arbiter's outbox: wait until all are counted.
-    let games = finished
-        .boards
-        .iter()
-        .filter(|b| b.kind() == spb::BoardKind::Game)
-        .count() as u32;
-    let after =
-        crate::ratings_demo::settled(&channel, &admin, names.keys().copied(), &before, games).await;
-    println!("\nrating changes (ladder hanniball)");
-    print!("{}", crate::ratings_demo::table(&names, &before, &after));
-
-    stop.cancel();
-    for bot in bots {
-        let _ = bot.await;
-    }
-    if let Some(web) = web
-        && !args.exit
-    {
-        println!(
-            "\nThe pages stay up at http://{web}/ (games, standings, ratings); Ctrl-C to stop."
-        );
-        crate::serve::stop_signal().await;
-    }
-    shutdown.cancel();
-    served.wait().await.context("server error")?;
-    println!("\ndemo database kept in {}", dir.display());
     Ok(())
 }

@@ -7,6 +7,9 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use hanniball_proto::rating::v1 as pb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
+use hanniball_svc_kit::Bearer;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
 
 use crate::client::{Connection, channel, rpc};
 
@@ -163,10 +166,13 @@ fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
+type Client = RatingClient<InterceptedService<Channel, Bearer>>;
+
 pub async fn run(connection: Connection, args: RatingsArgs, command: RatingsCommand) -> Result<()> {
     let (channel, bearer) = channel(&connection).await?;
     let mut client = RatingClient::with_interceptor(channel, bearer);
     let ladder = args.ladder.clone();
+    let json = args.json;
     match command {
         RatingsCommand::Top {
             limit,
@@ -176,66 +182,9 @@ pub async fn run(connection: Connection, args: RatingsArgs, command: RatingsComm
             let active_since_ms = active_days.map_or(0, |days| {
                 now_ms().saturating_sub(i64::from(days) * 86_400_000)
             });
-            let mut entries = Vec::new();
-            let mut page_token = String::new();
-            while entries.len() < limit as usize {
-                let page = client
-                    .leaderboard(pb::LeaderboardRequest {
-                        ladder: ladder.clone(),
-                        page_size: (limit - entries.len() as u32).min(500),
-                        page_token,
-                        min_games,
-                        active_since_ms,
-                    })
-                    .await
-                    .map_err(rpc)?
-                    .into_inner();
-                entries.extend(page.entries);
-                if page.next_page_token.is_empty() {
-                    break;
-                }
-                page_token = page.next_page_token;
-            }
-            if args.json {
-                let rows: Vec<String> = entries
-                    .iter()
-                    .map(|e| {
-                        format!(
-                            "{{\"rank\":{},\"player_id\":{},\"name\":{},\"rating\":{},\"deviation\":{},\"games\":{},\"provisional\":{}}}",
-                            e.rank,
-                            e.player_id,
-                            js(&e.name),
-                            jn(e.rating),
-                            jo(e.deviation),
-                            e.games,
-                            e.provisional
-                        )
-                    })
-                    .collect();
-                println!("[{}]", rows.join(","));
-            } else {
-                let width = entries
-                    .iter()
-                    .map(|e| e.name.len())
-                    .max()
-                    .unwrap_or(4)
-                    .max(4);
-                println!(
-                    "{:>5}  {:<width$}  {:>7}  {:>5}  {:>6}",
-                    "rank", "name", "rating", "±", "games"
-                );
-                for e in &entries {
-                    println!(
-                        "{:>5}  {:<width$}  {:>7}  {:>5}  {:>6}{}",
-                        e.rank,
-                        e.name,
-                        shown(e.rating),
-                        deviation(e.deviation),
-                        e.games,
-                        if e.provisional { "  provisional" } else { "" }
-                    );
-                }
-            }
+            let entries =
+                leaderboard(&mut client, ladder, limit, min_games, active_since_ms).await?;
+            print_leaderboard(&entries, json);
         }
         RatingsCommand::Show { player } => {
             let r = client
@@ -248,133 +197,11 @@ pub async fn run(connection: Connection, args: RatingsArgs, command: RatingsComm
                 .into_inner()
                 .rating
                 .context("no rating in the answer")?;
-            if args.json {
-                println!(
-                    "{{\"player_id\":{},\"name\":{},\"ladder\":{},\"rating\":{},\"deviation\":{},\"volatility\":{},\"provisional\":{},\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"peak\":{},\"rank\":{},\"last_played_ms\":{}}}",
-                    r.player_id,
-                    js(&r.name),
-                    js(&r.ladder),
-                    jn(r.rating),
-                    jo(r.deviation),
-                    jo(r.volatility),
-                    r.provisional,
-                    r.games,
-                    r.wins,
-                    r.draws,
-                    r.losses,
-                    jn(r.peak),
-                    r.rank,
-                    r.last_played_ms
-                );
-            } else {
-                let rank = if r.rank == 0 {
-                    "unranked".to_owned()
-                } else {
-                    format!("rank {}", r.rank)
-                };
-                println!("{} (id {}) on {}", r.name, r.player_id, r.ladder);
-                println!(
-                    "  rating  {} {}{}",
-                    shown(r.rating),
-                    deviation(r.deviation),
-                    if r.provisional { " (provisional)" } else { "" }
-                );
-                if let Some(v) = r.volatility {
-                    println!("  volatility {v:.5}");
-                }
-                println!("  {rank} · peak {}", shown(r.peak));
-                println!(
-                    "  games {} (+{} ={} -{}) · last played {}",
-                    r.games,
-                    r.wins,
-                    r.draws,
-                    r.losses,
-                    when(r.last_played_ms)
-                );
-            }
+            print_rating(&r, json);
         }
         RatingsCommand::History { player, limit } => {
-            let mut points = Vec::new();
-            let mut page_token = String::new();
-            while points.len() < limit as usize {
-                let page = client
-                    .history(pb::HistoryRequest {
-                        player: player_ref(&player),
-                        ladder: ladder.clone(),
-                        page_size: (limit - points.len() as u32).min(500),
-                        page_token,
-                    })
-                    .await
-                    .map_err(rpc)?
-                    .into_inner();
-                points.extend(page.points);
-                if page.next_page_token.is_empty() {
-                    break;
-                }
-                page_token = page.next_page_token;
-            }
-            if args.json {
-                let rows: Vec<String> = points
-                    .iter()
-                    .map(|p| {
-                        format!(
-                            "{{\"sequence\":{},\"kind\":{},\"game_id\":{},\"opponent_id\":{},\"opponent_name\":{},\"score\":{},\"opponent_rating_before\":{},\"rating_before\":{},\"rating_after\":{},\"at_ms\":{},\"reason\":{}}}",
-                            p.sequence,
-                            js(if p.kind == pb::PointKind::Adjustment as i32 { "adjustment" } else { "game" }),
-                            p.game_id,
-                            p.opponent_id,
-                            js(&p.opponent_name),
-                            js(score(p.score)),
-                            jn(p.opponent_rating_before),
-                            jn(p.rating_before),
-                            jn(p.rating_after),
-                            p.at_ms,
-                            js(&p.reason)
-                        )
-                    })
-                    .collect();
-                println!("[{}]", rows.join(","));
-            } else {
-                let width = points
-                    .iter()
-                    .map(|p| p.opponent_name.len())
-                    .max()
-                    .unwrap_or(8)
-                    .max(8);
-                println!(
-                    "{:<16}  {:>7}  {:<width$}  {:>7}  {:<5}  {:>7} → {:<7} {:>6}",
-                    "when", "game", "opponent", "its rtg", "score", "before", "after", "change"
-                );
-                for p in &points {
-                    let change = p.rating_after - p.rating_before;
-                    if p.kind == pb::PointKind::Adjustment as i32 {
-                        println!(
-                            "{:<16}  {:>7}  {:<width$}  {:>7}  {:<5}  {:>7} → {:<7} {:>+6}  {}",
-                            when(p.at_ms),
-                            "-",
-                            "(adjusted)",
-                            "",
-                            "",
-                            shown(p.rating_before),
-                            shown(p.rating_after),
-                            shown(change),
-                            p.reason
-                        );
-                    } else {
-                        println!(
-                            "{:<16}  {:>7}  {:<width$}  {:>7}  {:<5}  {:>7} → {:<7} {:>+6}",
-                            when(p.at_ms),
-                            p.game_id,
-                            p.opponent_name,
-                            shown(p.opponent_rating_before),
-                            score(p.score),
-                            shown(p.rating_before),
-                            shown(p.rating_after),
-                            shown(change)
-                        );
-                    }
-                }
-            }
+            let points = history(&mut client, &player, ladder, limit).await?;
+            print_history(&points, json);
         }
         RatingsCommand::Adjust {
             player,
@@ -395,7 +222,7 @@ pub async fn run(connection: Connection, args: RatingsArgs, command: RatingsComm
                 .into_inner()
                 .adjustment
                 .context("no adjustment in the answer")?;
-            print_adjustments(std::slice::from_ref(&a), args.json);
+            print_adjustments(std::slice::from_ref(&a), json);
         }
         RatingsCommand::Adjustments { limit } => {
             let list = client
@@ -409,7 +236,7 @@ pub async fn run(connection: Connection, args: RatingsArgs, command: RatingsComm
                 .map_err(rpc)?
                 .into_inner()
                 .adjustments;
-            print_adjustments(&list, args.json);
+            print_adjustments(&list, json);
         }
         RatingsCommand::Rebuild => {
             let r = client
@@ -417,36 +244,7 @@ pub async fn run(connection: Connection, args: RatingsArgs, command: RatingsComm
                 .await
                 .map_err(rpc)?
                 .into_inner();
-            if args.json {
-                println!(
-                    "{{\"events\":{},\"games\":{},\"adjustments\":{},\"ratings\":{},\"changed_points\":{},\"changed_ratings\":{},\"matched\":{},\"duration_ms\":{}}}",
-                    r.events,
-                    r.games,
-                    r.adjustments,
-                    r.ratings,
-                    r.changed_points,
-                    r.changed_ratings,
-                    r.matched,
-                    r.duration_ms
-                );
-            } else {
-                println!(
-                    "replayed {} events ({} games, {} adjustments) into {} ratings in {:.2} s",
-                    r.events,
-                    r.games,
-                    r.adjustments,
-                    r.ratings,
-                    r.duration_ms as f64 / 1000.0
-                );
-                if r.matched {
-                    println!("the stored ratings matched the replay exactly");
-                } else {
-                    println!(
-                        "rewrote {} ratings and {} history points that differed from the replay",
-                        r.changed_ratings, r.changed_points
-                    );
-                }
-            }
+            print_rebuild(&r, json);
         }
         RatingsCommand::Ladders => {
             let answer = client
@@ -454,35 +252,281 @@ pub async fn run(connection: Connection, args: RatingsArgs, command: RatingsComm
                 .await
                 .map_err(rpc)?
                 .into_inner();
-            if args.json {
-                let rows: Vec<String> = answer
-                    .ladders
-                    .iter()
-                    .map(|l| {
-                        format!(
-                            "{{\"name\":{},\"system\":{},\"initial_rating\":{},\"parameters\":{}}}",
-                            js(&l.name),
-                            js(&l.system),
-                            jn(l.initial_rating),
-                            js(&l.parameters)
-                        )
-                    })
-                    .collect();
-                println!("[{}]", rows.join(","));
-            } else {
-                let width = answer
-                    .ladders
-                    .iter()
-                    .map(|l| l.name.len())
-                    .max()
-                    .unwrap_or(6);
-                for l in &answer.ladders {
-                    println!("{:<width$}  {:<7}  {}", l.name, l.system, l.parameters);
-                }
-            }
+            print_ladders(&answer.ladders, json);
         }
     }
     Ok(())
+}
+
+/// The first `limit` entries of `ladder`'s leaderboard, page by page.
+async fn leaderboard(
+    client: &mut Client,
+    ladder: String,
+    limit: u32,
+    min_games: u32,
+    active_since_ms: i64,
+) -> Result<Vec<pb::LeaderboardEntry>> {
+    let mut entries = Vec::new();
+    let mut page_token = String::new();
+    while entries.len() < limit as usize {
+        let page = client
+            .leaderboard(pb::LeaderboardRequest {
+                ladder: ladder.clone(),
+                page_size: (limit - entries.len() as u32).min(500),
+                page_token,
+                min_games,
+                active_since_ms,
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner();
+        entries.extend(page.entries);
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        page_token = page.next_page_token;
+    }
+    Ok(entries)
+}
+
+fn print_leaderboard(entries: &[pb::LeaderboardEntry], json: bool) {
+    if json {
+        let rows: Vec<String> = entries
+            .iter()
+            .map(|e| {
+                format!(
+                    "{{\"rank\":{},\"player_id\":{},\"name\":{},\"rating\":{},\"deviation\":{},\"games\":{},\"provisional\":{}}}",
+                    e.rank,
+                    e.player_id,
+                    js(&e.name),
+                    jn(e.rating),
+                    jo(e.deviation),
+                    e.games,
+                    e.provisional
+                )
+            })
+            .collect();
+        println!("[{}]", rows.join(","));
+    } else {
+        let width = entries
+            .iter()
+            .map(|e| e.name.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        println!(
+            "{:>5}  {:<width$}  {:>7}  {:>5}  {:>6}",
+            "rank", "name", "rating", "±", "games"
+        );
+        for e in entries {
+            println!(
+                "{:>5}  {:<width$}  {:>7}  {:>5}  {:>6}{}",
+                e.rank,
+                e.name,
+                shown(e.rating),
+                deviation(e.deviation),
+                e.games,
+                if e.provisional { "  provisional" } else { "" }
+            );
+        }
+    }
+}
+
+fn print_rating(r: &pb::PlayerRating, json: bool) {
+    if json {
+        println!(
+            "{{\"player_id\":{},\"name\":{},\"ladder\":{},\"rating\":{},\"deviation\":{},\"volatility\":{},\"provisional\":{},\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"peak\":{},\"rank\":{},\"last_played_ms\":{}}}",
+            r.player_id,
+            js(&r.name),
+            js(&r.ladder),
+            jn(r.rating),
+            jo(r.deviation),
+            jo(r.volatility),
+            r.provisional,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            jn(r.peak),
+            r.rank,
+            r.last_played_ms
+        );
+    } else {
+        let rank = if r.rank == 0 {
+            "unranked".to_owned()
+        } else {
+            format!("rank {}", r.rank)
+        };
+        println!("{} (id {}) on {}", r.name, r.player_id, r.ladder);
+        println!(
+            "  rating  {} {}{}",
+            shown(r.rating),
+            deviation(r.deviation),
+            if r.provisional { " (provisional)" } else { "" }
+        );
+        if let Some(v) = r.volatility {
+            println!("  volatility {v:.5}");
+        }
+        println!("  {rank} · peak {}", shown(r.peak));
+        println!(
+            "  games {} (+{} ={} -{}) · last played {}",
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            when(r.last_played_ms)
+        );
+    }
+}
+
+/// The newest `limit` points of `player`'s history on `ladder`, page by page.
+async fn history(
+    client: &mut Client,
+    player: &str,
+    ladder: String,
+    limit: u32,
+) -> Result<Vec<pb::HistoryPoint>> {
+    let mut points = Vec::new();
+    let mut page_token = String::new();
+    while points.len() < limit as usize {
+        let page = client
+            .history(pb::HistoryRequest {
+                player: player_ref(player),
+                ladder: ladder.clone(),
+                page_size: (limit - points.len() as u32).min(500),
+                page_token,
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner();
+        points.extend(page.points);
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        page_token = page.next_page_token;
+    }
+    Ok(points)
+}
+
+fn print_history(points: &[pb::HistoryPoint], json: bool) {
+    if json {
+        let rows: Vec<String> = points
+            .iter()
+            .map(|p| {
+                format!(
+                    "{{\"sequence\":{},\"kind\":{},\"game_id\":{},\"opponent_id\":{},\"opponent_name\":{},\"score\":{},\"opponent_rating_before\":{},\"rating_before\":{},\"rating_after\":{},\"at_ms\":{},\"reason\":{}}}",
+                    p.sequence,
+                    js(if p.kind == pb::PointKind::Adjustment as i32 { "adjustment" } else { "game" }),
+                    p.game_id,
+                    p.opponent_id,
+                    js(&p.opponent_name),
+                    js(score(p.score)),
+                    jn(p.opponent_rating_before),
+                    jn(p.rating_before),
+                    jn(p.rating_after),
+                    p.at_ms,
+                    js(&p.reason)
+                )
+            })
+            .collect();
+        println!("[{}]", rows.join(","));
+    } else {
+        let width = points
+            .iter()
+            .map(|p| p.opponent_name.len())
+            .max()
+            .unwrap_or(8)
+            .max(8);
+        println!(
+            "{:<16}  {:>7}  {:<width$}  {:>7}  {:<5}  {:>7} → {:<7} {:>6}",
+            "when", "game", "opponent", "its rtg", "score", "before", "after", "change"
+        );
+        for p in points {
+            let change = p.rating_after - p.rating_before;
+            if p.kind == pb::PointKind::Adjustment as i32 {
+                println!(
+                    "{:<16}  {:>7}  {:<width$}  {:>7}  {:<5}  {:>7} → {:<7} {:>+6}  {}",
+                    when(p.at_ms),
+                    "-",
+                    "(adjusted)",
+                    "",
+                    "",
+                    shown(p.rating_before),
+                    shown(p.rating_after),
+                    shown(change),
+                    p.reason
+                );
+            } else {
+                println!(
+                    "{:<16}  {:>7}  {:<width$}  {:>7}  {:<5}  {:>7} → {:<7} {:>+6}",
+                    when(p.at_ms),
+                    p.game_id,
+                    p.opponent_name,
+                    shown(p.opponent_rating_before),
+                    score(p.score),
+                    shown(p.rating_before),
+                    shown(p.rating_after),
+                    shown(change)
+                );
+            }
+        }
+    }
+}
+
+fn print_rebuild(r: &pb::RebuildResponse, json: bool) {
+    if json {
+        println!(
+            "{{\"events\":{},\"games\":{},\"adjustments\":{},\"ratings\":{},\"changed_points\":{},\"changed_ratings\":{},\"matched\":{},\"duration_ms\":{}}}",
+            r.events,
+            r.games,
+            r.adjustments,
+            r.ratings,
+            r.changed_points,
+            r.changed_ratings,
+            r.matched,
+            r.duration_ms
+        );
+    } else {
+        println!(
+            "replayed {} events ({} games, {} adjustments) into {} ratings in {:.2} s",
+            r.events,
+            r.games,
+            r.adjustments,
+            r.ratings,
+            r.duration_ms as f64 / 1000.0
+        );
+        if r.matched {
+            println!("the stored ratings matched the replay exactly");
+        } else {
+            println!(
+                "rewrote {} ratings and {} history points that differed from the replay",
+                r.changed_ratings, r.changed_points
+            );
+        }
+    }
+}
+
+fn print_ladders(ladders: &[pb::Ladder], json: bool) {
+    if json {
+        let rows: Vec<String> = ladders
+            .iter()
+            .map(|l| {
+                format!(
+                    "{{\"name\":{},\"system\":{},\"initial_rating\":{},\"parameters\":{}}}",
+                    js(&l.name),
+                    js(&l.system),
+                    jn(l.initial_rating),
+                    js(&l.parameters)
+                )
+            })
+            .collect();
+        println!("[{}]", rows.join(","));
+    } else {
+        let width = ladders.iter().map(|l| l.name.len()).max().unwrap_or(6);
+        for l in ladders {
+            println!("{:<width$}  {:<7}  {}", l.name, l.system, l.parameters);
+        }
+    }
 }
 
 fn print_adjustments(list: &[pb::Adjustment], json: bool) {

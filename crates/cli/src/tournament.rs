@@ -229,9 +229,10 @@ fn show(t: &spb::Tournament) -> String {
 
 pub async fn run(connection: Connection, command: TournamentCommand) -> Result<()> {
     let (channel, bearer) = channel(&connection).await?;
-    let mut scheduler: Scheduler =
-        SchedulerClient::with_interceptor(channel.clone(), bearer.clone());
-    let mut accounts = AccountsClient::with_interceptor(channel, bearer);
+    let mut calls = Calls {
+        scheduler: SchedulerClient::with_interceptor(channel.clone(), bearer.clone()),
+        accounts: AccountsClient::with_interceptor(channel, bearer),
+    };
     match command {
         TournamentCommand::Create {
             name,
@@ -247,236 +248,295 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             self_entry,
             late_entry,
         } => {
-            let t = scheduler
-                .create_tournament(spb::CreateTournamentRequest {
-                    settings: Some(spb::TournamentSettings {
-                        name,
-                        kind: game,
-                        system: system(&sys)?.into(),
-                        rounds,
-                        time_control: time.as_deref().map(parse_time).transpose()?,
-                        rated,
-                        tiebreaks,
-                        bye_points,
-                        bye_points_set: true,
-                        forfeit_withdraws,
-                        manual_pairing: manual,
-                        self_entry,
-                        late_self_entry: late_entry,
-                        ..Default::default()
-                    }),
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner()
-                .tournament
-                .context("no tournament in the answer")?;
-            println!("tournament {} created", t.id);
+            let settings = spb::TournamentSettings {
+                name,
+                kind: game,
+                system: system(&sys)?.into(),
+                rounds,
+                time_control: time.as_deref().map(parse_time).transpose()?,
+                rated,
+                tiebreaks,
+                bye_points,
+                bye_points_set: true,
+                forfeit_withdraws,
+                manual_pairing: manual,
+                self_entry,
+                late_self_entry: late_entry,
+                ..Default::default()
+            };
+            calls.create(settings).await
         }
         TournamentCommand::Add {
             id,
             players,
             rating,
-        } => {
-            for player in players {
-                let player_id = player_id(&mut accounts, &player).await?;
-                let entrant = scheduler
-                    .add_player(spb::AddPlayerRequest {
-                        tournament_id: id,
-                        player_id,
-                        rating,
-                    })
-                    .await
-                    .map_err(rpc)?
-                    .into_inner()
-                    .entrant
-                    .context("no entrant in the answer")?;
-                println!(
-                    "{} ({}) added, rating {}",
-                    entrant.name, entrant.player_id, entrant.rating
-                );
-            }
+        } => calls.add(id, &players, rating).await,
+        TournamentCommand::Enter { id } => calls.enter(id).await,
+        TournamentCommand::Leave { id } => calls.leave(id).await,
+        TournamentCommand::Withdraw { id, player } => calls.withdraw(id, &player).await,
+        TournamentCommand::Bye {
+            id,
+            player,
+            round,
+            zero,
+        } => calls.bye(id, &player, round, zero).await,
+        TournamentCommand::Start { id } => calls.start(id).await,
+        TournamentCommand::Pair { id } => calls.pair(id).await,
+        TournamentCommand::Result {
+            id,
+            round,
+            board,
+            result,
+        } => calls.set_result(id, round, board, result).await,
+        TournamentCommand::Show { id } => {
+            print!("{}", show(&get(&mut calls.scheduler, id).await?));
+            Ok(())
         }
-        TournamentCommand::Enter { id } => {
-            let entrant = scheduler
+        TournamentCommand::Standings { id } => calls.standings(id).await,
+        TournamentCommand::Export { id } => calls.export(id).await,
+        TournamentCommand::List => calls.list().await,
+    }
+}
+
+/// The services the tournament commands call, with a method per command.
+struct Calls {
+    scheduler: Scheduler,
+    accounts: Accounts,
+}
+
+impl Calls {
+    async fn create(&mut self, settings: spb::TournamentSettings) -> Result<()> {
+        let t = self
+            .scheduler
+            .create_tournament(spb::CreateTournamentRequest {
+                settings: Some(settings),
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner()
+            .tournament
+            .context("no tournament in the answer")?;
+        println!("tournament {} created", t.id);
+        Ok(())
+    }
+
+    async fn add(&mut self, id: i64, players: &[String], rating: i32) -> Result<()> {
+        for player in players {
+            let player_id = player_id(&mut self.accounts, player).await?;
+            let entrant = self
+                .scheduler
                 .add_player(spb::AddPlayerRequest {
                     tournament_id: id,
-                    player_id: 0,
-                    rating: 0,
+                    player_id,
+                    rating,
                 })
                 .await
                 .map_err(rpc)?
                 .into_inner()
                 .entrant
                 .context("no entrant in the answer")?;
-            if entrant.joined_round > 1 {
-                println!(
-                    "entered tournament {id} as {}, a late entry from round {}",
-                    entrant.name, entrant.joined_round
-                );
-            } else {
-                println!("entered tournament {id} as {}", entrant.name);
-            }
+            println!(
+                "{} ({}) added, rating {}",
+                entrant.name, entrant.player_id, entrant.rating
+            );
         }
-        TournamentCommand::Leave { id } => {
-            let answer = scheduler
-                .withdraw_player(spb::WithdrawPlayerRequest {
-                    tournament_id: id,
-                    player_id: 0,
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner();
-            if answer.removed {
-                println!("left tournament {id} (before the start: the entry is gone)");
-            } else {
-                println!(
-                    "withdrawn from tournament {id} from round {} on",
-                    answer.from_round
-                );
-            }
-        }
-        TournamentCommand::Withdraw { id, player } => {
-            let player_id = player_id(&mut accounts, &player).await?;
-            let answer = scheduler
-                .withdraw_player(spb::WithdrawPlayerRequest {
-                    tournament_id: id,
-                    player_id,
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner();
-            if answer.removed {
-                println!("{player}'s entry removed (the tournament had not started)");
-            } else {
-                println!("{player} withdrawn from round {} on", answer.from_round);
-            }
-        }
-        TournamentCommand::Bye {
-            id,
-            player,
-            round,
-            zero,
-        } => {
-            let player_id = player_id(&mut accounts, &player).await?;
-            scheduler
-                .request_bye(spb::RequestByeRequest {
-                    tournament_id: id,
-                    player_id,
-                    round,
-                    half_point: !zero,
-                })
-                .await
-                .map_err(rpc)?;
-            println!("bye recorded for {player} in round {round}");
-        }
-        TournamentCommand::Start { id } => {
-            let t = scheduler
-                .start_tournament(spb::StartTournamentRequest { tournament_id: id })
-                .await
-                .map_err(rpc)?
-                .into_inner()
-                .tournament
-                .context("no tournament in the answer")?;
-            print!("{}", show(&t));
-        }
-        TournamentCommand::Pair { id } => {
-            let t = scheduler
-                .pair_next_round(spb::PairNextRoundRequest { tournament_id: id })
-                .await
-                .map_err(rpc)?
-                .into_inner()
-                .tournament
-                .context("no tournament in the answer")?;
-            print!("{}", show(&t));
-        }
-        TournamentCommand::Result {
-            id,
-            round,
-            board,
-            result,
-        } => {
-            scheduler
-                .set_result(spb::SetResultRequest {
-                    tournament_id: id,
-                    round,
-                    board,
-                    result: result.clone(),
-                })
-                .await
-                .map_err(rpc)?;
-            println!("round {round} board {board}: {result}");
-        }
-        TournamentCommand::Show { id } => print!("{}", show(&get(&mut scheduler, id).await?)),
-        TournamentCommand::Standings { id } => {
-            let s = scheduler
-                .get_standings(spb::GetStandingsRequest { tournament_id: id })
-                .await
-                .map_err(rpc)?
-                .into_inner();
-            println!("standings after {} rounds", s.rounds);
-            let mut rows = vec![{
-                let mut header = vec![
-                    "rank".to_owned(),
-                    "no".to_owned(),
-                    "player".to_owned(),
-                    "rating".to_owned(),
-                    "points".to_owned(),
-                ];
-                header.extend(s.tiebreak_names.iter().cloned());
-                header
-            }];
-            for st in &s.standings {
-                let mut row = vec![
-                    st.rank.to_string(),
-                    st.start_rank.to_string(),
-                    st.name.clone(),
-                    st.rating.to_string(),
-                    st.points.clone(),
-                ];
-                row.extend(st.tiebreaks.iter().cloned());
-                rows.push(row);
-            }
-            print!("{}", crate::table::render(&rows));
-        }
-        TournamentCommand::Export { id } => {
-            let trf = scheduler
-                .export_trf(spb::ExportTrfRequest { tournament_id: id })
-                .await
-                .map_err(rpc)?
-                .into_inner()
-                .trf;
-            print!("{trf}");
-        }
-        TournamentCommand::List => {
-            let list = scheduler
-                .list_tournaments(spb::ListTournamentsRequest {
-                    status: spb::TournamentStatus::Unspecified.into(),
-                    limit: 100,
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner()
-                .tournaments;
-            let mut rows = vec![vec![
-                "id".to_owned(),
-                "name".to_owned(),
-                "game".to_owned(),
-                "round".to_owned(),
-                "players".to_owned(),
-            ]];
-            for t in list {
-                let s = t.settings.unwrap_or_default();
-                rows.push(vec![
-                    t.id.to_string(),
-                    s.name,
-                    s.kind,
-                    format!("{}/{}", t.current_round, t.rounds),
-                    t.entrants.len().to_string(),
-                ]);
-            }
-            print!("{}", crate::table::render(&rows));
-        }
+        Ok(())
     }
-    Ok(())
+
+    async fn enter(&mut self, id: i64) -> Result<()> {
+        let entrant = self
+            .scheduler
+            .add_player(spb::AddPlayerRequest {
+                tournament_id: id,
+                player_id: 0,
+                rating: 0,
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner()
+            .entrant
+            .context("no entrant in the answer")?;
+        if entrant.joined_round > 1 {
+            println!(
+                "entered tournament {id} as {}, a late entry from round {}",
+                entrant.name, entrant.joined_round
+            );
+        } else {
+            println!("entered tournament {id} as {}", entrant.name);
+        }
+        Ok(())
+    }
+
+    async fn leave(&mut self, id: i64) -> Result<()> {
+        let answer = self
+            .scheduler
+            .withdraw_player(spb::WithdrawPlayerRequest {
+                tournament_id: id,
+                player_id: 0,
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner();
+        if answer.removed {
+            println!("left tournament {id} (before the start: the entry is gone)");
+        } else {
+            println!(
+                "withdrawn from tournament {id} from round {} on",
+                answer.from_round
+            );
+        }
+        Ok(())
+    }
+
+    async fn withdraw(&mut self, id: i64, player: &str) -> Result<()> {
+        let player_id = player_id(&mut self.accounts, player).await?;
+        let answer = self
+            .scheduler
+            .withdraw_player(spb::WithdrawPlayerRequest {
+                tournament_id: id,
+                player_id,
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner();
+        if answer.removed {
+            println!("{player}'s entry removed (the tournament had not started)");
+        } else {
+            println!("{player} withdrawn from round {} on", answer.from_round);
+        }
+        Ok(())
+    }
+
+    async fn bye(&mut self, id: i64, player: &str, round: u32, zero: bool) -> Result<()> {
+        let player_id = player_id(&mut self.accounts, player).await?;
+        self.scheduler
+            .request_bye(spb::RequestByeRequest {
+                tournament_id: id,
+                player_id,
+                round,
+                half_point: !zero,
+            })
+            .await
+            .map_err(rpc)?;
+        println!("bye recorded for {player} in round {round}");
+        Ok(())
+    }
+
+    async fn start(&mut self, id: i64) -> Result<()> {
+        let t = self
+            .scheduler
+            .start_tournament(spb::StartTournamentRequest { tournament_id: id })
+            .await
+            .map_err(rpc)?
+            .into_inner()
+            .tournament
+            .context("no tournament in the answer")?;
+        print!("{}", show(&t));
+        Ok(())
+    }
+
+    async fn pair(&mut self, id: i64) -> Result<()> {
+        let t = self
+            .scheduler
+            .pair_next_round(spb::PairNextRoundRequest { tournament_id: id })
+            .await
+            .map_err(rpc)?
+            .into_inner()
+            .tournament
+            .context("no tournament in the answer")?;
+        print!("{}", show(&t));
+        Ok(())
+    }
+
+    async fn set_result(&mut self, id: i64, round: u32, board: u32, result: String) -> Result<()> {
+        self.scheduler
+            .set_result(spb::SetResultRequest {
+                tournament_id: id,
+                round,
+                board,
+                result: result.clone(),
+            })
+            .await
+            .map_err(rpc)?;
+        println!("round {round} board {board}: {result}");
+        Ok(())
+    }
+
+    async fn standings(&mut self, id: i64) -> Result<()> {
+        let s = self
+            .scheduler
+            .get_standings(spb::GetStandingsRequest { tournament_id: id })
+            .await
+            .map_err(rpc)?
+            .into_inner();
+        println!("standings after {} rounds", s.rounds);
+        let mut rows = vec![{
+            let mut header = vec![
+                "rank".to_owned(),
+                "no".to_owned(),
+                "player".to_owned(),
+                "rating".to_owned(),
+                "points".to_owned(),
+            ];
+            header.extend(s.tiebreak_names.iter().cloned());
+            header
+        }];
+        for st in &s.standings {
+            let mut row = vec![
+                st.rank.to_string(),
+                st.start_rank.to_string(),
+                st.name.clone(),
+                st.rating.to_string(),
+                st.points.clone(),
+            ];
+            row.extend(st.tiebreaks.iter().cloned());
+            rows.push(row);
+        }
+        print!("{}", crate::table::render(&rows));
+        Ok(())
+    }
+
+    async fn export(&mut self, id: i64) -> Result<()> {
+        let trf = self
+            .scheduler
+            .export_trf(spb::ExportTrfRequest { tournament_id: id })
+            .await
+            .map_err(rpc)?
+            .into_inner()
+            .trf;
+        print!("{trf}");
+        Ok(())
+    }
+
+    async fn list(&mut self) -> Result<()> {
+        let list = self
+            .scheduler
+            .list_tournaments(spb::ListTournamentsRequest {
+                status: spb::TournamentStatus::Unspecified.into(),
+                limit: 100,
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner()
+            .tournaments;
+        let mut rows = vec![vec![
+            "id".to_owned(),
+            "name".to_owned(),
+            "game".to_owned(),
+            "round".to_owned(),
+            "players".to_owned(),
+        ]];
+        for t in list {
+            let s = t.settings.unwrap_or_default();
+            rows.push(vec![
+                t.id.to_string(),
+                s.name,
+                s.kind,
+                format!("{}/{}", t.current_round, t.rounds),
+                t.entrants.len().to_string(),
+            ]);
+        }
+        print!("{}", crate::table::render(&rows));
+        Ok(())
+    }
 }

@@ -2,8 +2,7 @@
 //! line by line against the exposition grammar, with the RPC, turn, game, pool and consumer
 //! metrics the operators' dashboard reads, moving as calls are made.
 
-mod common;
-use common::{ServedGame, authed, data_dir, free_port};
+use crate::common::{self, ServedGame, authed, data_dir, free_port};
 
 use std::collections::{BTreeMap, BTreeSet};
 

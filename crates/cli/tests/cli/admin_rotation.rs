@@ -3,10 +3,9 @@
 //! rate-limit exemption, and for the services' own calls to each other (the scheduler creating a
 //! matched game in the arbiter).
 
-mod common;
 use std::time::Duration;
 
-use common::{authed, data_dir, register_two, serve};
+use crate::common::{authed, data_dir, register_two, serve};
 
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;

@@ -14,8 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Duration;
 
-mod common;
-use common::{authed, data_dir, register_two, serve};
+use crate::common::{authed, data_dir, register_two, serve};
 
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;

@@ -2,8 +2,7 @@
 //! export`, read back and replayed by `hanniball rules replay` to the stored position and result;
 //! a tampered record is refused, naming the turn.
 
-mod common;
-use common::{authed, data_dir, hanniball_as, ok_as, register_two, serve};
+use crate::common::{authed, data_dir, hanniball_as, ok_as, register_two, serve};
 
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;

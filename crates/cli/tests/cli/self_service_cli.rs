@@ -1,8 +1,7 @@
 //! `hanniball` as a player would use it with its own token: enter and leave a tournament open for
 //! entry, issue and list its own tokens; a closed tournament refuses it (exit 1).
 
-mod common;
-use common::{data_dir, register_two, serve};
+use crate::common::{data_dir, register_two, serve};
 
 use std::process::Command;
 

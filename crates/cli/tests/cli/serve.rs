@@ -1,8 +1,7 @@
 //! `hanniball serve` as a process: embedded SQLite default, the generated admin token, and
 //! recovery after `kill -9` on the same database with identical positions, history and clocks.
 
-mod common;
-use common::{authed, data_dir, register_two, serve};
+use crate::common::{authed, data_dir, register_two, serve};
 
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;

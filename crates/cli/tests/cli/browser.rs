@@ -9,8 +9,7 @@
 //! `HANNIBALL_CHROMEDRIVER` and `HANNIBALL_CHROMIUM`, else `/usr/bin`). Without them the test says
 //! so and passes, unless `HANNIBALL_REQUIRE_BROWSER=1` (CI sets it), where it fails.
 
-mod common;
-use common::{KillOnDrop, ServedGame, data_dir, free_port, ok_as};
+use crate::common::{KillOnDrop, ServedGame, data_dir, free_port, ok_as};
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

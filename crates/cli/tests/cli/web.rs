@@ -3,8 +3,7 @@
 //! are played through gRPC, offers the game record (the same as `hanniball game export`), and bad
 //! or unknown ids get 400 and 404 pages.
 
-mod common;
-use common::{ServedGame, authed, data_dir, http_get, ok_as};
+use crate::common::{ServedGame, authed, data_dir, http_get, ok_as};
 
 use hanniball_proto::arbiter::v1 as pb;
 

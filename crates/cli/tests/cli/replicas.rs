@@ -8,14 +8,12 @@
 //!
 //! PostgreSQL only (`HANNIBALL_TEST_POSTGRES_URL`): a SQLite file belongs to one server process.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::{KillOnDrop, data_dir, serve_args, wait_for};
+use crate::common::{self, KillOnDrop, data_dir, serve_args, wait_for};
 use hanniball_arbiter::GameId;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;

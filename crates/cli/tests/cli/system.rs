@@ -2,9 +2,7 @@
 //! that resumes its game after the server is killed and restarted, and the three services as
 //! separate processes playing a tournament to the end (on PostgreSQL when configured).
 
-mod common;
-
-use common::{http_get, wait_for};
+use crate::common::{self, http_get, wait_for};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

@@ -3,12 +3,10 @@
 //! TLS between them, a tournament game played by bots over TLS; a renewed certificate picked up
 //! without a restart; clear start-up errors; the warning for plain text on a public address.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::{KillOnDrop, data_dir, serve_args, wait_for};
+use crate::common::{self, KillOnDrop, data_dir, serve_args, wait_for};
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
 
 const ADMIN: &str = "tls-test-admin-token";

@@ -1,0 +1,18 @@
+//! The integration tests of the `hanniball` binary, as one test binary (one link instead of one
+//! per file): a module per area, named as the file that was its own binary before.
+
+mod common;
+
+mod admin_rotation;
+mod browser;
+mod edge_fuzz;
+mod game_records;
+mod metrics;
+mod replicas;
+mod rules_cli;
+mod self_service_cli;
+mod serve;
+mod swiss_cli;
+mod system;
+mod tls;
+mod web;

@@ -594,3 +594,190 @@ async fn health_and_ping_answer() {
     assert_eq!(pong.server_time_ms, 1_700_000_000_000);
     server.running.stop().await.expect("stop");
 }
+
+/// What one player pair saw while the database failed under it.
+#[derive(Default)]
+struct Tally {
+    /// The highest turn number the server acknowledged.
+    acknowledged: usize,
+    /// Every error answered: its code and message.
+    errors: Vec<(Code, String)>,
+}
+
+/// Plays `turns` (a whole game) in `game`, White on odd turns, retrying a turn the server could
+/// not take once the game shows it was not stored.
+async fn play_through_faults(
+    mut w: hanniball_e2e::Client,
+    mut b: hanniball_e2e::Client,
+    game: i64,
+    turns: Vec<String>,
+) -> Tally {
+    let mut tally = Tally::default();
+    let mut next = 1;
+    let give_up = tokio::time::Instant::now() + Duration::from_secs(60);
+    while next <= turns.len() && tokio::time::Instant::now() < give_up {
+        let mover = if next % 2 == 1 { &mut w } else { &mut b };
+        let number = u32::try_from(next).expect("few turns");
+        match submit(mover, game, number, &turns[next - 1]).await {
+            Ok(_) => {
+                tally.acknowledged = next;
+                next += 1;
+            }
+            Err(status) => {
+                tally
+                    .errors
+                    .push((status.code(), status.message().to_owned()));
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                // The answer was lost or the write refused: the game says which.
+                match w
+                    .arbiter
+                    .get_game(pb::GetGameRequest { game_id: game })
+                    .await
+                {
+                    Ok(answer) => {
+                        let stored = answer.into_inner().game.expect("game").turns.len();
+                        next = stored + 1;
+                    }
+                    Err(status) => tally
+                        .errors
+                        .push((status.code(), status.message().to_owned())),
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// PostgreSQL ends every connection of the server's database, again and again, then turns the
+/// database read-only, while six games are played: every call is answered, with UNAVAILABLE
+/// where the database could not do the work (saying "read-only" while it was), never INTERNAL;
+/// no acknowledged turn is lost, and every game is played to its end once the database is back.
+#[tokio::test]
+async fn database_faults_under_play_answer_unavailable_and_lose_no_turn() {
+    use hanniball_store::testing::{postgres_base_url, postgres_execute, postgres_url};
+    let Some(base) = postgres_base_url() else {
+        return;
+    };
+    let url = postgres_url(&base).await.expect("database");
+    let name = url.rsplit('/').next().expect("a name").to_owned();
+    let server = start(&url).await;
+    let mut players = Vec::new();
+    for i in 0..6 {
+        let (white, w) = server.player(&format!("w{i}")).await;
+        let (black, b) = server.player(&format!("b{i}")).await;
+        let game = server.game(white, black, None).await;
+        let turns = goal_game(7_000 + i);
+        let id = game.id;
+        players.push((id, tokio::spawn(play_through_faults(w, b, id, turns))));
+    }
+    let terminate = format!(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = '{name}' AND pid <> pg_backend_pid()"
+    );
+    for _ in 0..4 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        postgres_execute(&base, &terminate)
+            .await
+            .expect("terminate");
+    }
+    let read_only = format!("ALTER DATABASE {name} SET default_transaction_read_only = on");
+    postgres_execute(&base, &read_only)
+        .await
+        .expect("read-only");
+    postgres_execute(&base, &terminate)
+        .await
+        .expect("terminate");
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let writable = format!("ALTER DATABASE {name} RESET default_transaction_read_only");
+    postgres_execute(&base, &writable).await.expect("writable");
+    postgres_execute(&base, &terminate)
+        .await
+        .expect("terminate");
+
+    let mut errors = Vec::new();
+    let mut admin = server.admin().await;
+    for (id, player) in players {
+        let tally = player.await.expect("player");
+        let game = game_of(&mut admin, id).await;
+        assert!(
+            game.turns.len() >= tally.acknowledged,
+            "game {}: {} turns stored, {} acknowledged",
+            game.id,
+            game.turns.len(),
+            tally.acknowledged
+        );
+        let state = game.state.expect("state");
+        assert!(
+            state.result.is_some(),
+            "game {} was played to its end: {state:?}",
+            game.id
+        );
+        errors.extend(tally.errors);
+    }
+    assert!(
+        errors.iter().all(|(code, _)| *code == Code::Unavailable),
+        "{errors:?}"
+    );
+    assert!(
+        errors.iter().any(|(_, why)| why.contains("read-only")),
+        "a write while the database was read-only says so: {errors:?}"
+    );
+}
+
+/// A turn whose write cannot get at the database (SQLite locked by another writer) answers by
+/// the call's deadline, not after the database's own timeout; once the lock is gone the game
+/// goes on from what was stored.
+#[tokio::test]
+async fn a_write_in_flight_is_bounded_by_the_call_deadline() {
+    let url = hanniball_store::testing::sqlite_url();
+    let server = start(&url).await;
+    let Table {
+        mut w, mut b, game, ..
+    } = server.table(None).await;
+    let turns = goal_game(7_100);
+    submit(&mut w, game.id, 1, &turns[0]).await.expect("turn 1");
+    let lock = hanniball_store::testing::hold_write_lock(&url)
+        .await
+        .expect("lock");
+    let mut request = tonic::Request::new(pb::SubmitTurnRequest {
+        game_id: game.id,
+        turn_number: 2,
+        turn: turns[1].clone(),
+    });
+    request.set_timeout(Duration::from_millis(300));
+    let started = std::time::Instant::now();
+    let status = b
+        .arbiter
+        .submit_turn(request)
+        .await
+        .expect_err("the database is locked for longer than the deadline");
+    let waited = started.elapsed();
+    assert!(
+        matches!(status.code(), Code::DeadlineExceeded | Code::Cancelled),
+        "{status:?}"
+    );
+    assert!(
+        waited < Duration::from_secs(2),
+        "answered after {waited:?}, the busy timeout is 5 s"
+    );
+    drop(lock);
+    // The unanswered turn was either stored or not: the game says which, and play goes on.
+    for _ in 0..50 {
+        if game_of(&mut w, game.id).await.turns.len() >= 2 {
+            break;
+        }
+        match submit(&mut b, game.id, 2, &turns[1]).await {
+            Ok(_) => break,
+            // Still locked, or the first write landed between the read and this call.
+            Err(status)
+                if matches!(status.code(), Code::Unavailable | Code::FailedPrecondition) =>
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(status) => panic!("{status:?}"),
+        }
+    }
+    let stored = game_of(&mut w, game.id).await.turns.len();
+    assert_eq!(stored, 2, "turn 2 is stored once the database is free");
+    submit(&mut w, game.id, 3, &turns[2]).await.expect("turn 3");
+}

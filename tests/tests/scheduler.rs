@@ -825,3 +825,103 @@ async fn batch_calls_check_everything_first_and_change_nothing_on_a_refusal() {
         server.shutdown.cancel();
     }
 }
+
+/// A large round is paired off the async runtime: on a server whose runtime has one worker
+/// thread, `Ping` keeps answering while `PairNextRound` of 1,000 players runs: no gap between two
+/// answers as long as a tenth of the call (paired on the worker, the gap is the pairing, about a
+/// fifth of the call; off it, about a fiftieth).
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn ping_answers_while_a_large_round_is_paired() {
+    let server = serve(&hanniball_store::testing::sqlite_url()).await;
+    let url = server.url.clone();
+    let (mut admin, arbiter) = clients(&url, ADMIN_TOKEN).await;
+    let mut accounts =
+        AccountsClient::with_interceptor(channel(&url).await, Bearer::new(ADMIN_TOKEN));
+    let mut entries = Vec::new();
+    for i in 0..1_000 {
+        let (id, _) = hanniball_e2e::register_bot(&mut accounts, &format!("big-{i}")).await;
+        entries.push(spb::PlayerEntry {
+            player_id: id,
+            rating: 2_000 - i,
+        });
+    }
+    let tid = admin
+        .create_tournament(spb::CreateTournamentRequest {
+            settings: Some(spb::TournamentSettings {
+                name: "Big".to_owned(),
+                rounds: 3,
+                manual_pairing: true,
+                ..Default::default()
+            }),
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .tournament
+        .expect("tournament")
+        .id;
+    admin
+        .add_players(spb::AddPlayersRequest {
+            tournament_id: tid,
+            players: entries,
+        })
+        .await
+        .expect("players");
+    admin
+        .start_tournament(spb::StartTournamentRequest { tournament_id: tid })
+        .await
+        .expect("start");
+    let t = until(&mut admin, tid, |t| {
+        t.boards.len() == 500 && t.boards.iter().all(|b| b.game_id > 0)
+    })
+    .await;
+    let results = t
+        .boards
+        .iter()
+        .map(|b| spb::BoardResult {
+            round: 1,
+            board: b.number,
+            result: ["1-0", "0-1", "1/2-1/2"][b.number as usize % 3].to_owned(),
+        })
+        .collect();
+    admin
+        .set_results(spb::SetResultsRequest {
+            tournament_id: tid,
+            results,
+        })
+        .await
+        .expect("results");
+
+    let pairing = CancellationToken::new();
+    let pinger = {
+        let pairing = pairing.clone();
+        let mut arbiter = arbiter.clone();
+        tokio::spawn(async move {
+            let mut longest = Duration::ZERO;
+            let mut last = std::time::Instant::now();
+            while !pairing.is_cancelled() {
+                arbiter
+                    .ping(pb::PingRequest::default())
+                    .await
+                    .expect("ping");
+                longest = longest.max(last.elapsed());
+                last = std::time::Instant::now();
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+            longest
+        })
+    };
+    let started = std::time::Instant::now();
+    admin
+        .pair_next_round(spb::PairNextRoundRequest { tournament_id: tid })
+        .await
+        .expect("round 2");
+    let took = started.elapsed();
+    pairing.cancel();
+    let longest = pinger.await.expect("pinger");
+    assert!(
+        longest < took / 10,
+        "Ping waited {longest:?} while PairNextRound took {took:?}"
+    );
+    server.shutdown.cancel();
+}

@@ -37,8 +37,8 @@ pub enum ServiceError {
     Action(#[from] ActionError),
     #[error("lost a race with a concurrent writer; read the game again and retry")]
     LostRace,
-    #[error("the database is unavailable; nothing was applied, retry later")]
-    Unavailable,
+    #[error("the database is unavailable ({0}); nothing was applied, retry later")]
+    Unavailable(String),
     #[error("the server is shutting down")]
     ShuttingDown,
     #[error("internal error")]
@@ -50,7 +50,7 @@ impl From<StoreError> for ServiceError {
         match error {
             StoreError::Unavailable(detail) => {
                 tracing::warn!(%detail, "database unavailable");
-                ServiceError::Unavailable
+                ServiceError::Unavailable(hanniball_store::unavailable_reason(&detail).to_owned())
             }
             StoreError::Conflict(_) => ServiceError::LostRace,
             StoreError::Invalid(detail) => ServiceError::InvalidArgument(detail),
@@ -90,7 +90,7 @@ impl From<ServiceError> for Status {
             ServiceError::NotFound { .. } => Code::NotFound,
             ServiceError::AlreadyExists(_) => Code::AlreadyExists,
             ServiceError::LostRace => Code::Aborted,
-            ServiceError::Unavailable | ServiceError::ShuttingDown => Code::Unavailable,
+            ServiceError::Unavailable(_) | ServiceError::ShuttingDown => Code::Unavailable,
             ServiceError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
                 Code::Internal

@@ -26,8 +26,8 @@ pub enum ServiceError {
     FailedPrecondition(String),
     #[error("lost a race with another writer; retry")]
     LostRace,
-    #[error("the database is unavailable; nothing was applied, retry later")]
-    Unavailable,
+    #[error("the database is unavailable ({0}); nothing was applied, retry later")]
+    Unavailable(String),
     /// The service's configuration cannot be used (only at start).
     #[error("rating configuration: {0}")]
     Config(String),
@@ -40,7 +40,7 @@ impl From<StoreError> for ServiceError {
         match error {
             StoreError::Unavailable(detail) => {
                 tracing::warn!(%detail, "database unavailable");
-                ServiceError::Unavailable
+                ServiceError::Unavailable(hanniball_store::unavailable_reason(&detail).to_owned())
             }
             StoreError::Conflict(_) => ServiceError::LostRace,
             StoreError::Invalid(detail) => ServiceError::InvalidArgument(detail),
@@ -76,7 +76,7 @@ impl From<ServiceError> for Status {
             ServiceError::NotFound { .. } => Code::NotFound,
             ServiceError::FailedPrecondition(_) => Code::FailedPrecondition,
             ServiceError::LostRace => Code::Aborted,
-            ServiceError::Unavailable => Code::Unavailable,
+            ServiceError::Unavailable(_) => Code::Unavailable,
             ServiceError::Config(detail) | ServiceError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
                 Code::Internal

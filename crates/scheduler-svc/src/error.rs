@@ -26,8 +26,8 @@ pub enum ServiceError {
     Denied(String),
     #[error("lost a race with a concurrent change; read the tournament again and retry")]
     LostRace,
-    #[error("the database is unavailable; nothing was applied, retry later")]
-    Unavailable,
+    #[error("the database is unavailable ({0}); nothing was applied, retry later")]
+    Unavailable(String),
     #[error("the arbiter did not answer: {0}")]
     Arbiter(String),
     #[error("internal error")]
@@ -39,7 +39,7 @@ impl From<StoreError> for ServiceError {
         match error {
             StoreError::Unavailable(detail) => {
                 tracing::warn!(%detail, "database unavailable");
-                ServiceError::Unavailable
+                ServiceError::Unavailable(hanniball_store::unavailable_reason(&detail).to_owned())
             }
             StoreError::Conflict(_) => ServiceError::LostRace,
             StoreError::Invalid(detail) => ServiceError::InvalidArgument(detail),
@@ -68,7 +68,7 @@ impl From<ServiceError> for Status {
                 Code::FailedPrecondition
             }
             ServiceError::LostRace => Code::Aborted,
-            ServiceError::Unavailable | ServiceError::Arbiter(_) => Code::Unavailable,
+            ServiceError::Unavailable(_) | ServiceError::Arbiter(_) => Code::Unavailable,
             ServiceError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
                 Code::Internal

@@ -50,6 +50,13 @@ pub enum StoreError {
     Database(String),
 }
 
+/// The words of an [`StoreError::Unavailable`] detail that a client may read: why the database
+/// cannot do the work ("the database is read-only"), without the driver's own message.
+#[must_use]
+pub fn unavailable_reason(detail: &str) -> &str {
+    detail.split(" (").next().unwrap_or(detail)
+}
+
 impl From<DbErr> for StoreError {
     fn from(error: DbErr) -> Self {
         if let Some(SqlErr::UniqueConstraintViolation(detail)) = error.sql_err() {
@@ -1598,6 +1605,22 @@ pub mod testing {
         admin.execute_unprepared(sql).await?;
         admin.close().await?;
         Ok(())
+    }
+
+    /// A write transaction held open on the database at `url` (SQLite: every other writer waits
+    /// for it, then gives up after the busy timeout); dropping it rolls back.
+    pub struct WriteLock {
+        _transaction: sea_orm::DatabaseTransaction,
+    }
+
+    /// Takes the write lock of the SQLite database at `url` until the guard is dropped.
+    pub async fn hold_write_lock(url: &str) -> Result<WriteLock, StoreError> {
+        use sea_orm::TransactionTrait;
+        let db = Database::connect(url).await?;
+        let txn = db.begin().await?;
+        txn.execute_unprepared("UPDATE players SET name = name")
+            .await?;
+        Ok(WriteLock { _transaction: txn })
     }
 
     /// Every database the tests should run on: SQLite always, PostgreSQL when configured.

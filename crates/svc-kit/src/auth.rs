@@ -731,7 +731,10 @@ impl From<AuthError> for tonic::Status {
             }
             AuthError::Store(StoreError::Unavailable(detail)) => {
                 tracing::warn!(%detail, "database unavailable");
-                tonic::Status::unavailable("the database is unavailable; retry later")
+                tonic::Status::unavailable(format!(
+                    "the database is unavailable ({}); retry later",
+                    hanniball_store::unavailable_reason(&detail)
+                ))
             }
             AuthError::Store(StoreError::Invalid(detail)) => {
                 tonic::Status::invalid_argument(detail)

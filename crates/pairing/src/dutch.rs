@@ -243,55 +243,53 @@ fn pair_round_slots(
     let Some(played) = (round as usize).checked_sub(1) else {
         return Ok((Pairing::default(), false));
     };
-    let pasts: Vec<Vec<Past>> = t
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            (0..played)
-                .map(|r| match p.entries.get(r) {
-                    Some(e) => past_of(t, e, i),
-                    None => past_of(t, &RoundEntry::NotPaired, i),
-                })
-                .collect()
-        })
-        .collect();
-    let absent = |i: usize| {
-        let p = &t.players[i];
-        let entry = p.entry(round).is_some_and(|e| !e.is_pairing());
-        entry || p.withdrawn_from.is_some_and(|w| w <= round)
-    };
-    // Effective pairing numbers: players who take part in this round or took part in an
-    // earlier pairing, in starting-rank order.
-    let mut rank = vec![usize::MAX; t.players.len()];
-    let mut next = 0;
-    for i in 0..t.players.len() {
-        if !absent(i) || pasts[i].iter().any(|m| m.participated) {
-            rank[i] = next;
-            next += 1;
-        }
+    let entrants = History::new(t, played).entrants(round);
+    let n = entrants.len();
+    if n == 0 {
+        return Ok((Pairing::default(), false));
     }
-    let plain_back =
-        |i: usize, back: usize| -> u32 { pasts[i][..played - back].iter().map(|m| m.points).sum() };
-    // The score used for pairing: the score before the round plus that round's acceleration.
-    let score_back = |i: usize, back: usize| -> u32 {
-        let accel = t.players[i]
-            .accelerations
-            .get(played - back)
-            .copied()
-            .unwrap_or(0);
-        plain_back(i, back) + accel
+    let mut ctx = Ctx::new(t, entrants, played as u32);
+    if let Some(slots) = slots {
+        ctx.set_slots(slots);
+    }
+    let mut pairs = ctx.pair(round)?;
+    let widened = pairs.is_err();
+    if widened {
+        // A bracket held more scores than the round's slots: pair the round again with a slot
+        // for every scoregroup (rare: see `Ctx::slots`).
+        ctx.set_slots(ctx.group_shift.len() as u32);
+        pairs = ctx.pair(round)?;
+    }
+    let Ok(Some(pairs)) = pairs else {
+        return Err(PairingError::NoValidPairing { round, players: n });
     };
-    let mut entrants: Vec<Entrant> = Vec::new();
-    for i in 0..t.players.len() {
-        if absent(i) {
-            continue;
-        }
-        let ms = &pasts[i];
+    Ok((ctx.publish(&pairs), widened))
+}
+
+/// Every player's past rounds as the engine reads them, and the scores they make.
+struct History<'t> {
+    t: &'t Tournament,
+    /// The number of rounds before the one to pair.
+    played: usize,
+    /// `pasts[i][r]`: player `i`'s round `r + 1`.
+    pasts: Vec<Vec<Past>>,
+}
+
+/// A player's colours in the games played: the preference, the colour of two games or more in
+/// a row (`None` otherwise), the difference between whites and blacks, and each game's colour.
+struct Colours {
+    pref: Option<Colour>,
+    repeated: Option<Colour>,
+    imbalance: u32,
+    history: Vec<Option<Colour>>,
+}
+
+impl Colours {
+    fn new(pasts: &[Past]) -> Self {
         let (mut white, mut black, mut consecutive) = (0u32, 0u32, 0u32);
         let mut repeated: Option<Colour> = None;
         let mut history = Vec::new();
-        for m in ms.iter().filter(|m| m.played) {
+        for m in pasts.iter().filter(|m| m.played) {
             let c = m.colour.expect("played games have colours");
             history.push(Some(c));
             if c == Colour::White {
@@ -326,32 +324,118 @@ fn pair_round_slots(
         if consecutive <= 1 {
             repeated = None;
         }
-        let absolute = imbalance > 1 || repeated.is_some();
-        let float = |back: usize| -> Float {
-            if played < back {
-                return Float::None;
-            }
-            let m = &ms[played - back];
-            if !m.played {
-                return if m.points > t.points.loss {
-                    Float::Down
-                } else {
-                    Float::None
-                };
-            }
-            let mine = score_back(i, back);
-            let theirs = score_back(m.opponent.expect("a game has an opponent"), back);
-            match mine.cmp(&theirs) {
-                std::cmp::Ordering::Greater => Float::Down,
-                std::cmp::Ordering::Less => Float::Up,
-                std::cmp::Ordering::Equal => Float::None,
-            }
+        Colours {
+            pref,
+            repeated,
+            imbalance,
+            history,
+        }
+    }
+}
+
+impl<'t> History<'t> {
+    fn new(t: &'t Tournament, played: usize) -> Self {
+        let pasts = t
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                (0..played)
+                    .map(|r| match p.entries.get(r) {
+                        Some(e) => past_of(t, e, i),
+                        None => past_of(t, &RoundEntry::NotPaired, i),
+                    })
+                    .collect()
+            })
+            .collect();
+        History { t, played, pasts }
+    }
+
+    /// Player `i`'s score `back` rounds ago.
+    fn plain_score(&self, i: usize, back: usize) -> u32 {
+        self.pasts[i][..self.played - back]
+            .iter()
+            .map(|m| m.points)
+            .sum()
+    }
+
+    /// The score used for pairing `back` rounds ago: the score before that round plus that
+    /// round's acceleration.
+    fn score(&self, i: usize, back: usize) -> u32 {
+        let accel = self.t.players[i]
+            .accelerations
+            .get(self.played - back)
+            .copied()
+            .unwrap_or(0);
+        self.plain_score(i, back) + accel
+    }
+
+    /// How player `i` floated `back` rounds ago.
+    fn float(&self, i: usize, back: usize) -> Float {
+        if self.played < back {
+            return Float::None;
+        }
+        let m = &self.pasts[i][self.played - back];
+        if !m.played {
+            return if m.points > self.t.points.loss {
+                Float::Down
+            } else {
+                Float::None
+            };
+        }
+        let mine = self.score(i, back);
+        let theirs = self.score(m.opponent.expect("a game has an opponent"), back);
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => Float::Down,
+            std::cmp::Ordering::Less => Float::Up,
+            std::cmp::Ordering::Equal => Float::None,
+        }
+    }
+
+    /// The players to pair in `round`, in pairing order (score, then effective pairing number).
+    fn entrants(&self, round: u32) -> Vec<Entrant> {
+        let t = self.t;
+        let absent = |i: usize| {
+            let p = &t.players[i];
+            let entry = p.entry(round).is_some_and(|e| !e.is_pairing());
+            entry || p.withdrawn_from.is_some_and(|w| w <= round)
         };
-        entrants.push(Entrant {
+        // Effective pairing numbers: players who take part in this round or took part in an
+        // earlier pairing, in starting-rank order.
+        let mut next = 0;
+        let rank: Vec<usize> = (0..t.players.len())
+            .map(|i| {
+                if !absent(i) || self.pasts[i].iter().any(|m| m.participated) {
+                    next += 1;
+                    next - 1
+                } else {
+                    usize::MAX
+                }
+            })
+            .collect();
+        let mut entrants: Vec<Entrant> = (0..t.players.len())
+            .filter(|&i| !absent(i))
+            .map(|i| self.entrant(i, rank[i]))
+            .collect();
+        entrants.sort_by(|a, b| b.score.cmp(&a.score).then(a.rank.cmp(&b.rank)));
+        entrants
+    }
+
+    fn entrant(&self, i: usize, rank: usize) -> Entrant {
+        let ms = &self.pasts[i];
+        let points = &self.t.points;
+        let Colours {
+            pref,
+            repeated,
+            imbalance,
+            history,
+        } = Colours::new(ms);
+        let absolute = imbalance > 1 || repeated.is_some();
+        Entrant {
             idx: i,
-            rank: rank[i],
-            score: score_back(i, 0),
-            plain_score: plain_back(i, 0),
+            rank,
+            score: self.score(i, 0),
+            plain_score: self.plain_score(i, 0),
             pref,
             repeated,
             imbalance,
@@ -359,38 +443,17 @@ fn pair_round_slots(
             played_games: ms.iter().filter(|m| m.played).count() as u32,
             eligible: !ms
                 .iter()
-                .any(|m| !m.played && (m.points >= t.points.win || m.pab)),
-            float1: float(1),
-            float2: float(2),
+                .any(|m| !m.played && (m.points >= points.win || m.pab)),
+            float1: self.float(i, 1),
+            float2: self.float(i, 2),
             opponents: ms
                 .iter()
                 .filter(|m| m.played)
                 .filter_map(|m| m.opponent)
                 .collect(),
             history,
-        });
+        }
     }
-    entrants.sort_by(|a, b| b.score.cmp(&a.score).then(a.rank.cmp(&b.rank)));
-    let n = entrants.len();
-    if n == 0 {
-        return Ok((Pairing::default(), false));
-    }
-    let mut ctx = Ctx::new(t, entrants, played as u32);
-    if let Some(slots) = slots {
-        ctx.set_slots(slots);
-    }
-    let mut pairs = ctx.pair(round)?;
-    let widened = pairs.is_err();
-    if widened {
-        // A bracket held more scores than the round's slots: pair the round again with a slot
-        // for every scoregroup (rare: see `Ctx::slots`).
-        ctx.set_slots(ctx.group_shift.len() as u32);
-        pairs = ctx.pair(round)?;
-    }
-    let Ok(Some(pairs)) = pairs else {
-        return Err(PairingError::NoValidPairing { round, players: n });
-    };
-    Ok((ctx.publish(&pairs), widened))
 }
 
 /// A bracket held more distinct scores than the weights have slots for (see `Ctx::slots`).

@@ -28,6 +28,12 @@
 //! Building the allowed pairs is O(n²); the matching is O(n³) time and O(n + m) memory for
 //! `m` allowed pairs. A queue of a few hundred players is matched in milliseconds;
 //! [`MAX_QUEUE`] bounds the input so memory stays bounded.
+//!
+//! This is the crate's second Edmonds matcher; `dutch/blossom.rs` is the other. That one finds
+//! *perfect* matchings only, on a dense table of multi-word weights, warm-started across the
+//! hundreds of weight changes of a Swiss round. This one solves once, on a sparse list of
+//! `i64` weights, and may leave players unmatched (maximum cardinality, not perfect); its way
+//! of breaking ties between equal optima is part of rule 3, which another algorithm would change.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -246,22 +252,73 @@ pub fn max_weight_matching(
     let mut m = Matcher::new(vertices, edges, max_cardinality);
     m.solve();
     (0..vertices)
-        .map(|v| usize::try_from(m.mate[v]).ok().map(|p| m.endpoint[p]))
+        .map(|v| m.mate[v].map(|p| m.endpoint[p]))
         .collect()
 }
 
-/// `-1` stands for "none" in the index arrays below, as in the reference formulation.
-const NONE: isize = -1;
-
-fn idx(i: isize) -> usize {
-    usize::try_from(i).expect("a real index, not NONE")
+/// A walk around a blossom's cycle of sub-blossoms from child `start` to the base (child 0),
+/// the way that crosses an even number of edges: forward from an odd child, backward from an
+/// even one (`mwmatching`'s `j`, `jstep` and `endptrick`).
+struct Walk {
+    len: usize,
+    j: usize,
+    forward: bool,
 }
 
-/// Python-style index into a cyclic list (negative counts from the end).
-fn cyc(len: usize, j: isize) -> usize {
-    let len = isize::try_from(len).expect("blossom lengths fit in isize");
-    idx(j.rem_euclid(len))
+impl Walk {
+    fn new(len: usize, start: usize) -> Self {
+        Walk {
+            len,
+            j: start,
+            forward: start % 2 == 1,
+        }
+    }
+
+    fn at_base(&self) -> bool {
+        self.j == 0
+    }
+
+    fn step(&mut self) {
+        self.j = if self.forward {
+            (self.j + 1) % self.len
+        } else {
+            (self.j + self.len - 1) % self.len
+        };
+    }
+
+    /// 0 walking forward, 1 backward: flips the endpoints read from the blossom's list so that
+    /// they point along the walk.
+    fn endptrick(&self) -> usize {
+        usize::from(!self.forward)
+    }
+
+    /// The endpoint, pointing along the walk, of the edge between the current child and the
+    /// one before it on the walk.
+    fn endpoint(&self, endps: &[usize]) -> usize {
+        endps[(self.j + self.len - self.endptrick()) % self.len] ^ self.endptrick()
+    }
 }
+
+/// What limits a change of the duals (`mwmatching`'s `deltatype`), in the order they are
+/// compared: a strictly smaller one replaces an earlier one.
+#[derive(Clone, Copy)]
+enum Delta {
+    /// A vertex dual reaches zero, or the maximum-cardinality optimum is reached: the stage
+    /// ends without an augmenting path.
+    Done,
+    /// An edge from an S-vertex to a free vertex becomes tight.
+    FreeEdge(usize),
+    /// An edge between two S-blossoms becomes tight.
+    SEdge(usize),
+    /// A T-blossom's dual reaches zero: it is expanded.
+    Expand(usize),
+}
+
+const FREE: u8 = 0;
+const S: u8 = 1;
+const T: u8 = 2;
+/// A temporary mark of `scan_blossom`'s path.
+const MARK: u8 = 5;
 
 struct Matcher<'e> {
     n: usize,
@@ -271,17 +328,18 @@ struct Matcher<'e> {
     endpoint: Vec<usize>,
     /// Remote endpoints `p` of the edges at each vertex.
     neighbend: Vec<Vec<usize>>,
-    /// Remote endpoint of the matched edge, or NONE.
-    mate: Vec<isize>,
-    /// 0 free, 1 S, 2 T (5 is a temporary mark in `scan_blossom`); per vertex and blossom.
+    /// Remote endpoint of the matched edge.
+    mate: Vec<Option<usize>>,
+    /// `FREE`, `S` or `T` (`MARK` in `scan_blossom`); per vertex and blossom.
     label: Vec<u8>,
-    labelend: Vec<isize>,
+    labelend: Vec<Option<usize>>,
     inblossom: Vec<usize>,
-    blossomparent: Vec<isize>,
+    blossomparent: Vec<Option<usize>>,
     blossomchilds: Vec<Vec<usize>>,
-    blossombase: Vec<isize>,
+    /// `None` for a blossom number not in use.
+    blossombase: Vec<Option<usize>>,
     blossomendps: Vec<Vec<usize>>,
-    bestedge: Vec<isize>,
+    bestedge: Vec<Option<usize>>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<i64>,
@@ -302,25 +360,23 @@ impl<'e> Matcher<'e> {
         }
         let mut dualvar = vec![max_weight; n];
         dualvar.extend(std::iter::repeat_n(0, n));
-        let mut blossombase: Vec<isize> = (0..n)
-            .map(|v| isize::try_from(v).expect("vertex count fits in isize"))
-            .collect();
-        blossombase.extend(std::iter::repeat_n(NONE, n));
+        let mut blossombase: Vec<Option<usize>> = (0..n).map(Some).collect();
+        blossombase.extend(std::iter::repeat_n(None, n));
         Matcher {
             n,
             edges,
             max_cardinality,
             endpoint,
             neighbend,
-            mate: vec![NONE; n],
-            label: vec![0; 2 * n],
-            labelend: vec![NONE; 2 * n],
+            mate: vec![None; n],
+            label: vec![FREE; 2 * n],
+            labelend: vec![None; 2 * n],
             inblossom: (0..n).collect(),
-            blossomparent: vec![NONE; 2 * n],
+            blossomparent: vec![None; 2 * n],
             blossomchilds: vec![Vec::new(); 2 * n],
             blossombase,
             blossomendps: vec![Vec::new(); 2 * n],
-            bestedge: vec![NONE; 2 * n],
+            bestedge: vec![None; 2 * n],
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).collect(),
             dualvar,
@@ -332,6 +388,11 @@ impl<'e> Matcher<'e> {
     fn slack(&self, k: usize) -> i64 {
         let (i, j, w) = self.edges[k];
         self.dualvar[i] + self.dualvar[j] - 2 * w
+    }
+
+    /// Whether edge `k` has less slack than the edge `best`, if any.
+    fn tighter(&self, k: usize, best: Option<usize>) -> bool {
+        best.is_none_or(|e| self.slack(k) < self.slack(e))
     }
 
     fn leaves(&self, b: usize) -> Vec<usize> {
@@ -347,7 +408,17 @@ impl<'e> Matcher<'e> {
         out
     }
 
-    fn assign_label(&mut self, w: usize, t: u8, p: isize) {
+    /// The base vertex of blossom `b`, which is in use.
+    fn base(&self, b: usize) -> usize {
+        self.blossombase[b].expect("a blossom in use has a base")
+    }
+
+    /// The vertex at the far end of the edge by which top-level blossom `b` got its label.
+    fn labelled_from(&self, b: usize) -> Option<usize> {
+        self.labelend[b].map(|p| self.endpoint[p])
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: Option<usize>) {
         let mut w = w;
         let mut t = t;
         let mut p = p;
@@ -357,51 +428,53 @@ impl<'e> Matcher<'e> {
             self.label[b] = t;
             self.labelend[w] = p;
             self.labelend[b] = p;
-            self.bestedge[w] = NONE;
-            self.bestedge[b] = NONE;
-            if t == 1 {
+            self.bestedge[w] = None;
+            self.bestedge[b] = None;
+            if t == S {
                 let leaves = self.leaves(b);
                 self.queue.extend(leaves);
                 return;
             }
             // T: the base's mate becomes S.
-            let base = idx(self.blossombase[b]);
-            let mate_end = idx(self.mate[base]);
+            let mate_end = self.mate[self.base(b)].expect("a T-blossom's base is matched");
             w = self.endpoint[mate_end];
-            t = 1;
-            p = isize::try_from(mate_end ^ 1).expect("endpoint fits");
+            t = S;
+            p = Some(mate_end ^ 1);
         }
     }
 
-    /// Returns the base of a new blossom, or NONE when an augmenting path was found.
-    fn scan_blossom(&mut self, v: usize, w: usize) -> isize {
+    /// Traces back from `v` and `w`: the base of a new blossom, or `None` when an augmenting
+    /// path was found.
+    fn scan_blossom(&mut self, v: usize, w: usize) -> Option<usize> {
         let mut path = Vec::new();
-        let mut base = NONE;
-        let mut v = isize::try_from(v).expect("vertex fits");
-        let mut w = isize::try_from(w).expect("vertex fits");
-        while v != NONE || w != NONE {
-            let mut b = self.inblossom[idx(v)];
+        let mut base = None;
+        let (mut v, mut w) = (Some(v), Some(w));
+        while let Some(x) = v {
+            let b = self.inblossom[x];
             if self.label[b] & 4 != 0 {
                 base = self.blossombase[b];
                 break;
             }
             path.push(b);
-            self.label[b] = 5;
-            if self.labelend[b] == NONE {
-                v = NONE;
-            } else {
-                let t = self.endpoint[idx(self.labelend[b])];
-                b = self.inblossom[t];
-                v = isize::try_from(self.endpoint[idx(self.labelend[b])]).expect("fits");
-            }
-            if w != NONE {
+            self.label[b] = MARK;
+            // Up the tree: to the T-blossom the S-blossom `b` was reached from, then to the
+            // S-blossom that one was reached from.
+            v = self
+                .labelled_from(b)
+                .map(|t| self.endpoint[self.labelend_of(self.inblossom[t])]);
+            if w.is_some() {
                 std::mem::swap(&mut v, &mut w);
             }
         }
         for b in path {
-            self.label[b] = 1;
+            self.label[b] = S;
         }
         base
+    }
+
+    /// The end of `labelend[b]`, which is set.
+    fn labelend_of(&self, b: usize) -> usize {
+        self.labelend[b].expect("a labelled sub-blossom has a label end")
     }
 
     fn add_blossom(&mut self, base: usize, k: usize) {
@@ -413,16 +486,16 @@ impl<'e> Matcher<'e> {
             .unusedblossoms
             .pop()
             .expect("at most n blossoms exist at once");
-        self.blossombase[b] = isize::try_from(base).expect("fits");
-        self.blossomparent[b] = NONE;
-        self.blossomparent[bb] = isize::try_from(b).expect("fits");
+        self.blossombase[b] = Some(base);
+        self.blossomparent[b] = None;
+        self.blossomparent[bb] = Some(b);
         let mut path = Vec::new();
         let mut endps = Vec::new();
         while bv != bb {
-            self.blossomparent[bv] = isize::try_from(b).expect("fits");
+            self.blossomparent[bv] = Some(b);
             path.push(bv);
-            endps.push(idx(self.labelend[bv]));
-            v = self.endpoint[idx(self.labelend[bv])];
+            endps.push(self.labelend_of(bv));
+            v = self.endpoint[self.labelend_of(bv)];
             bv = self.inblossom[v];
         }
         path.push(bb);
@@ -430,25 +503,31 @@ impl<'e> Matcher<'e> {
         endps.reverse();
         endps.push(2 * k);
         while bw != bb {
-            self.blossomparent[bw] = isize::try_from(b).expect("fits");
+            self.blossomparent[bw] = Some(b);
             path.push(bw);
-            endps.push(idx(self.labelend[bw]) ^ 1);
-            w = self.endpoint[idx(self.labelend[bw])];
+            endps.push(self.labelend_of(bw) ^ 1);
+            w = self.endpoint[self.labelend_of(bw)];
             bw = self.inblossom[w];
         }
-        self.label[b] = 1;
+        self.label[b] = S;
         self.labelend[b] = self.labelend[bb];
         self.dualvar[b] = 0;
         self.blossomchilds[b] = path.clone();
         self.blossomendps[b] = endps;
         for leaf in self.leaves(b) {
-            if self.label[self.inblossom[leaf]] == 2 {
+            if self.label[self.inblossom[leaf]] == T {
                 self.queue.push(leaf);
             }
             self.inblossom[leaf] = b;
         }
-        let mut bestedgeto = vec![NONE; 2 * self.n];
-        for &sub in &path {
+        self.best_edges_of_new(b, &path);
+    }
+
+    /// The least-slack edge from new blossom `b` (children `path`) to each other S-blossom,
+    /// made from its children's lists (or their leaves' edges), and the least of those.
+    fn best_edges_of_new(&mut self, b: usize, path: &[usize]) {
+        let mut bestedgeto: Vec<Option<usize>> = vec![None; 2 * self.n];
+        for &sub in path {
             let lists: Vec<Vec<usize>> = match self.blossombestedges[sub].take() {
                 Some(list) => vec![list],
                 None => self
@@ -463,26 +542,18 @@ impl<'e> Matcher<'e> {
                     let (i, j, _) = self.edges[k2];
                     let j = if self.inblossom[j] == b { i } else { j };
                     let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == 1
-                        && (bestedgeto[bj] == NONE
-                            || self.slack(k2) < self.slack(idx(bestedgeto[bj])))
-                    {
-                        bestedgeto[bj] = isize::try_from(k2).expect("fits");
+                    if bj != b && self.label[bj] == S && self.tighter(k2, bestedgeto[bj]) {
+                        bestedgeto[bj] = Some(k2);
                     }
                 }
             }
-            self.bestedge[sub] = NONE;
+            self.bestedge[sub] = None;
         }
-        let best: Vec<usize> = bestedgeto
-            .into_iter()
-            .filter(|&k2| k2 != NONE)
-            .map(idx)
-            .collect();
-        self.bestedge[b] = NONE;
+        let best: Vec<usize> = bestedgeto.into_iter().flatten().collect();
+        self.bestedge[b] = None;
         for &k2 in &best {
-            if self.bestedge[b] == NONE || self.slack(k2) < self.slack(idx(self.bestedge[b])) {
-                self.bestedge[b] = isize::try_from(k2).expect("fits");
+            if self.tighter(k2, self.bestedge[b]) {
+                self.bestedge[b] = Some(k2);
             }
         }
         self.blossombestedges[b] = Some(best);
@@ -491,7 +562,7 @@ impl<'e> Matcher<'e> {
     fn expand_blossom(&mut self, b: usize, endstage: bool) {
         let childs = self.blossomchilds[b].clone();
         for &s in &childs {
-            self.blossomparent[s] = NONE;
+            self.blossomparent[s] = None;
             if s < self.n {
                 self.inblossom[s] = s;
             } else if endstage && self.dualvar[s] == 0 {
@@ -502,107 +573,101 @@ impl<'e> Matcher<'e> {
                 }
             }
         }
-        if !endstage && self.label[b] == 2 {
-            let len = childs.len();
-            let endps = self.blossomendps[b].clone();
-            let entrychild = self.inblossom[self.endpoint[idx(self.labelend[b]) ^ 1]];
-            let start = childs
-                .iter()
-                .position(|&c| c == entrychild)
-                .expect("the entry child is a child");
-            let mut j = isize::try_from(start).expect("fits");
-            let (jstep, endptrick): (isize, usize) = if j & 1 == 1 {
-                j -= isize::try_from(len).expect("fits");
-                (1, 0)
-            } else {
-                (-1, 1)
-            };
-            let mut p = idx(self.labelend[b]);
-            let endps_at =
-                |j: isize| endps[cyc(len, j - isize::try_from(endptrick).expect("0 or 1"))];
-            while j != 0 {
-                // Relabel the T-sub-blossom.
-                self.label[self.endpoint[p ^ 1]] = 0;
-                self.label[self.endpoint[endps_at(j) ^ endptrick ^ 1]] = 0;
-                self.assign_label(self.endpoint[p ^ 1], 2, isize::try_from(p).expect("fits"));
-                // Step to the next S-sub-blossom and note its forward endpoint.
-                self.allowedge[endps_at(j) / 2] = true;
-                j += jstep;
-                p = endps_at(j) ^ endptrick;
-                // Step to the next T-sub-blossom.
-                self.allowedge[p / 2] = true;
-                j += jstep;
-            }
-            // Relabel the base T-sub-blossom without stepping through to its mate.
-            let bv = childs[cyc(len, j)];
-            let ep = self.endpoint[p ^ 1];
-            self.label[ep] = 2;
-            self.label[bv] = 2;
-            self.labelend[ep] = isize::try_from(p).expect("fits");
-            self.labelend[bv] = isize::try_from(p).expect("fits");
-            self.bestedge[bv] = NONE;
-            j += jstep;
-            while childs[cyc(len, j)] != entrychild {
-                let bv = childs[cyc(len, j)];
-                if self.label[bv] == 1 {
-                    j += jstep;
-                    continue;
-                }
-                let reached = self.leaves(bv).into_iter().find(|&v| self.label[v] != 0);
-                if let Some(v) = reached {
-                    self.label[v] = 0;
-                    let base = idx(self.blossombase[bv]);
-                    self.label[self.endpoint[idx(self.mate[base])]] = 0;
-                    self.assign_label(v, 2, self.labelend[v]);
-                }
-                j += jstep;
-            }
+        if !endstage && self.label[b] == T {
+            self.relabel_expanded_t(b, &childs);
         }
-        self.label[b] = 0;
-        self.labelend[b] = NONE;
+        self.label[b] = FREE;
+        self.labelend[b] = None;
         self.blossomchilds[b] = Vec::new();
         self.blossomendps[b] = Vec::new();
-        self.blossombase[b] = NONE;
+        self.blossombase[b] = None;
         self.blossombestedges[b] = None;
-        self.bestedge[b] = NONE;
+        self.bestedge[b] = None;
         self.unusedblossoms.push(b);
     }
 
+    /// After T-blossom `b` (children `childs`) is expanded in a stage: its children on the
+    /// even path from the entry child to the base become T- and S-blossoms of the tree; the
+    /// others are free, or T where one of their vertices was reached.
+    fn relabel_expanded_t(&mut self, b: usize, childs: &[usize]) {
+        let len = childs.len();
+        let endps = self.blossomendps[b].clone();
+        let entry = self.labelend_of(b);
+        let entrychild = self.inblossom[self.endpoint[entry ^ 1]];
+        let start = childs
+            .iter()
+            .position(|&c| c == entrychild)
+            .expect("the entry child is a child");
+        let mut walk = Walk::new(len, start);
+        let mut p = entry;
+        while !walk.at_base() {
+            // Relabel the T-sub-blossom.
+            self.label[self.endpoint[p ^ 1]] = FREE;
+            let q = walk.endpoint(&endps);
+            self.label[self.endpoint[q ^ 1]] = FREE;
+            self.assign_label(self.endpoint[p ^ 1], T, Some(p));
+            // Step to the next S-sub-blossom and note its forward endpoint.
+            self.allowedge[q / 2] = true;
+            walk.step();
+            p = walk.endpoint(&endps);
+            // Step to the next T-sub-blossom.
+            self.allowedge[p / 2] = true;
+            walk.step();
+        }
+        // Relabel the base T-sub-blossom without stepping through to its mate.
+        let bv = childs[walk.j];
+        let ep = self.endpoint[p ^ 1];
+        self.label[ep] = T;
+        self.label[bv] = T;
+        self.labelend[ep] = Some(p);
+        self.labelend[bv] = Some(p);
+        self.bestedge[bv] = None;
+        walk.step();
+        while childs[walk.j] != entrychild {
+            let bv = childs[walk.j];
+            if self.label[bv] == S {
+                walk.step();
+                continue;
+            }
+            let reached = self.leaves(bv).into_iter().find(|&v| self.label[v] != FREE);
+            if let Some(v) = reached {
+                self.label[v] = FREE;
+                let mate_end = self.mate[self.base(bv)].expect("a sub-blossom's base is matched");
+                self.label[self.endpoint[mate_end]] = FREE;
+                self.assign_label(v, T, self.labelend[v]);
+            }
+            walk.step();
+        }
+    }
+
     fn augment_blossom(&mut self, b: usize, v: usize) {
+        let parent = |m: &Self, t: usize| m.blossomparent[t].expect("a sub-blossom has a parent");
         let mut t = v;
-        while idx(self.blossomparent[t]) != b {
-            t = idx(self.blossomparent[t]);
+        while parent(self, t) != b {
+            t = parent(self, t);
         }
         if t >= self.n {
             self.augment_blossom(t, v);
         }
-        let len = self.blossomchilds[b].len();
         let i = self.blossomchilds[b]
             .iter()
             .position(|&c| c == t)
             .expect("t is a child of b");
-        let mut j = isize::try_from(i).expect("fits");
-        let (jstep, endptrick): (isize, usize) = if i & 1 == 1 {
-            j -= isize::try_from(len).expect("fits");
-            (1, 0)
-        } else {
-            (-1, 1)
-        };
-        while j != 0 {
-            j += jstep;
-            let t1 = self.blossomchilds[b][cyc(len, j)];
-            let p = self.blossomendps[b][cyc(len, j - isize::try_from(endptrick).expect("0 or 1"))]
-                ^ endptrick;
+        let mut walk = Walk::new(self.blossomchilds[b].len(), i);
+        while !walk.at_base() {
+            walk.step();
+            let t1 = self.blossomchilds[b][walk.j];
+            let p = walk.endpoint(&self.blossomendps[b]);
             if t1 >= self.n {
                 self.augment_blossom(t1, self.endpoint[p]);
             }
-            j += jstep;
-            let t2 = self.blossomchilds[b][cyc(len, j)];
+            walk.step();
+            let t2 = self.blossomchilds[b][walk.j];
             if t2 >= self.n {
                 self.augment_blossom(t2, self.endpoint[p ^ 1]);
             }
-            self.mate[self.endpoint[p]] = isize::try_from(p ^ 1).expect("fits");
-            self.mate[self.endpoint[p ^ 1]] = isize::try_from(p).expect("fits");
+            self.mate[self.endpoint[p]] = Some(p ^ 1);
+            self.mate[self.endpoint[p ^ 1]] = Some(p);
         }
         self.blossomchilds[b].rotate_left(i);
         self.blossomendps[b].rotate_left(i);
@@ -619,13 +684,12 @@ impl<'e> Matcher<'e> {
                 if bs >= self.n {
                     self.augment_blossom(bs, s);
                 }
-                self.mate[s] = isize::try_from(p).expect("fits");
-                if self.labelend[bs] == NONE {
+                self.mate[s] = Some(p);
+                let Some(t) = self.labelled_from(bs) else {
                     break;
-                }
-                let t = self.endpoint[idx(self.labelend[bs])];
+                };
                 let bt = self.inblossom[t];
-                let le = idx(self.labelend[bt]);
+                let le = self.labelend_of(bt);
                 s = self.endpoint[le];
                 let j = self.endpoint[le ^ 1];
                 if bt >= self.n {
@@ -638,168 +702,186 @@ impl<'e> Matcher<'e> {
     }
 
     fn solve(&mut self) {
-        let n = self.n;
-        for _stage in 0..n {
-            self.label.iter_mut().for_each(|l| *l = 0);
-            self.bestedge.iter_mut().for_each(|e| *e = NONE);
-            for b in n..2 * n {
-                self.blossombestedges[b] = None;
-            }
-            self.allowedge.iter_mut().for_each(|a| *a = false);
-            self.queue.clear();
-            for v in 0..n {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
-                    self.assign_label(v, 1, NONE);
-                }
-            }
-            let mut augmented = false;
-            loop {
-                while !augmented {
-                    let Some(v) = self.queue.pop() else { break };
-                    for pi in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][pi];
-                        let k = p / 2;
-                        let w = self.endpoint[p];
-                        if self.inblossom[v] == self.inblossom[w] {
-                            continue;
-                        }
-                        let mut kslack = 0;
-                        if !self.allowedge[k] {
-                            kslack = self.slack(k);
-                            if kslack <= 0 {
-                                self.allowedge[k] = true;
-                            }
-                        }
-                        if self.allowedge[k] {
-                            let bw = self.inblossom[w];
-                            if self.label[bw] == 0 {
-                                self.assign_label(w, 2, isize::try_from(p ^ 1).expect("fits"));
-                            } else if self.label[bw] == 1 {
-                                let base = self.scan_blossom(v, w);
-                                if base >= 0 {
-                                    self.add_blossom(idx(base), k);
-                                } else {
-                                    self.augment_matching(k);
-                                    augmented = true;
-                                    break;
-                                }
-                            } else if self.label[w] == 0 {
-                                self.label[w] = 2;
-                                self.labelend[w] = isize::try_from(p ^ 1).expect("fits");
-                            }
-                        } else if self.label[self.inblossom[w]] == 1 {
-                            let b = self.inblossom[v];
-                            if self.bestedge[b] == NONE
-                                || kslack < self.slack(idx(self.bestedge[b]))
-                            {
-                                self.bestedge[b] = isize::try_from(k).expect("fits");
-                            }
-                        } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE
-                                || kslack < self.slack(idx(self.bestedge[w])))
-                        {
-                            self.bestedge[w] = isize::try_from(k).expect("fits");
-                        }
-                    }
-                }
-                if augmented {
-                    break;
-                }
-                // No augmenting path with tight edges: adjust the duals.
-                let mut deltatype = 0u8;
-                let mut delta = 0i64;
-                let mut deltaedge = 0usize;
-                let mut deltablossom = 0usize;
-                if !self.max_cardinality {
-                    deltatype = 1;
-                    delta = self.dualvar[..n].iter().copied().min().unwrap_or(0);
-                }
-                for v in 0..n {
-                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                        let d = self.slack(idx(self.bestedge[v]));
-                        if deltatype == 0 || d < delta {
-                            delta = d;
-                            deltatype = 2;
-                            deltaedge = idx(self.bestedge[v]);
-                        }
-                    }
-                }
-                for b in 0..2 * n {
-                    if self.blossomparent[b] == NONE
-                        && self.label[b] == 1
-                        && self.bestedge[b] != NONE
-                    {
-                        let kslack = self.slack(idx(self.bestedge[b]));
-                        debug_assert_eq!(kslack % 2, 0, "integral duals");
-                        let d = kslack / 2;
-                        if deltatype == 0 || d < delta {
-                            delta = d;
-                            deltatype = 3;
-                            deltaedge = idx(self.bestedge[b]);
-                        }
-                    }
-                }
-                for b in n..2 * n {
-                    if self.blossombase[b] >= 0
-                        && self.blossomparent[b] == NONE
-                        && self.label[b] == 2
-                        && (deltatype == 0 || self.dualvar[b] < delta)
-                    {
-                        delta = self.dualvar[b];
-                        deltatype = 4;
-                        deltablossom = b;
-                    }
-                }
-                if deltatype == 0 {
-                    // Max-cardinality optimum reached; a final update keeps the duals valid.
-                    deltatype = 1;
-                    delta = self.dualvar[..n].iter().copied().min().unwrap_or(0).max(0);
-                }
-                for v in 0..n {
-                    match self.label[self.inblossom[v]] {
-                        1 => self.dualvar[v] -= delta,
-                        2 => self.dualvar[v] += delta,
-                        _ => {}
-                    }
-                }
-                for b in n..2 * n {
-                    if self.blossombase[b] >= 0 && self.blossomparent[b] == NONE {
-                        match self.label[b] {
-                            1 => self.dualvar[b] += delta,
-                            2 => self.dualvar[b] -= delta,
-                            _ => {}
-                        }
-                    }
-                }
-                match deltatype {
-                    1 => break,
-                    2 => {
-                        self.allowedge[deltaedge] = true;
-                        let (mut i, j, _) = self.edges[deltaedge];
-                        if self.label[self.inblossom[i]] == 0 {
-                            i = j;
-                        }
-                        self.queue.push(i);
-                    }
-                    3 => {
-                        self.allowedge[deltaedge] = true;
-                        let (i, _, _) = self.edges[deltaedge];
-                        self.queue.push(i);
-                    }
-                    _ => self.expand_blossom(deltablossom, false),
-                }
-            }
-            if !augmented {
+        for _stage in 0..self.n {
+            self.start_stage();
+            if !self.search() {
                 break;
             }
-            for b in n..2 * n {
-                if self.blossomparent[b] == NONE
-                    && self.blossombase[b] >= 0
-                    && self.label[b] == 1
-                    && self.dualvar[b] == 0
-                {
-                    self.expand_blossom(b, true);
+            self.end_stage();
+        }
+    }
+
+    /// Clears the labels and best edges; every free vertex becomes the S-root of a tree.
+    fn start_stage(&mut self) {
+        let n = self.n;
+        self.label.iter_mut().for_each(|l| *l = FREE);
+        self.bestedge.iter_mut().for_each(|e| *e = None);
+        for b in n..2 * n {
+            self.blossombestedges[b] = None;
+        }
+        self.allowedge.iter_mut().for_each(|a| *a = false);
+        self.queue.clear();
+        for v in 0..n {
+            if self.mate[v].is_none() && self.label[self.inblossom[v]] == FREE {
+                self.assign_label(v, S, None);
+            }
+        }
+    }
+
+    /// Grows the trees, changing the duals when no tight edge is left, until an augmenting
+    /// path is found (and augmented: `true`) or the duals say there is none.
+    fn search(&mut self) -> bool {
+        loop {
+            while let Some(v) = self.queue.pop() {
+                if self.scan(v) {
+                    return true;
                 }
+            }
+            let (delta, by) = self.choose_delta();
+            self.change_duals(by);
+            match delta {
+                Delta::Done => return false,
+                Delta::FreeEdge(k) => {
+                    self.allowedge[k] = true;
+                    let (mut i, j, _) = self.edges[k];
+                    if self.label[self.inblossom[i]] == FREE {
+                        i = j;
+                    }
+                    self.queue.push(i);
+                }
+                Delta::SEdge(k) => {
+                    self.allowedge[k] = true;
+                    self.queue.push(self.edges[k].0);
+                }
+                Delta::Expand(b) => self.expand_blossom(b, false),
+            }
+        }
+    }
+
+    /// Scans the edges of S-vertex `v`: labels, forms blossoms, notes best edges; whether it
+    /// found (and augmented) an augmenting path.
+    fn scan(&mut self, v: usize) -> bool {
+        for pi in 0..self.neighbend[v].len() {
+            let p = self.neighbend[v][pi];
+            let k = p / 2;
+            let w = self.endpoint[p];
+            if self.inblossom[v] == self.inblossom[w] {
+                continue;
+            }
+            let mut kslack = 0;
+            if !self.allowedge[k] {
+                kslack = self.slack(k);
+                if kslack <= 0 {
+                    self.allowedge[k] = true;
+                }
+            }
+            if self.allowedge[k] {
+                let bw = self.inblossom[w];
+                if self.label[bw] == FREE {
+                    self.assign_label(w, T, Some(p ^ 1));
+                } else if self.label[bw] == S {
+                    match self.scan_blossom(v, w) {
+                        Some(base) => self.add_blossom(base, k),
+                        None => {
+                            self.augment_matching(k);
+                            return true;
+                        }
+                    }
+                } else if self.label[w] == FREE {
+                    self.label[w] = T;
+                    self.labelend[w] = Some(p ^ 1);
+                }
+            } else if self.label[self.inblossom[w]] == S {
+                let b = self.inblossom[v];
+                if self.bestedge[b].is_none_or(|e| kslack < self.slack(e)) {
+                    self.bestedge[b] = Some(k);
+                }
+            } else if self.label[w] == FREE
+                && self.bestedge[w].is_none_or(|e| kslack < self.slack(e))
+            {
+                self.bestedge[w] = Some(k);
+            }
+        }
+        false
+    }
+
+    /// The change of the duals that makes the next edge tight or the next blossom expandable,
+    /// and by how much.
+    fn choose_delta(&self) -> (Delta, i64) {
+        let n = self.n;
+        let least_dual = || self.dualvar[..n].iter().copied().min().unwrap_or(0);
+        let mut best: Option<(Delta, i64)> = None;
+        let smaller = |best: &Option<(Delta, i64)>, d: i64| best.is_none_or(|(_, at)| d < at);
+        if !self.max_cardinality {
+            best = Some((Delta::Done, least_dual()));
+        }
+        for v in 0..n {
+            if self.label[self.inblossom[v]] != FREE {
+                continue;
+            }
+            if let Some(k) = self.bestedge[v] {
+                let d = self.slack(k);
+                if smaller(&best, d) {
+                    best = Some((Delta::FreeEdge(k), d));
+                }
+            }
+        }
+        for b in 0..2 * n {
+            if self.blossomparent[b].is_some() || self.label[b] != S {
+                continue;
+            }
+            if let Some(k) = self.bestedge[b] {
+                let kslack = self.slack(k);
+                debug_assert_eq!(kslack % 2, 0, "integral duals");
+                let d = kslack / 2;
+                if smaller(&best, d) {
+                    best = Some((Delta::SEdge(k), d));
+                }
+            }
+        }
+        for b in n..2 * n {
+            if self.blossombase[b].is_some()
+                && self.blossomparent[b].is_none()
+                && self.label[b] == T
+                && smaller(&best, self.dualvar[b])
+            {
+                best = Some((Delta::Expand(b), self.dualvar[b]));
+            }
+        }
+        // None: the maximum-cardinality optimum is reached; a final update keeps the duals
+        // valid.
+        best.unwrap_or_else(|| (Delta::Done, least_dual().max(0)))
+    }
+
+    fn change_duals(&mut self, delta: i64) {
+        let n = self.n;
+        for v in 0..n {
+            match self.label[self.inblossom[v]] {
+                S => self.dualvar[v] -= delta,
+                T => self.dualvar[v] += delta,
+                _ => {}
+            }
+        }
+        for b in n..2 * n {
+            if self.blossombase[b].is_some() && self.blossomparent[b].is_none() {
+                match self.label[b] {
+                    S => self.dualvar[b] += delta,
+                    T => self.dualvar[b] -= delta,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Expands the top-level S-blossoms whose dual reached zero.
+    fn end_stage(&mut self) {
+        for b in self.n..2 * self.n {
+            if self.blossomparent[b].is_none()
+                && self.blossombase[b].is_some()
+                && self.label[b] == S
+                && self.dualvar[b] == 0
+            {
+                self.expand_blossom(b, true);
             }
         }
     }

@@ -18,6 +18,11 @@
 //! `dual[a] + dual[b] - w2`; inside a blossom the blossom duals add `2 · z` each. Vertices of one
 //! alternating forest share the parity of their duals (checked at every stage start), so S–S
 //! slacks are even and every dual stays an integer.
+//!
+//! The crate's other Edmonds matcher, in `matchmaking.rs`, is a plain cold solve of a sparse
+//! graph with `i64` weights that may leave vertices unmatched (a bot queue). This one needs
+//! perfect matchings of a dense graph, weights wider than 64 bits, warm starts and retired
+//! vertices; neither does the other's job without changing its cost or its tie-breaking.
 
 use super::wide::Wide;
 

@@ -128,15 +128,13 @@ pub struct Running {
     pub addr: SocketAddr,
     /// Its hub (tests look inside).
     pub hub: Arc<Hub>,
-    shutdown: CancellationToken,
     served: Served,
 }
 
 impl Running {
     /// Stops gracefully: open streams end, in-flight calls finish, then the server returns.
     pub async fn stop(self) -> Result<(), tonic::transport::Error> {
-        self.shutdown.cancel();
-        self.served.wait().await
+        self.served.stop().await
     }
 
     /// Waits until the server stops (after `shutdown` is cancelled elsewhere).
@@ -184,7 +182,6 @@ pub async fn start_with_limits(
     Ok(Running {
         addr: served.addr,
         hub: arbiter.hub,
-        shutdown,
         served,
     })
 }

@@ -1,24 +1,18 @@
-//! The results consumer: the arbiter's finished games (`WatchResults`) from the stored cursor on,
-//! each batch recorded with the cursor in one transaction; reconnects with backoff.
+//! The results consumer: the arbiter's finished games (followed by svc-kit from the stored cursor
+//! on), each batch recorded with the cursor in one transaction.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
-use hanniball_svc_kit::AdminToken;
-use tokio_stream::StreamExt;
+use hanniball_svc_kit::{AdminToken, Results, follow_results};
 use tokio_util::sync::CancellationToken;
 use tonic::transport::Channel;
 
 use crate::convert;
 use crate::error::ServiceResult;
 use crate::service::{CONSUMER, Shared};
-
-/// The first wait after a failure; it doubles up to the configured maximum.
-const MIN_BACKOFF: Duration = Duration::from_millis(100);
-/// Results recorded per transaction at most (a catch-up after downtime comes in large batches).
-const BATCH: usize = 500;
 
 /// Runs until `shutdown`.
 pub async fn run(
@@ -28,72 +22,22 @@ pub async fn run(
     max_backoff: Duration,
     shutdown: CancellationToken,
 ) {
-    let mut client = ArbiterClient::with_interceptor(channel, token);
-    let mut backoff = MIN_BACKOFF;
-    loop {
-        let outcome = session(&shared, &mut client, &shutdown, &mut backoff).await;
-        if shutdown.is_cancelled() {
-            return;
-        }
-        match outcome {
-            Ok(()) => tracing::info!("results stream ended; reconnecting"),
-            Err(reason) => {
-                tracing::warn!(%reason, backoff_ms = backoff.as_millis() as u64, "results consumer: retrying");
-            }
-        }
-        if !hanniball_svc_kit::pause(backoff, &shutdown).await {
-            return;
-        }
-        backoff = (backoff * 2).min(max_backoff.max(MIN_BACKOFF));
-    }
+    let arbiter = ArbiterClient::with_interceptor(channel, token);
+    follow_results(arbiter, Rater(shared), max_backoff, shutdown).await;
 }
 
-/// One connection: from the stored cursor, until the stream ends, fails, or shutdown (`Ok`).
-async fn session(
-    shared: &Shared,
-    client: &mut ArbiterClient<
-        tonic::service::interceptor::InterceptedService<Channel, AdminToken>,
-    >,
-    shutdown: &CancellationToken,
-    backoff: &mut Duration,
-) -> Result<(), String> {
-    let cursor = shared
-        .store
-        .rating_cursor(CONSUMER)
-        .await
-        .map_err(|e| format!("reading the cursor: {e}"))?;
-    let response = tokio::select! {
-        () = shutdown.cancelled() => return Ok(()),
-        response = client.watch_results(apb::WatchResultsRequest { after_sequence: cursor }) => response,
-    };
-    let mut stream = response
-        .map_err(|s| format!("WatchResults: {:?}: {}", s.code(), s.message()))?
-        .into_inner();
-    tracing::info!(after_sequence = cursor, "watching the arbiter's results");
-    loop {
-        let first = tokio::select! {
-            () = shutdown.cancelled() => return Ok(()),
-            item = stream.next() => item,
-        };
-        let first = match first {
-            None => return Ok(()),
-            Some(Err(s)) => return Err(format!("results stream: {:?}: {}", s.code(), s.message())),
-            Some(Ok(game)) => game,
-        };
-        // Whatever else has arrived already goes into the same transaction.
-        let mut batch = vec![first];
-        while batch.len() < BATCH {
-            match tokio::time::timeout(Duration::ZERO, stream.next()).await {
-                Ok(Some(Ok(game))) => batch.push(game),
-                // An error or the end shows again on the next read (or the reconnect resumes
-                // from the stored cursor).
-                _ => break,
-            }
-        }
-        handle(shared, &batch)
-            .await
-            .map_err(|e| format!("recording results: {e}"))?;
-        *backoff = MIN_BACKOFF;
+/// The rating service as a follower of results.
+struct Rater(Arc<Shared>);
+
+impl Results for Rater {
+    async fn cursor(&self) -> Result<i64, String> {
+        let cursor = self.0.store.rating_cursor(CONSUMER).await;
+        cursor.map_err(|e| e.to_string())
+    }
+
+    async fn handle(&self, batch: &[apb::FinishedGame]) -> Result<(), String> {
+        let recorded = handle(&self.0, batch).await;
+        recorded.map_err(|e| format!("recording results: {e}"))
     }
 }
 

@@ -23,7 +23,6 @@ pub mod ladders;
 mod service;
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -187,26 +186,7 @@ impl Rating {
 }
 
 /// A running rating server.
-#[derive(Debug)]
-pub struct Running {
-    /// The address it listens on.
-    pub addr: SocketAddr,
-    shutdown: CancellationToken,
-    served: Served,
-}
-
-impl Running {
-    /// Stops gracefully: the consumer stops, in-flight calls finish, then the server returns.
-    pub async fn stop(self) -> Result<(), tonic::transport::Error> {
-        self.shutdown.cancel();
-        self.served.wait().await
-    }
-
-    /// Waits until the server stops (after `shutdown` is cancelled elsewhere).
-    pub async fn wait(self) -> Result<(), tonic::transport::Error> {
-        self.served.wait().await
-    }
-}
+pub type Running = Served;
 
 /// Starts the rating service alone on `listener` (tests, and a rating-only process pointed at the
 /// arbiter with `arbiter_url`). `shutdown` stops it (as does [`Running::stop`]).
@@ -216,26 +196,14 @@ pub async fn start(
     options: RatingOptions,
     shutdown: CancellationToken,
 ) -> Result<Running, ServiceError> {
-    let limits = hanniball_svc_kit::EdgeLimits {
-        admin_token: Some(options.admin_token.clone()),
-        ..hanniball_svc_kit::EdgeLimits::default()
-    };
+    let admin_token = options.admin_token.clone();
     let rating = Rating::build(store, options, shutdown.clone()).await?;
     let mut routes = RoutesBuilder::default();
     rating.add_to(&mut routes);
-    let served = hanniball_svc_kit::serve_with(
-        listener,
-        routes,
-        &Rating::SERVICE_NAMES,
-        shutdown.clone(),
-        limits,
-    )
-    .await
-    .map_err(|e| ServiceError::Internal(format!("cannot serve: {e}")))?;
+    let names = &Rating::SERVICE_NAMES;
+    let served = hanniball_svc_kit::serve_alone(listener, routes, names, &admin_token, shutdown)
+        .await
+        .map_err(|e| ServiceError::Internal(format!("cannot serve: {e}")))?;
     tracing::info!(addr = %served.addr, "rating serving");
-    Ok(Running {
-        addr: served.addr,
-        shutdown,
-        served,
-    })
+    Ok(served)
 }

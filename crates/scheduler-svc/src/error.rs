@@ -1,12 +1,13 @@
 //! Every scheduler error, and its gRPC code in one exhaustive match.
 
 use hanniball_store::StoreError;
-use hanniball_svc_kit::AuthError;
+use hanniball_svc_kit::{AuthError, internal_status, store_status};
 use tonic::{Code, Status};
 
 /// Why a call failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
+    /// The caller was not accepted (svc-kit answers it).
     #[error(transparent)]
     Auth(#[from] AuthError),
     #[error("{0}")]
@@ -26,40 +27,21 @@ pub enum ServiceError {
     Denied(String),
     #[error("lost a race with a concurrent change; read the tournament again and retry")]
     LostRace,
-    #[error("the database is unavailable ({0}); nothing was applied, retry later")]
-    Unavailable(String),
+    /// The store failed (svc-kit answers it, the same in every service).
+    #[error(transparent)]
+    Store(#[from] StoreError),
     #[error("the arbiter did not answer: {0}")]
     Arbiter(String),
     #[error("internal error")]
     Internal(String),
 }
 
-impl From<StoreError> for ServiceError {
-    fn from(error: StoreError) -> Self {
-        match error {
-            StoreError::Unavailable(detail) => {
-                tracing::warn!(%detail, "database unavailable");
-                ServiceError::Unavailable(hanniball_store::unavailable_reason(&detail).to_owned())
-            }
-            StoreError::Conflict(_) => ServiceError::LostRace,
-            StoreError::Invalid(detail) => ServiceError::InvalidArgument(detail),
-            StoreError::Corrupt(detail) | StoreError::Database(detail) => {
-                ServiceError::Internal(detail)
-            }
-        }
-    }
-}
-
 impl From<ServiceError> for Status {
     fn from(error: ServiceError) -> Self {
-        let code = match &error {
-            // The kit maps its own errors (and never lets a database message through).
-            ServiceError::Auth(_) => {
-                let ServiceError::Auth(auth) = error else {
-                    unreachable!("matched above")
-                };
-                return auth.into();
-            }
+        let code = match error {
+            ServiceError::Auth(error) => return error.into(),
+            ServiceError::Store(error) => return store_status(error),
+            ServiceError::Internal(detail) => return internal_status(&detail),
             ServiceError::NotYou(_) | ServiceError::Denied(_) => Code::PermissionDenied,
             ServiceError::InvalidArgument(_) => Code::InvalidArgument,
             ServiceError::NotFound { .. } => Code::NotFound,
@@ -68,15 +50,8 @@ impl From<ServiceError> for Status {
                 Code::FailedPrecondition
             }
             ServiceError::LostRace => Code::Aborted,
-            ServiceError::Unavailable(_) | ServiceError::Arbiter(_) => Code::Unavailable,
-            ServiceError::Internal(detail) => {
-                tracing::error!(%detail, "internal error");
-                Code::Internal
-            }
+            ServiceError::Arbiter(_) => Code::Unavailable,
         };
-        if code == Code::Internal {
-            return Status::new(code, "internal error");
-        }
         Status::new(code, error.to_string())
     }
 }

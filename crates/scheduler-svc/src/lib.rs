@@ -20,9 +20,8 @@ use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_proto::scheduler::v1::scheduler_server::SchedulerServer;
 use hanniball_store::Store;
-use hanniball_svc_kit::{AdminToken, Auth, Served};
+use hanniball_svc_kit::{AdminToken, Auth, Results, Served, follow_results};
 use tokio::net::TcpListener;
-use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::server::NamedService;
 use tonic::service::RoutesBuilder;
@@ -109,7 +108,12 @@ impl Scheduler {
             queue: options.queue,
             loaded: Arc::default(),
         };
-        tokio::spawn(consume_results(core.clone(), shutdown.clone()));
+        tokio::spawn(follow_results(
+            core.arbiter.clone(),
+            Boards(core.clone()),
+            Duration::from_secs(5),
+            shutdown.clone(),
+        ));
         let auth = Arc::new(Auth::new(options.admin_token.clone()));
         // Revocations on any replica empty this service's token cache at once.
         tokio::spawn(auth.follow(&core.store, shutdown.clone()));
@@ -129,46 +133,23 @@ impl Scheduler {
     }
 }
 
-/// Follows the arbiter's finished games from the stored cursor; reconnects after a failure.
-async fn consume_results(core: Core, shutdown: CancellationToken) {
-    let mut backoff = Duration::from_millis(200);
-    loop {
-        match follow(&core, &shutdown).await {
-            Ok(()) => return,
-            Err(error) => {
-                tracing::warn!(%error, "results stream interrupted; reconnecting");
-            }
-        }
-        if !pause(backoff, &shutdown).await {
-            return;
-        }
-        backoff = (backoff * 2).min(Duration::from_secs(5));
-    }
-}
+/// The scheduler as a follower of results: each finished game reaches its board (or its
+/// match) before the cursor moves past it; applying one twice is harmless.
+struct Boards(Core);
 
-async fn follow(core: &Core, shutdown: &CancellationToken) -> Result<(), ServiceError> {
-    let after = core.store.scheduler_cursor().await?;
-    let mut stream = core
-        .arbiter
-        .clone()
-        .watch_results(apb::WatchResultsRequest {
-            after_sequence: after,
-        })
-        .await
-        .map_err(|s| ServiceError::Arbiter(s.message().to_owned()))?
-        .into_inner();
-    loop {
-        let next = tokio::select! {
-            () = shutdown.cancelled() => return Ok(()),
-            next = stream.next() => next,
-        };
-        let Some(game) = next else {
-            return Err(ServiceError::Arbiter("the results stream ended".to_owned()));
-        };
-        let game = game.map_err(|s| ServiceError::Arbiter(s.message().to_owned()))?;
-        // A result is applied before the cursor moves past it; applying twice is harmless.
-        core.on_finished(&game).await?;
-        core.store.set_scheduler_cursor(game.sequence).await?;
+impl Results for Boards {
+    async fn cursor(&self) -> Result<i64, String> {
+        let cursor = self.0.store.scheduler_cursor().await;
+        cursor.map_err(|e| e.to_string())
+    }
+
+    async fn handle(&self, batch: &[apb::FinishedGame]) -> Result<(), String> {
+        for game in batch {
+            self.0.on_finished(game).await.map_err(|e| e.to_string())?;
+            let moved = self.0.store.set_scheduler_cursor(game.sequence).await;
+            moved.map_err(|e| e.to_string())?;
+        }
+        Ok(())
     }
 }
 
@@ -190,18 +171,7 @@ async fn tick(core: Core, every: Duration, shutdown: CancellationToken) {
 }
 
 /// A running scheduler served alone.
-#[derive(Debug)]
-pub struct Running {
-    pub addr: std::net::SocketAddr,
-    served: Served,
-}
-
-impl Running {
-    /// Waits until it has stopped (after its shutdown token is cancelled).
-    pub async fn wait(self) -> Result<(), tonic::transport::Error> {
-        self.served.wait().await
-    }
-}
+pub type Running = Served;
 
 /// Starts the scheduler alone on `listener` (`hanniball serve --only scheduler`).
 pub async fn start(
@@ -210,24 +180,11 @@ pub async fn start(
     options: &SchedulerOptions,
     shutdown: CancellationToken,
 ) -> Result<Running, ServiceError> {
-    let limits = hanniball_svc_kit::EdgeLimits {
-        admin_token: Some(options.admin_token.clone()),
-        ..hanniball_svc_kit::EdgeLimits::default()
-    };
     let scheduler = Scheduler::build(store, options, shutdown.clone())?;
     let mut routes = RoutesBuilder::default();
     scheduler.add_to(&mut routes);
-    let served = hanniball_svc_kit::serve_with(
-        listener,
-        routes,
-        &Scheduler::SERVICE_NAMES,
-        shutdown,
-        limits,
-    )
-    .await
-    .map_err(|e| ServiceError::Internal(format!("cannot serve: {e}")))?;
-    Ok(Running {
-        addr: served.addr,
-        served,
-    })
+    let names = &Scheduler::SERVICE_NAMES;
+    hanniball_svc_kit::serve_alone(listener, routes, names, &options.admin_token, shutdown)
+        .await
+        .map_err(|e| ServiceError::Internal(format!("cannot serve: {e}")))
 }

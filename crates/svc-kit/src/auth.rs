@@ -720,38 +720,6 @@ impl Caller {
     }
 }
 
-impl From<AuthError> for tonic::Status {
-    fn from(error: AuthError) -> Self {
-        match error {
-            AuthError::NoToken | AuthError::BadToken | AuthError::Expired => {
-                tonic::Status::unauthenticated(error.to_string())
-            }
-            AuthError::AdminOnly | AuthError::MissingScope { .. } => {
-                tonic::Status::permission_denied(error.to_string())
-            }
-            AuthError::Store(StoreError::Unavailable(detail)) => {
-                tracing::warn!(%detail, "database unavailable");
-                tonic::Status::unavailable(format!(
-                    "the database is unavailable ({}); retry later",
-                    hanniball_store::unavailable_reason(&detail)
-                ))
-            }
-            AuthError::Store(StoreError::Invalid(detail)) => {
-                tonic::Status::invalid_argument(detail)
-            }
-            AuthError::NoRandomness(detail)
-            | AuthError::Store(
-                StoreError::Conflict(detail)
-                | StoreError::Corrupt(detail)
-                | StoreError::Database(detail),
-            ) => {
-                tracing::error!(%detail, "internal error");
-                tonic::Status::internal("internal error")
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::AtomicI64;

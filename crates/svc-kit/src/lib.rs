@@ -8,19 +8,23 @@
 
 pub mod auth;
 pub mod edge;
+pub mod failure;
 pub mod limits;
 pub mod metrics;
+pub mod results;
 pub mod server;
 pub mod tls;
 
 pub use auth::{AdminToken, Auth, AuthError, Caller, Grant, Scope, Scopes};
 pub use edge::{EdgeLayer, EdgeLimits};
+pub use failure::{internal_status, store_status};
 /// The client half lives in its own crate (clients link no server); re-exported for the services.
 pub use hanniball_client::{
     self as client, Bearer, ClientTls, ConnectError, connect, connect_with, endpoint,
 };
 pub use metrics::MetricsLayer;
-pub use server::{Listeners, MAX_REQUEST_BYTES, Served, serve, serve_on, serve_with};
+pub use results::{ArbiterAsAdmin, Results, follow_results};
+pub use server::{Listeners, MAX_REQUEST_BYTES, Served, serve, serve_alone, serve_on, serve_with};
 pub use tls::{ServerTls, TlsError, TlsFiles};
 
 /// Waits `delay`, or less if `shutdown` comes first; false on shutdown. The retry loops of every

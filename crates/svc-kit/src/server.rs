@@ -30,15 +30,22 @@ fn request_span(request: &tonic::codegen::http::Request<()>) -> tracing::Span {
     tracing::info_span!("rpc", request_id = %id, method = %request.uri().path())
 }
 
-/// A running server.
+/// A running server (each service's `start` returns one).
 #[derive(Debug)]
 pub struct Served {
     /// The address it listens on.
     pub addr: SocketAddr,
+    shutdown: CancellationToken,
     task: JoinHandle<Result<(), tonic::transport::Error>>,
 }
 
 impl Served {
+    /// Stops gracefully: open streams end, in-flight calls finish, then the server returns.
+    pub async fn stop(self) -> Result<(), tonic::transport::Error> {
+        self.shutdown.cancel();
+        self.wait().await
+    }
+
     /// Waits until the server has stopped (after its shutdown token is cancelled): open streams
     /// are ended by their services, in-flight calls finish.
     pub async fn wait(self) -> Result<(), tonic::transport::Error> {
@@ -132,6 +139,22 @@ pub async fn serve_with(
     serve_on(listeners, routes, names, shutdown, limits).await
 }
 
+/// Serves one service alone on `listener` (each service's `start`: tests, `serve --only`),
+/// behind the edge with its default limits, the admin token exempt from the per-caller ones.
+pub async fn serve_alone(
+    listener: TcpListener,
+    routes: RoutesBuilder,
+    names: &[&str],
+    admin_token: &crate::AdminToken,
+    shutdown: CancellationToken,
+) -> std::io::Result<Served> {
+    let limits = EdgeLimits {
+        admin_token: Some(admin_token.clone()),
+        ..EdgeLimits::default()
+    };
+    serve_with(listener, routes, names, shutdown, limits).await
+}
+
 /// Where a server accepts connections.
 #[derive(Debug)]
 pub struct Listeners {
@@ -156,6 +179,7 @@ pub async fn serve_on(
     limits: EdgeLimits,
 ) -> std::io::Result<Served> {
     log_panics();
+    let stop_on = shutdown.clone();
     let addr = listeners.public.local_addr()?;
     let (health, health_service) = tonic_health::server::health_reporter();
     for name in names {
@@ -224,5 +248,9 @@ pub async fn serve_on(
         }
         result
     });
-    Ok(Served { addr, task })
+    Ok(Served {
+        addr,
+        shutdown: stop_on,
+        task,
+    })
 }

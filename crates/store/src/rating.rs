@@ -546,52 +546,8 @@ impl Store {
     ) -> Result<Vec<Recorded>, StoreError> {
         let txn = begin_write(&self.db).await?;
         let backend = self.backend();
-        // Games recorded before.
-        let game_ids: Vec<i64> = events
-            .iter()
-            .filter_map(|e| match e.change {
-                Change::Game { game_id, .. } => Some(game_id.0),
-                Change::Adjustment { .. } => None,
-            })
-            .collect();
-        let mut recorded: HashMap<i64, (i64, Option<Points>)> = HashMap::new();
-        for chunk in game_ids.chunks(MAX_PARAMS) {
-            let mut sql = Sql::new(
-                backend,
-                &format!("SELECT {EVENT_COLUMNS} FROM rating_events WHERE game_id IN "),
-            );
-            sql.bind_list(chunk.iter().copied());
-            for row in txn.query_all_raw(sql.statement()).await? {
-                let event = event_from(&row)?;
-                if let Change::Game { game_id, .. } = event.event.change {
-                    recorded.insert(game_id.0, (event.sequence, event.points));
-                }
-            }
-        }
-        // The ratings involved, as stored.
-        let mut keys: Vec<(String, PlayerId)> = Vec::new();
-        for event in events {
-            keys.push((event.ladder.clone(), event.change.first()));
-            if let Some(second) = event.change.second() {
-                keys.push((event.ladder.clone(), second));
-            }
-        }
-        keys.sort_unstable();
-        keys.dedup();
-        let mut stored = load_ratings(&txn, &keys).await?;
-        let mut touched: HashMap<(String, PlayerId), Touched> = keys
-            .into_iter()
-            .map(|key| {
-                let found = stored.remove(&key);
-                let touched = Touched {
-                    read_version: found.as_ref().map(|(_, v)| *v),
-                    last_event: found.as_ref().map_or(0, |(_, v)| *v),
-                    current: found.map(|(r, _)| r),
-                    changed: false,
-                };
-                (key, touched)
-            })
-            .collect();
+        let mut recorded = recorded_games(&txn, backend, events).await?;
+        let mut touched = touched_ratings(&txn, events).await?;
         let mut results = Vec::with_capacity(events.len());
         for event in events {
             if let Change::Game { game_id, .. } = event.change
@@ -656,49 +612,9 @@ impl Store {
             }
             results.push(Recorded::New { sequence, points });
         }
-        // Write back each changed rating once, guarded by the version read.
-        for ((ladder, player), entry) in &touched {
-            if !entry.changed {
-                continue;
-            }
-            let rating = entry
-                .current
-                .as_ref()
-                .expect("a changed rating has a value");
-            match entry.read_version {
-                None => upsert_new(&txn, ladder, *player, rating, entry.last_event).await?,
-                Some(version) => {
-                    let mut sql = Sql::new(backend, "UPDATE ratings SET last_event = ");
-                    sql.bind(entry.last_event);
-                    let names = RATING_COLUMNS.split(", ");
-                    for (name, value) in names.zip(rating_values(rating)) {
-                        sql.push(", ").push(name).push(" = ").bind(value);
-                    }
-                    sql.push(" WHERE ladder = ")
-                        .bind(ladder.as_str())
-                        .push(" AND player_id = ")
-                        .bind(player.0)
-                        .push(" AND last_event = ")
-                        .bind(version);
-                    if txn.execute_raw(sql.statement()).await?.rows_affected() != 1 {
-                        return Err(StoreError::Conflict(format!(
-                            "rating of player {player} on {ladder} was changed by another writer"
-                        )));
-                    }
-                }
-            }
-        }
+        write_back(&txn, backend, &touched).await?;
         if let Some((consumer, sequence)) = cursor {
-            let mut sql = Sql::new(
-                backend,
-                "INSERT INTO rating_cursor (consumer, sequence) VALUES ",
-            );
-            sql.bind_list([Value::from(consumer), Value::from(sequence)])
-                .push(
-                    " ON CONFLICT (consumer) DO UPDATE SET sequence = excluded.sequence \
-                 WHERE excluded.sequence > rating_cursor.sequence",
-                );
-            txn.execute_raw(sql.statement()).await?;
+            move_cursor(&txn, backend, consumer, sequence).await?;
         }
         txn.commit().await?;
         Ok(results)
@@ -1220,5 +1136,126 @@ async fn upsert_new<C: ConnectionTrait>(
     sql.bind_list(values);
     // A unique violation here (another writer inserted the row first) is a `Conflict`.
     db.execute_raw(sql.statement()).await?;
+    Ok(())
+}
+
+/// The games among `events` recorded before: their sequence and points.
+async fn recorded_games(
+    txn: &sea_orm::DatabaseTransaction,
+    backend: DbBackend,
+    events: &[NewEvent],
+) -> Result<HashMap<i64, (i64, Option<Points>)>, StoreError> {
+    let game_ids: Vec<i64> = events
+        .iter()
+        .filter_map(|e| match e.change {
+            Change::Game { game_id, .. } => Some(game_id.0),
+            Change::Adjustment { .. } => None,
+        })
+        .collect();
+    let mut recorded: HashMap<i64, (i64, Option<Points>)> = HashMap::new();
+    for chunk in game_ids.chunks(MAX_PARAMS) {
+        let mut sql = Sql::new(
+            backend,
+            &format!("SELECT {EVENT_COLUMNS} FROM rating_events WHERE game_id IN "),
+        );
+        sql.bind_list(chunk.iter().copied());
+        for row in txn.query_all_raw(sql.statement()).await? {
+            let event = event_from(&row)?;
+            if let Change::Game { game_id, .. } = event.event.change {
+                recorded.insert(game_id.0, (event.sequence, event.points));
+            }
+        }
+    }
+    Ok(recorded)
+}
+
+/// The ratings `events` involve, as stored (with the version read, to guard the write-back).
+async fn touched_ratings(
+    txn: &sea_orm::DatabaseTransaction,
+    events: &[NewEvent],
+) -> Result<HashMap<(String, PlayerId), Touched>, StoreError> {
+    let mut keys: Vec<(String, PlayerId)> = Vec::new();
+    for event in events {
+        keys.push((event.ladder.clone(), event.change.first()));
+        if let Some(second) = event.change.second() {
+            keys.push((event.ladder.clone(), second));
+        }
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    let mut stored = load_ratings(txn, &keys).await?;
+    let touched: HashMap<(String, PlayerId), Touched> = keys
+        .into_iter()
+        .map(|key| {
+            let found = stored.remove(&key);
+            let touched = Touched {
+                read_version: found.as_ref().map(|(_, v)| *v),
+                last_event: found.as_ref().map_or(0, |(_, v)| *v),
+                current: found.map(|(r, _)| r),
+                changed: false,
+            };
+            (key, touched)
+        })
+        .collect();
+    Ok(touched)
+}
+
+/// Writes back each changed rating once, guarded by the version read.
+async fn write_back(
+    txn: &sea_orm::DatabaseTransaction,
+    backend: DbBackend,
+    touched: &HashMap<(String, PlayerId), Touched>,
+) -> Result<(), StoreError> {
+    for ((ladder, player), entry) in touched {
+        if !entry.changed {
+            continue;
+        }
+        let rating = entry
+            .current
+            .as_ref()
+            .expect("a changed rating has a value");
+        match entry.read_version {
+            None => upsert_new(txn, ladder, *player, rating, entry.last_event).await?,
+            Some(version) => {
+                let mut sql = Sql::new(backend, "UPDATE ratings SET last_event = ");
+                sql.bind(entry.last_event);
+                let names = RATING_COLUMNS.split(", ");
+                for (name, value) in names.zip(rating_values(rating)) {
+                    sql.push(", ").push(name).push(" = ").bind(value);
+                }
+                sql.push(" WHERE ladder = ")
+                    .bind(ladder.as_str())
+                    .push(" AND player_id = ")
+                    .bind(player.0)
+                    .push(" AND last_event = ")
+                    .bind(version);
+                if txn.execute_raw(sql.statement()).await?.rows_affected() != 1 {
+                    return Err(StoreError::Conflict(format!(
+                        "rating of player {player} on {ladder} was changed by another writer"
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Moves `consumer`'s cursor forward to `sequence` (never back).
+async fn move_cursor(
+    txn: &sea_orm::DatabaseTransaction,
+    backend: DbBackend,
+    consumer: &str,
+    sequence: i64,
+) -> Result<(), StoreError> {
+    let mut sql = Sql::new(
+        backend,
+        "INSERT INTO rating_cursor (consumer, sequence) VALUES ",
+    );
+    sql.bind_list([Value::from(consumer), Value::from(sequence)])
+        .push(
+            " ON CONFLICT (consumer) DO UPDATE SET sequence = excluded.sequence \
+         WHERE excluded.sequence > rating_cursor.sequence",
+        );
+    txn.execute_raw(sql.statement()).await?;
     Ok(())
 }

@@ -41,7 +41,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-pub use crate::tiebreak::Colour;
+pub use crate::tournament::Colour;
 
 /// A queued player's id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

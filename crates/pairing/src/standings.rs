@@ -1,10 +1,9 @@
 //! Standings of a [`Tournament`]: its rounds turned into the tie-break crosstable.
 
 use crate::tiebreak::{
-    self, Crosstable, CrosstableError, Outcome, PlayerNo, PlayerRecord, Standing, TieBreak,
-    Unplayed,
+    self, Crosstable, CrosstableError, Outcome, PlayerRecord, Standing, TieBreak, Unplayed,
 };
-use crate::tournament::{Colour, GameResult, RoundEntry, Tournament};
+use crate::tournament::{GameResult, RoundEntry, Tournament};
 
 /// The crosstable of the first `rounds` rounds of `t` (rounds a player has no entry for, such as
 /// the rounds before a late entry or after a withdrawal, count as zero-point byes). Tie-breaks
@@ -33,11 +32,8 @@ fn entry(t: &Tournament, entry: Option<&RoundEntry>) -> tiebreak::RoundEntry {
             result,
             ..
         }) => E::Played {
-            opponent: PlayerNo(opponent.0),
-            colour: match colour {
-                Colour::White => tiebreak::Colour::White,
-                Colour::Black => tiebreak::Colour::Black,
-            },
+            opponent: *opponent,
+            colour: *colour,
             outcome: match result {
                 GameResult::Win => Outcome::Win,
                 GameResult::Draw => Outcome::Draw,
@@ -45,7 +41,7 @@ fn entry(t: &Tournament, entry: Option<&RoundEntry>) -> tiebreak::RoundEntry {
             },
         },
         Some(RoundEntry::Forfeit { opponent, won, .. }) => {
-            let opponent = PlayerNo(opponent.0);
+            let opponent = *opponent;
             E::Unplayed(if *won {
                 Unplayed::ForfeitWin { opponent }
             } else {
@@ -77,7 +73,7 @@ pub fn standings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::PlayerId;
+    use crate::tournament::{Colour, PlayerId};
 
     #[test]
     fn a_small_swiss_ranks_by_points_then_buchholz() {

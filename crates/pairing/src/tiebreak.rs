@@ -64,42 +64,12 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-/// A participant's 1-based starting number (the TRF starting rank).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PlayerNo(pub u32);
+/// A participant's 1-based starting number (the TRF starting rank): the tournament's
+/// [`PlayerId`](crate::PlayerId), under the name the tie-break tables use.
+pub use crate::tournament::PlayerId as PlayerNo;
 
-impl fmt::Display for PlayerNo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-impl PlayerNo {
-    fn index(self) -> usize {
-        self.0 as usize - 1
-    }
-
-    fn of(index: usize) -> PlayerNo {
-        PlayerNo(u32::try_from(index + 1).expect("the crosstable checked the player count"))
-    }
-}
-
-/// The colour a participant had in a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Colour {
-    White,
-    Black,
-}
-
-impl Colour {
-    /// The other colour.
-    pub fn opposite(self) -> Colour {
-        match self {
-            Colour::White => Colour::Black,
-            Colour::Black => Colour::White,
-        }
-    }
-}
+/// The colour a participant had in a game (the tournament's).
+pub use crate::tournament::Colour;
 
 /// A game's result seen from one participant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

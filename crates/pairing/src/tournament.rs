@@ -25,6 +25,18 @@ impl fmt::Display for PlayerId {
     }
 }
 
+impl PlayerId {
+    /// The player's 0-based index (in `Tournament::players`, or a crosstable's records).
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize - 1
+    }
+
+    /// The player at 0-based `index`.
+    pub(crate) fn of(index: usize) -> PlayerId {
+        PlayerId(u32::try_from(index + 1).expect("the player count was checked to fit"))
+    }
+}
+
 /// A score in tenths of a point (a win is 10 under the usual point system, a draw 5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Score(pub u32);

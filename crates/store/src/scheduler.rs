@@ -7,7 +7,7 @@
 
 use hanniball_arbiter::{GameId, PlayerId};
 
-use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::sea_query::{CaseStatement, Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
     QuerySelect, TransactionTrait,
@@ -15,6 +15,10 @@ use sea_orm::{
 
 use crate::rating::Sql;
 use crate::{Store, StoreError, reread};
+
+/// Rows one batched `UPDATE … CASE` changes at most: three bound values each stays far within
+/// every backend's limit.
+const UPDATES_PER_STATEMENT: usize = 500;
 
 /// sea-orm entities of the scheduler's tables.
 pub mod entities {
@@ -529,11 +533,16 @@ impl Store {
                 "tournament {tournament} is no longer before round {round}"
             )));
         }
-        for (player, rank) in ranks {
+        // A few hundred ranks a statement (`CASE player_id WHEN …`), not one each.
+        for chunk in ranks.chunks(UPDATES_PER_STATEMENT) {
+            let mut rank = CaseStatement::new();
+            for (player, r) in chunk {
+                rank = rank.case(tournament_players::Column::PlayerId.eq(player.0), *r);
+            }
             tournament_players::Entity::update_many()
-                .col_expr(tournament_players::Column::StartRank, Expr::value(*rank))
+                .col_expr(tournament_players::Column::StartRank, rank.into())
                 .filter(tournament_players::Column::TournamentId.eq(tournament))
-                .filter(tournament_players::Column::PlayerId.eq(player.0))
+                .filter(tournament_players::Column::PlayerId.is_in(chunk.iter().map(|(p, _)| p.0)))
                 .exec(&txn)
                 .await?;
         }
@@ -558,12 +567,26 @@ impl Store {
         games: &[(i32, i32, GameId)],
     ) -> Result<i64, StoreError> {
         let txn = self.db.begin().await?;
-        for (round, board, game) in games {
+        // A few hundred boards a statement, each chunk of one round (`CASE board WHEN …`).
+        let mut start = 0;
+        while start < games.len() {
+            let round = games[start].0;
+            let same_round = games[start..]
+                .iter()
+                .take(UPDATES_PER_STATEMENT)
+                .take_while(|(r, _, _)| *r == round)
+                .count();
+            let chunk = &games[start..start + same_round];
+            start += same_round;
+            let mut game = CaseStatement::new();
+            for (_, board, id) in chunk {
+                game = game.case(boards::Column::Board.eq(*board), id.0);
+            }
             boards::Entity::update_many()
-                .col_expr(boards::Column::GameId, Expr::value(game.0))
+                .col_expr(boards::Column::GameId, game.into())
                 .filter(boards::Column::TournamentId.eq(tournament))
-                .filter(boards::Column::Round.eq(*round))
-                .filter(boards::Column::Board.eq(*board))
+                .filter(boards::Column::Round.eq(round))
+                .filter(boards::Column::Board.is_in(chunk.iter().map(|(_, b, _)| *b)))
                 .exec(&txn)
                 .await?;
         }

@@ -238,3 +238,93 @@ async fn a_round_of_five_thousand_boards_is_stored_whole() {
         assert_eq!(stored, rows);
     }
 }
+
+/// Start ranks and the games of boards are written a few hundred a statement: every entrant
+/// gets its own rank and every board its own game, across statements and rounds.
+#[tokio::test]
+async fn start_ranks_and_board_games_are_written_in_batches() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let id = store
+            .create_tournament(&tournament())
+            .await
+            .expect("create");
+        let names: Vec<String> = (0..1_202).map(|i| format!("batch-{i}")).collect();
+        store
+            .create_players_bulk(&names, "bot", Timestamp(1))
+            .await
+            .expect("players");
+        let players: Vec<i64> = store
+            .list_players(0, 2_000)
+            .await
+            .expect("list")
+            .iter()
+            .map(|p| p.id.0)
+            .collect();
+        assert_eq!(players.len(), 1_202);
+        let entrants: Vec<EntrantRow> = players
+            .iter()
+            .map(|&player_id| EntrantRow {
+                tournament_id: id,
+                player_id,
+                start_rank: None,
+                rating: 1500,
+                joined_round: 1,
+                withdrawn_from: None,
+            })
+            .collect();
+        store.add_entrants(&entrants).await.expect("entrants");
+        // Ranks in reverse order of registration.
+        let ranks: Vec<(PlayerId, i32)> = players
+            .iter()
+            .rev()
+            .zip(1..)
+            .map(|(&p, rank)| (PlayerId(p), rank))
+            .collect();
+        let round = |round: i32| -> Vec<BoardRow> {
+            players
+                .chunks(2)
+                .zip(1..)
+                .map(|(pair, board)| BoardRow {
+                    tournament_id: id,
+                    round,
+                    board,
+                    kind: "game".to_owned(),
+                    white_id: pair[0],
+                    black_id: Some(pair[1]),
+                    game_id: None,
+                    result: None,
+                    corrected: false,
+                    short: false,
+                })
+                .collect()
+        };
+        store
+            .store_round(id, 1, &ranks, &round(1))
+            .await
+            .expect("1");
+        store.store_round(id, 2, &[], &round(2)).await.expect("2");
+        for entrant in store.entrants(id).await.expect("entrants") {
+            let rank = ranks.iter().find(|(p, _)| p.0 == entrant.player_id);
+            assert_eq!(entrant.start_rank, rank.map(|(_, r)| *r), "{url}");
+        }
+        // Games for both rounds in one call, round 2 first, boards in reverse.
+        let game = |round: i32, board: i32| GameId(i64::from(round) * 10_000 + i64::from(board));
+        let games: Vec<(i32, i32, GameId)> = [2, 1]
+            .into_iter()
+            .flat_map(|r| (1..=601).rev().map(move |b| (r, b, game(r, b))))
+            .collect();
+        store.set_board_games(id, &games).await.expect("games");
+        let boards = store.boards(id).await.expect("boards");
+        assert_eq!(boards.len(), 1_202);
+        for board in boards {
+            assert_eq!(
+                board.game_id,
+                Some(game(board.round, board.board).0),
+                "{url}: round {} board {}",
+                board.round,
+                board.board
+            );
+        }
+    }
+}

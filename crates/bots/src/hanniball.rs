@@ -530,7 +530,7 @@ impl Engine for HanniBallEngine {
 
 /// A uniformly random legal turn (the rules crate's playout helper, fed by our generator).
 pub(crate) fn random(position: &Position, rng: &mut Rng) -> Option<Turn> {
-    random_turn(position, &mut |n| rng.below(n))
+    random_turn(position, &mut |n| rng.below_by_multiply(n))
 }
 
 #[cfg(test)]
@@ -562,7 +562,7 @@ mod tests {
             let mut rng = Rng::new(seed);
             let mut history = vec![Position::initial(Ruleset::Standard)];
             let mut position = history[0];
-            while let Some(turn) = goal_seeking_turn(&position, &mut |n| rng.below(n)) {
+            while let Some(turn) = goal_seeking_turn(&position, &mut |n| rng.below_by_multiply(n)) {
                 position = position.play_turn(&turn).expect("legal");
                 history.push(position);
             }
@@ -578,7 +578,7 @@ mod tests {
                     if steps.is_empty() {
                         break;
                     }
-                    current = current.apply(steps[rng.below(steps.len())]);
+                    current = current.apply(steps[rng.below_by_multiply(steps.len())]);
                 }
             }
         }

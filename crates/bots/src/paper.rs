@@ -226,7 +226,9 @@ pub(crate) fn random(position: &Position, rng: &mut Rng) -> Option<Vec<Direction
             // Only before the first step: a bounce into a dead end ends the game at that step.
             return None;
         }
-        let direction = legal.nth(rng.below(legal.len())).expect("index below len");
+        let direction = legal
+            .nth(rng.below_by_multiply(legal.len()))
+            .expect("index below len");
         steps.push(direction);
         match current
             .apply_step(direction)

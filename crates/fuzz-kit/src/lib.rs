@@ -1,8 +1,8 @@
 //! The harness the deterministic fuzz tests share (the notation readers in `hanniball-rules`, the
 //! TRF reader in `hanniball-pairing`): a seeded SplitMix64 generator, input classes (random bytes,
 //! the reader's alphabet, mutations of valid inputs, grammar-built inputs, 1 MB inputs), and a
-//! runner that catches panics and reports them with the input and the seed. Test-only: no
-//! dependencies, nothing here runs in the product.
+//! runner that catches panics and reports them with the input and the seed. Test-only: nothing
+//! here runs in the product; its one dependency is the generator (`hanniball-rng`).
 //!
 //! `FUZZ_ITERATIONS=N` sets the inputs per reader (default 3,000), `FUZZ_SEED=S` draws others.
 
@@ -15,40 +15,8 @@ pub const DEFAULT_SEED: u64 = 0x4841_4e4e_4942_414c; // "HANNIBAL"
 pub const LONG_EVERY: usize = 500;
 pub const MEGABYTE: usize = 1 << 20;
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, and good enough to draw test inputs.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    /// True with probability `1 / n`.
-    pub fn one_in(&mut self, n: usize) -> bool {
-        self.below(n) == 0
-    }
-
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-
-    pub fn pick_ref<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+/// SplitMix64, the workspace's one generator (`below` by modulo, `one_in`, `pick`).
+pub use hanniball_rng::Rng;
 
 pub fn env_number(name: &str) -> Option<u64> {
     let text = std::env::var(name).ok()?;

@@ -13,22 +13,11 @@ use std::time::Instant;
 use hanniball_pairing::{
     DutchOptions, GameResult, RoundEntry, Tournament, format_pairing, pair_next_round, trf,
 };
+use hanniball_rng::Rng;
 
 /// A size whose round takes longer than this is not paired further (10,000 players' rounds take
 /// minutes each).
 const ROUND_CAP_SECS: f64 = 120.0;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// Peak resident memory of this process in MiB (Linux), if readable.
 fn peak_mib() -> Option<f64> {
@@ -75,7 +64,7 @@ fn main() {
         if !sizes.is_empty() && !sizes.contains(&players) {
             continue;
         }
-        let mut rng = Rng(u64::from(players) * 7919);
+        let mut rng = Rng::new(u64::from(players) * 7919);
         let mut t = Tournament::new(rounds);
         for i in 0..players {
             t.add_player(format!("P{}", i + 1), 3000 - i / 4);
@@ -86,7 +75,7 @@ fn main() {
         for round in 1..=rounds {
             // A few requested byes, as in club play.
             for i in 0..players {
-                if rng.next() % 100 < 2 {
+                if rng.next_u64() % 100 < 2 {
                     let id = hanniball_pairing::PlayerId(i + 1);
                     t.set_entry(id, round, RoundEntry::HalfPointBye);
                 }
@@ -135,7 +124,7 @@ fn main() {
                 break;
             }
             for &(w, b) in &p.boards {
-                let r = match rng.next() % 10 {
+                let r = match rng.next_u64() % 10 {
                     0..=3 => GameResult::Win,
                     4..=6 => GameResult::Draw,
                     _ => GameResult::Loss,

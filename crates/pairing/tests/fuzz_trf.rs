@@ -2,8 +2,8 @@
 //! runs. A TRF file is what a tournament director hands to `hanniball swiss` and what the
 //! scheduler exports; whatever it holds, reading it must end in `Ok` or `Err`, never a panic.
 //!
-//! Inputs come from a SplitMix64 generator written below (no dependency, no nightly, no
-//! cargo-fuzz) with a fixed seed, so every run sees the same inputs: (a) random bytes made text
+//! Inputs come from the seeded SplitMix64 of `hanniball-rng` (through `hanniball-fuzz-kit`; no
+//! nightly, no cargo-fuzz) with a fixed seed, so every run sees the same inputs: (a) random bytes made text
 //! by `String::from_utf8_lossy`; (b) random strings over the format's own alphabet (record tags,
 //! `001` columns, colour and result codes, numbers at the integer limits, line ends, unicode);
 //! (c) mutations of the valid files in `tests/data/bbp/*.trf` and `tests/data/dutch/*.txt` and of

@@ -4,23 +4,7 @@ use hanniball_pairing::matchmaking::{
     Colour, Game, MAX_QUEUE, MatchmakingError, PlayerId, QueueConfig, Waiting, match_queue,
     max_weight_matching,
 };
-
-/// SplitMix64: a tiny seeded generator so the property tests are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use hanniball_rng::Rng;
 
 /// Best value of `score` over all matchings of `edges` on `n` vertices (exhaustive).
 fn brute_force<S: Ord + Copy>(
@@ -83,12 +67,12 @@ fn brute_force<S: Ord + Copy>(
 }
 
 fn random_graph(rng: &mut Rng, n: usize, weights: i64) -> Vec<(usize, usize, i64)> {
-    let density = 1 + rng.below(4); // 1/4 .. 4/4 of all pairs
+    let density = 1 + rng.below_u64(4); // 1/4 .. 4/4 of all pairs
     let mut edges = Vec::new();
     for a in 0..n {
         for b in a + 1..n {
-            if rng.below(4) < density {
-                let w = i64::try_from(rng.below(u64::try_from(weights).expect("positive")))
+            if rng.below_u64(4) < density {
+                let w = i64::try_from(rng.below_u64(u64::try_from(weights).expect("positive")))
                     .expect("small")
                     - weights / 4;
                 edges.push((a, b, w));
@@ -122,7 +106,7 @@ fn matched_edges(mate: &[Option<usize>], edges: &[(usize, usize, i64)]) -> Vec<u
 
 #[test]
 fn blossom_matching_is_optimal_on_random_graphs() {
-    let mut rng = Rng(0x5EED_2024);
+    let mut rng = Rng::new(0x5EED_2024);
     for case in 0..1500 {
         let n = 1 + (case % 11);
         let weights = [3, 10, 1000][case % 3];
@@ -199,23 +183,24 @@ fn allowed(queue: &[Waiting], config: &QueueConfig) -> Vec<(usize, usize, i64)> 
 
 #[test]
 fn queue_choice_is_lexicographically_optimal_against_brute_force() {
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     for case in 0..800 {
         let n = (case % 10) + 1;
         let mut queue: Vec<Waiting> = (0..n)
             .map(|i| {
                 let mut p = player(
                     100 + i as u64,
-                    1200 + (rng.below(40) as i32) * 10,
-                    rng.below(30),
+                    1200 + (rng.below_u64(40) as i32) * 10,
+                    rng.below_u64(30),
                 );
-                p.last_opponent = (rng.below(3) == 0).then(|| PlayerId(100 + rng.below(n as u64)));
+                p.last_opponent =
+                    (rng.below_u64(3) == 0).then(|| PlayerId(100 + rng.below_u64(n as u64)));
                 p
             })
             .collect();
         // Shuffle to show that input order does not matter.
         for i in (1..queue.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
+            let j = rng.below_u64(i as u64 + 1) as usize;
             queue.swap(i, j);
         }
         let plan = match_queue(&queue, &CONFIG).expect("valid queue");
@@ -548,9 +533,9 @@ fn bad_input_is_refused() {
 
 #[test]
 fn a_few_hundred_players_are_matched_completely_when_all_are_compatible() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let queue: Vec<Waiting> = (0..400)
-        .map(|i| player(i, 1000 + rng.below(1000) as i32, 100))
+        .map(|i| player(i, 1000 + rng.below_u64(1000) as i32, 100))
         .collect();
     let wide = QueueConfig {
         base_window: 2000,

@@ -1,4 +1,4 @@
-//! Property tests over thousands of random tournaments (seeded SplitMix64, no dependency):
+//! Property tests over thousands of random tournaments (seeded SplitMix64 from `hanniball-rng`):
 //! every round the engine pairs passes the checker, a round is refused only when no pairing
 //! satisfying the absolute criteria exists (brute-force oracle on small fields), the bye goes to
 //! the lowest possible score (C5), pairing is deterministic, and the TRF text round-trips.
@@ -8,25 +8,7 @@ use hanniball_pairing::{
     DutchOptions, GameResult, Pairing, PairingError, PlayerId, RoundEntry, Tournament, check,
     pair_next_round, trf,
 };
-
-/// SplitMix64: a tiny, well-mixed, seedable generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
+use hanniball_rng::Rng;
 
 /// Brute force: the scores a bye can go to in some pairing satisfying C1–C3 (None if no
 /// complete pairing exists). Small fields only.
@@ -68,7 +50,7 @@ fn oracle(t: &Tournament, round: u32) -> Option<Vec<u32>> {
 }
 
 fn random_result(rng: &mut Rng) -> GameResult {
-    match rng.below(10) {
+    match rng.below_u64(10) {
         0..=3 => GameResult::Win,
         4..=5 => GameResult::Draw,
         _ => GameResult::Loss,
@@ -110,9 +92,9 @@ fn play(t: &mut Tournament, round: u32, p: &Pairing, rng: &mut Rng) {
 /// Pairs a whole random tournament, checking the properties after each round. Returns the
 /// number of rounds paired.
 fn run(seed: u64, max_players: u64, use_oracle: bool) -> u32 {
-    let mut rng = Rng(seed);
-    let n = 2 + rng.below(max_players - 1) as u32;
-    let rounds = 1 + rng.below(u64::from(n.min(11))) as u32;
+    let mut rng = Rng::new(seed);
+    let n = 2 + rng.below_u64(max_players - 1) as u32;
+    let rounds = 1 + rng.below_u64(u64::from(n.min(11))) as u32;
     let mut t = Tournament::new(rounds);
     if rng.chance(50) {
         t.initial_colour = hanniball_pairing::Colour::Black;
@@ -122,7 +104,7 @@ fn run(seed: u64, max_players: u64, use_oracle: bool) -> u32 {
     for i in 0..n {
         t.add_player(format!("Player {}", i + 1), 2500 - 10 * i);
         joins.push(if rng.chance(10) {
-            1 + rng.below(u64::from(rounds)) as u32
+            1 + rng.below_u64(u64::from(rounds)) as u32
         } else {
             1
         });
@@ -134,7 +116,7 @@ fn run(seed: u64, max_players: u64, use_oracle: bool) -> u32 {
             if round < joins[i as usize] {
                 t.set_entry(id, round, RoundEntry::NotPaired);
             } else if t.players[i as usize].withdrawn_from.is_none() {
-                match rng.below(100) {
+                match rng.below_u64(100) {
                     0..=2 => t.set_entry(id, round, RoundEntry::HalfPointBye),
                     3..=4 => t.set_entry(id, round, RoundEntry::ZeroPointBye),
                     5 => t.set_entry(id, round, RoundEntry::FullPointBye),

@@ -8,34 +8,23 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use hanniball_rating::{EloConfig, Glicko2Config, Score, System};
+use hanniball_rng::Rng;
 
 const PLAYERS: usize = 10_000;
 const GAMES: usize = 1_000_000;
 
-/// SplitMix64, seeded, so every run rates the same games.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 /// `(first, second, score, at)`: about one game every 32 s, so a year of games with many
 /// month changes and idle periods.
 fn games() -> Vec<(usize, usize, Score, i64)> {
-    let mut rng = SplitMix64(2024);
+    // SplitMix64, seeded, so every run rates the same games.
+    let mut rng = Rng::new(2024);
     let mut at = 1_709_251_200;
     (0..GAMES)
         .map(|_| {
-            at += (rng.next() % 64) as i64;
-            let a = (rng.next() % PLAYERS as u64) as usize;
-            let b = (a + 1 + (rng.next() % (PLAYERS as u64 - 1)) as usize) % PLAYERS;
-            let score = [Score::Win, Score::Draw, Score::Loss][(rng.next() % 3) as usize];
+            at += (rng.next_u64() % 64) as i64;
+            let a = (rng.next_u64() % PLAYERS as u64) as usize;
+            let b = (a + 1 + (rng.next_u64() % (PLAYERS as u64 - 1)) as usize) % PLAYERS;
+            let score = [Score::Win, Score::Draw, Score::Loss][(rng.next_u64() % 3) as usize];
             (a, b, score, at)
         })
         .collect()

@@ -2,30 +2,22 @@
 //! Glicko-2 deviations, wins never cost rating.
 
 use hanniball_rating::{EloConfig, Glicko2Config, Rating, Score, System};
+use hanniball_rng::Rng;
 
-/// SplitMix64: a tiny, well-known seeded generator, so failures reproduce from the seed.
-struct SplitMix64(u64);
+/// SplitMix64 from `hanniball-rng`, so failures reproduce from the seed; the draws below are
+/// this file's own (by modulo).
+trait Draw {
+    fn range(&mut self, lo: i64, hi: i64) -> i64;
+    fn score(&mut self) -> Score;
+}
 
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0; the modulo bias is irrelevant here).
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
+impl Draw for Rng {
     fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
+        lo + self.below_u64((hi - lo + 1) as u64) as i64
     }
 
     fn score(&mut self) -> Score {
-        [Score::Win, Score::Draw, Score::Loss][self.below(3) as usize]
+        [Score::Win, Score::Draw, Score::Loss][self.below_u64(3) as usize]
     }
 }
 
@@ -33,17 +25,17 @@ const SEEDS: [u64; 4] = [1, 42, 0xDEAD_BEEF, 2024];
 
 /// A random game list: `(first, second, score, at)` among `players`, in time order, with
 /// gaps from seconds to months so that months and idle periods change often.
-fn games(rng: &mut SplitMix64, players: usize, count: usize) -> Vec<(usize, usize, Score, i64)> {
+fn games(rng: &mut Rng, players: usize, count: usize) -> Vec<(usize, usize, Score, i64)> {
     let mut at = 1_709_251_200 - 86_400 * 40; // January 2024
     (0..count)
         .map(|_| {
-            at += match rng.below(10) {
+            at += match rng.below_u64(10) {
                 0 => rng.range(0, 90 * 86_400),
                 1..=3 => rng.range(0, 3 * 86_400),
                 _ => rng.range(0, 600),
             };
-            let a = rng.below(players as u64) as usize;
-            let b = (a + 1 + rng.below(players as u64 - 1) as usize) % players;
+            let a = rng.below_u64(players as u64) as usize;
+            let b = (a + 1 + rng.below_u64(players as u64 - 1) as usize) % players;
             (a, b, rng.score(), at)
         })
         .collect()
@@ -88,13 +80,13 @@ fn systems() -> [System; 2] {
 fn elo_games_between_equal_k_are_zero_sum() {
     let system = System::default();
     for seed in SEEDS {
-        let mut rng = SplitMix64(seed);
+        let mut rng = Rng::new(seed);
         let mut checked = 0;
         for _ in 0..20_000 {
             let at = rng.range(0, 2_000_000_000);
             let month = hanniball_rating::period::month_index(at);
             let games = rng.range(0, 200) as u32;
-            let reached = rng.below(2) == 0;
+            let reached = rng.below_u64(2) == 0;
             let in_month = rng.range(0, 80) as u32;
             let player = |rating: i64| Rating {
                 rating: rating as f64,
@@ -125,7 +117,7 @@ fn elo_games_between_equal_k_are_zero_sum() {
 fn replaying_the_same_games_gives_identical_ratings() {
     for system in systems() {
         for seed in SEEDS {
-            let mut rng = SplitMix64(seed);
+            let mut rng = Rng::new(seed);
             let list = games(&mut rng, 40, 3_000);
             let once = replay(&system, 40, &list);
             let twice = replay(&system, 40, &list);
@@ -159,7 +151,7 @@ fn incremental_updates_through_a_store_equal_a_rebuild() {
         }
     }
     for system in systems() {
-        let mut rng = SplitMix64(7);
+        let mut rng = Rng::new(7);
         let list = games(&mut rng, 30, 2_000);
         let mut stored: Vec<Rating> = vec![through_store(&system.initial()); 30];
         for &(a, b, score, at) in &list {
@@ -184,7 +176,7 @@ fn glicko2_deviation_and_volatility_stay_within_bounds() {
     };
     let system = System::Glicko2(config.clone());
     for seed in SEEDS {
-        let mut rng = SplitMix64(seed);
+        let mut rng = Rng::new(seed);
         let list = games(&mut rng, 25, 5_000);
         let mut ratings = vec![system.initial(); 25];
         for &(a, b, score, at) in &list {
@@ -215,7 +207,7 @@ fn glicko2_deviation_and_volatility_stay_within_bounds() {
 fn a_win_never_lowers_the_winner_and_a_loss_never_raises_the_loser() {
     for system in systems() {
         for seed in SEEDS {
-            let mut rng = SplitMix64(seed);
+            let mut rng = Rng::new(seed);
             let list = games(&mut rng, 20, 5_000);
             let mut ratings = vec![system.initial(); 20];
             for &(a, b, score, at) in &list {

@@ -5,8 +5,8 @@
 //! `Direction` (`FromStr`), `parse_turn`, `Position::from_notation` (and its `FromStr`); the seam:
 //! `GameKind` (`FromStr`), `GameKind::load` (with random options) and `Game::play_turn`.
 //!
-//! Inputs come from a SplitMix64 generator written below (no dependency, no nightly, no
-//! cargo-fuzz) with a fixed seed, so every run sees the same inputs. Each reader gets, in turn:
+//! Inputs come from the seeded SplitMix64 of `hanniball-rng` (through `hanniball-fuzz-kit`; no
+//! nightly, no cargo-fuzz) with a fixed seed, so every run sees the same inputs. Each reader gets, in turn:
 //! (a) random bytes made text by `String::from_utf8_lossy`; (b) random strings over the
 //! notation's own alphabet (squares, separators, piece letters, direction names, numbers at the
 //! integer limits, unicode); (c) mutations of valid inputs taken from random legal playouts and

@@ -20,6 +20,7 @@ use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
+use hanniball_rng::Rng;
 use prost::Message;
 use prost::bytes::{Buf, BufMut};
 use prost_reflect::{
@@ -28,24 +29,6 @@ use prost_reflect::{
 use tonic::Request;
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::transport::Channel;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
 
 /// Raw bytes in and out: the requests are encoded here, whatever their type.
 #[derive(Clone, Default)]
@@ -130,7 +113,7 @@ fn value(rng: &mut Rng, field: &FieldDescriptor, ids: &[i64], depth: u32) -> Val
             1 => -1,
             2 => i64::MAX,
             3 => i64::MIN,
-            4 => rng.next() as i64,
+            4 => rng.next_u64() as i64,
             _ => ids[rng.below(ids.len())],
         }),
         Kind::Int32 | Kind::Sint32 | Kind::Sfixed32 => Value::I32(match rng.below(5) {
@@ -144,7 +127,7 @@ fn value(rng: &mut Rng, field: &FieldDescriptor, ids: &[i64], depth: u32) -> Val
             0 => 0,
             1 => 1,
             2 => u32::MAX,
-            3 => rng.next() as u32,
+            3 => rng.next_u64() as u32,
             _ => rng.below(20) as u32,
         }),
         Kind::Uint64 | Kind::Fixed64 => Value::U64(match rng.below(3) {
@@ -164,7 +147,7 @@ fn value(rng: &mut Rng, field: &FieldDescriptor, ids: &[i64], depth: u32) -> Val
             Value::EnumNumber(if rng.chance(80) {
                 values[rng.below(values.len())]
             } else {
-                rng.next() as i32
+                rng.next_u64() as i32
             })
         }
         Kind::Message(m) => Value::Message(message(rng, &m, ids, depth + 1)),
@@ -228,7 +211,7 @@ fn mangle(rng: &mut Rng, mut bytes: Vec<u8>) -> Vec<u8> {
         0 if !bytes.is_empty() => {
             for _ in 0..1 + rng.below(4) {
                 let i = rng.below(bytes.len());
-                bytes[i] = rng.next() as u8;
+                bytes[i] = rng.next_u64() as u8;
             }
         }
         1 => bytes.truncate(rng.below(bytes.len() + 1)),
@@ -237,7 +220,7 @@ fn mangle(rng: &mut Rng, mut bytes: Vec<u8>) -> Vec<u8> {
             let field = 1 + rng.below(9) as u8;
             bytes.extend_from_slice(&[(field << 3) | 2, 3, 0xff, 0xfe, 0xc0]);
         }
-        3 => bytes.extend((0..rng.below(64)).map(|_| rng.next() as u8)),
+        3 => bytes.extend((0..rng.below(64)).map(|_| rng.next_u64() as u8)),
         _ => {}
     }
     bytes
@@ -415,7 +398,7 @@ async fn storm(database: Option<&str>) {
         .connect()
         .await
         .expect("connect");
-    let mut rng = Rng(0x005e_ed0f_ed9e);
+    let mut rng = Rng::new(0x005e_ed0f_ed9e);
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     let mut undocumented: BTreeSet<String> = BTreeSet::new();
     let mut internal: Vec<String> = Vec::new();

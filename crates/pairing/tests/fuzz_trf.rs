@@ -3,15 +3,15 @@
 //! scheduler exports; whatever it holds, reading it must end in `Ok` or `Err`, never a panic.
 //!
 //! Inputs come from the seeded SplitMix64 of `hanniball-rng` (through `hanniball-fuzz-kit`; no
-//! nightly, no cargo-fuzz) with a fixed seed, so every run sees the same inputs: (a) random bytes made text
-//! by `String::from_utf8_lossy`; (b) random strings over the format's own alphabet (record tags,
-//! `001` columns, colour and result codes, numbers at the integer limits, line ends, unicode);
-//! (c) mutations of the valid files in `tests/data/bbp/*.trf` and `tests/data/dutch/*.txt` and of
-//! their canonical rewrites (bytes deleted, duplicated, swapped, replaced, truncated, segments
-//! repeated, numbers replaced; lines deleted, duplicated, swapped, added); (d) random tournaments
-//! built from the grammar, mostly consistent, so that many parse; and every 500th input is about
-//! 1 MB long (including a 1 MB tournament of thousands of players, and a player with 100,000
-//! rounds).
+//! nightly, no cargo-fuzz) with a fixed seed, so every run sees the same inputs: (a) random bytes
+//! made text by `String::from_utf8_lossy`; (b) random strings over the format's own alphabet
+//! (record tags, `001` columns, colour and result codes, numbers at the integer limits, line ends,
+//! unicode); (c) mutations of the valid files in `tests/data/bbp/*.trf` and
+//! `tests/data/dutch/*.txt` and of their canonical rewrites (bytes deleted, duplicated, swapped,
+//! replaced, truncated, segments repeated, numbers replaced; lines deleted, duplicated, swapped,
+//! added); (d) random tournaments built from the grammar, mostly consistent, so that many parse;
+//! and every 500th input is about 1 MB long (including a 1 MB tournament of thousands of players,
+//! and a player with 100,000 rounds).
 //!
 //! Every input must give `Ok` or `Err` without a panic, and `parse` must agree with
 //! `parse_with_notes`. What is read `Ok` is written with `trf::write`, and that text must read

@@ -1,5 +1,5 @@
 //! Differential test: the HanniBall engine (`hanniball_rules::hanniball`) against the independent
-//! oracle in `tests/oracle/mod.rs`, both following RULES.md Part 1.
+//! oracle in `tests/rules/oracle/mod.rs`, both following RULES.md Part 1.
 //!
 //! Positions come from seeded random playouts under both rulesets (sampled at every step, at turn
 //! start and mid-turn) and from random perturbations of those positions (pieces removed or moved,
@@ -8,12 +8,10 @@
 //! round trip, the sorted legal step texts, the offences, the result, single steps applied, and a
 //! few legal and illegal or malformed whole turns. Every disagreement is printed and fails the test.
 
-mod oracle;
-
 use std::collections::BTreeMap;
 
+use crate::oracle::{Color, Kind, Piece, Pos, Sq, Step, all_squares, in_zone};
 use hanniball_rules::hanniball::{Position, Ruleset, playout::random_turn};
-use oracle::{Color, Kind, Piece, Pos, Sq, Step, all_squares, in_zone};
 
 const INITIAL_BOARD: &str =
     "1k1/2l3l2/1e1e1e1e1/1h1h1h1h1/9/9/9/9/9/9/9/1H1H1H1H1/1E1E1E1E1/2L3L2/1K1";

@@ -6,13 +6,13 @@
 //! `GameKind` (`FromStr`), `GameKind::load` (with random options) and `Game::play_turn`.
 //!
 //! Inputs come from the seeded SplitMix64 of `hanniball-rng` (through `hanniball-fuzz-kit`; no
-//! nightly, no cargo-fuzz) with a fixed seed, so every run sees the same inputs. Each reader gets, in turn:
-//! (a) random bytes made text by `String::from_utf8_lossy`; (b) random strings over the
+//! nightly, no cargo-fuzz) with a fixed seed, so every run sees the same inputs. Each reader gets,
+//! in turn: (a) random bytes made text by `String::from_utf8_lossy`; (b) random strings over the
 //! notation's own alphabet (squares, separators, piece letters, direction names, numbers at the
 //! integer limits, unicode); (c) mutations of valid inputs taken from random legal playouts and
 //! from the notation tests (bytes deleted, duplicated, swapped, replaced, truncated, segments
-//! repeated, numbers replaced); (d) inputs built from the grammar with random content, so that
-//! many parse and go on to the engine; and every 500th input is about 1 MB long.
+//! repeated, numbers replaced); (d) inputs built from the grammar with random content, so that many
+//! parse and go on to the engine; and every 500th input is about 1 MB long.
 //!
 //! Every input must give `Ok` or `Err` without a panic. Text read `Ok` must write back to the
 //! very same text (these notations are canonical). Parsed steps and turns are played on a pool of
@@ -22,11 +22,11 @@
 //! from them is accepted. The tests also fail if unmutated valid inputs stop parsing, if mutated
 //! valid inputs are seldom refused, or if random bytes are ever accepted as a HanniBall position.
 //!
-//! Run: `cargo test -p hanniball-rules --test fuzz_readers` (3,000 inputs per reader, seconds).
-//! Longer: `FUZZ_ITERATIONS=200000 cargo test -p hanniball-rules --test fuzz_readers --
-//! --nocapture` (prints inputs, `Ok`/`Err` counts and time per reader); `FUZZ_SEED=<u64>` draws
-//! other inputs. A panicking input is reported with the seed, its number and its text; keep it as
-//! a case in `regressions` below once the reader is fixed.
+//! Run: `cargo test -p hanniball-rules --test rules fuzz_readers::` (3,000 inputs per reader,
+//! seconds). Longer: `FUZZ_ITERATIONS=200000 cargo test -p hanniball-rules --test rules
+//! fuzz_readers:: -- --nocapture` (prints inputs, `Ok`/`Err` counts and time per reader);
+//! `FUZZ_SEED=<u64>` draws other inputs. A panicking input is reported with the seed, its number
+//! and its text; keep it as a case in `regressions` below once the reader is fixed.
 
 use std::collections::HashSet;
 

@@ -1,5 +1,5 @@
 //! An independent reference implementation ("oracle") of HanniBall's rules (RULES.md Part 1), used
-//! by `tests/differential.rs` to cross-check the engine in `hanniball_rules::hanniball`.
+//! by `tests/rules/differential.rs` to cross-check the engine in `hanniball_rules::hanniball`.
 //!
 //! It was written from RULES.md alone, without reading the engine, in the plainest style that could
 //! work: a 2-D array board (files `a`–`i`, ranks `1`–`15`, non-existent squares marked

@@ -20,11 +20,11 @@
 //! The test also fails if a valid file stops reading, if random bytes are ever accepted, or if
 //! mutated files are seldom refused.
 //!
-//! Run: `cargo test -p hanniball-pairing --test fuzz_trf` (3,000 inputs, seconds).
-//! Longer: `FUZZ_ITERATIONS=200000 cargo test -p hanniball-pairing --test fuzz_trf --
-//! --nocapture` (prints inputs, `Ok`/`Err` counts and time); `FUZZ_SEED=<u64>` draws other
-//! inputs. A panicking input is reported with the seed, its number and its text; keep it as a
-//! case in `regressions` below once the reader is fixed.
+//! Run: `cargo test -p hanniball-pairing --test pairing fuzz_trf::` (3,000 inputs, seconds).
+//! Longer: `FUZZ_ITERATIONS=200000 cargo test -p hanniball-pairing --test pairing fuzz_trf:: --
+//! --nocapture` (prints inputs, `Ok`/`Err` counts and time); `FUZZ_SEED=<u64>` draws other inputs.
+//! A panicking input is reported with the seed, its number and its text; keep it as a case in
+//! `regressions` below once the reader is fixed.
 
 use std::path::Path;
 

@@ -6,7 +6,7 @@ use hanniball_pairing::roundrobin::{
     Board, Cycles, MAX_PLAYERS, PairingNumber, RoundRobinError, berger,
 };
 
-const TABLES: &str = include_str!("data/roundrobin/berger.txt");
+const TABLES: &str = include_str!("../data/roundrobin/berger.txt");
 
 /// The published tables: players -> rounds -> "w-b" strings.
 fn published() -> BTreeMap<usize, Vec<Vec<String>>> {

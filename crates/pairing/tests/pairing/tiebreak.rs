@@ -167,13 +167,13 @@ fn check(file: &str) -> usize {
 
 #[test]
 fn hand_computed_swiss_with_byes_forfeit_and_withdrawal() {
-    assert_eq!(check(include_str!("data/tiebreak/swiss8.txt")), 64 + 16);
+    assert_eq!(check(include_str!("../data/tiebreak/swiss8.txt")), 64 + 16);
 }
 
 #[test]
 fn fide_tie_break_exercise() {
     assert_eq!(
-        check(include_str!("data/tiebreak/fide-exercise-2024.txt")),
+        check(include_str!("../data/tiebreak/fide-exercise-2024.txt")),
         11
     );
 }
@@ -181,7 +181,7 @@ fn fide_tie_break_exercise() {
 #[test]
 fn direct_encounter_cases() {
     assert_eq!(
-        check(include_str!("data/tiebreak/direct-encounter.txt")),
+        check(include_str!("../data/tiebreak/direct-encounter.txt")),
         11
     );
 }

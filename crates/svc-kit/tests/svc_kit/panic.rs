@@ -56,6 +56,9 @@ impl std::io::Write for Log {
 async fn a_panicking_call_gets_internal_and_the_server_goes_on() {
     let log = Log::default();
     let writer = log.clone();
+    // The process's subscriber: a thread-local one (`set_default`) missed the panic lines in most
+    // runs while the other test of this binary ran beside it (tracing caches each callsite's
+    // interest for the whole process). The only test here that installs one: see `main.rs`.
     tracing::subscriber::set_global_default(
         tracing_subscriber::fmt()
             .with_writer(move || writer.clone())

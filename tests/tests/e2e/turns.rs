@@ -12,12 +12,9 @@ use hanniball_e2e::{
 };
 use hanniball_proto::arbiter::v1 as pb;
 use tokio_stream::StreamExt;
-use tonic::{Code, Status};
+use tonic::Code;
 
-fn refusal<T: std::fmt::Debug>(result: Result<T, Status>) -> (Code, String) {
-    let status = result.expect_err("the call should fail");
-    (status.code(), status.message().to_owned())
-}
+use crate::refusal;
 
 /// The admin creates a game of `kind` with a time control and a turn limit (0: the default).
 async fn create(server: &TestServer, white: i64, black: i64, kind: &str, max_turns: u32) -> i64 {

@@ -9,10 +9,7 @@ use hanniball_proto::arbiter::v1 as pb;
 use tokio_stream::StreamExt;
 use tonic::Code;
 
-fn code<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> (Code, String) {
-    let status = result.expect_err("the call should fail");
-    (status.code(), status.message().to_owned())
-}
+use crate::refusal as code;
 
 #[tokio::test]
 async fn a_whole_game_to_a_goal() {

@@ -1795,16 +1795,7 @@ impl<const N: usize> Matcher<N> {
 mod tests {
     use super::*;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-    }
+    use hanniball_rng::Rng;
 
     #[allow(clippy::collapsible_if)]
     /// The best perfect matching's weight by dynamic programming over vertex subsets.
@@ -1841,28 +1832,28 @@ mod tests {
     /// certificate after every warm-started solve.
     #[test]
     fn warm_started_solutions_carry_an_optimality_certificate() {
-        let mut rng = Rng(23);
+        let mut rng = Rng::new(23);
         for case in 0..3000 {
-            let n = 6 + 2 * (rng.next() % 21) as usize;
+            let n = 6 + 2 * (rng.next_u64() % 21) as usize;
             let range = [2u64, 3, 6, 40, 1000][case % 5];
             let mut m = Matcher::<2>::new(n);
             for a in 0..n {
                 // A perfect matching always exists: 2k-(2k+1) edges are never removed.
                 m.set(a, a ^ 1, Some(Wide::from_u64(0)));
                 for b in a + 1..n {
-                    if b != (a ^ 1) && rng.next() % 100 < 70 {
-                        m.set(a, b, Some(Wide::from_u64(rng.next() % range)));
+                    if b != (a ^ 1) && rng.next_u64() % 100 < 70 {
+                        m.set(a, b, Some(Wide::from_u64(rng.next_u64() % range)));
                     }
                 }
             }
             for step in 0..12 {
                 assert!(m.solve().is_ok(), "case {case} step {step}");
                 m.certify();
-                let v = (rng.next() % n as u64) as usize;
+                let v = (rng.next_u64() % n as u64) as usize;
                 for x in 0..n {
-                    if x != v && x != (v ^ 1) && rng.next().is_multiple_of(3) {
-                        let c = (!rng.next().is_multiple_of(5))
-                            .then(|| Wide::from_u64(rng.next() % range));
+                    if x != v && x != (v ^ 1) && rng.next_u64().is_multiple_of(3) {
+                        let c = (!rng.next_u64().is_multiple_of(5))
+                            .then(|| Wide::from_u64(rng.next_u64() % range));
                         m.set(v, x, c);
                     }
                 }
@@ -1884,7 +1875,7 @@ mod tests {
         let mut m = Matcher::<2>::new(n);
         for a in 0..n {
             for b in a + 1..n {
-                if b == (a ^ 1) || rng.next() % 100 < percent {
+                if b == (a ^ 1) || rng.next_u64() % 100 < percent {
                     let c = weight(rng, a, b);
                     w[a][b] = Some(c);
                     w[b][a] = Some(c);
@@ -1911,14 +1902,14 @@ mod tests {
     #[test]
     #[allow(clippy::needless_range_loop)]
     fn a_restart_from_potentials_solves_to_the_optimum() {
-        let mut rng = Rng(41);
+        let mut rng = Rng::new(41);
         let mut refused = 0;
         for case in 0..800 {
-            let n = 4 + 2 * (rng.next() % 5) as usize;
-            let p: Vec<u64> = (0..n).map(|_| rng.next() % 6).collect();
+            let n = 4 + 2 * (rng.next_u64() % 5) as usize;
+            let p: Vec<u64> = (0..n).map(|_| rng.next_u64() % 6).collect();
             // A potential sum, sometimes one more (a "pair of top scorers").
             let (w, mut m) = random_graph(&mut rng, n, 75, |rng, a, b| {
-                p[a] + p[b] + u64::from(rng.next() % 100 < 10)
+                p[a] + p[b] + u64::from(rng.next_u64() % 100 < 10)
             });
             // w2 = 2w + 2, so 2p + 2 covers the pure sums; 2p + 2 with one vertex None too.
             let mut duals: Vec<Option<Wide<2>>> =
@@ -1958,14 +1949,14 @@ mod tests {
     #[test]
     #[allow(clippy::needless_range_loop)]
     fn solving_with_the_lower_field_parked_is_optimal() {
-        let mut rng = Rng(47);
+        let mut rng = Rng::new(47);
         let (mut parked, mut floated) = (0, 0);
         for case in 0..700 {
-            let n = 6 + 2 * (rng.next() % 6) as usize;
+            let n = 6 + 2 * (rng.next_u64() % 6) as usize;
             let dummy = case % 3 == 0;
             let players = if dummy { n - 1 } else { n };
-            let k = 2 + (rng.next() % (players as u64 - 3)) as usize;
-            let p: Vec<u64> = (0..n).map(|_| rng.next() % 5).collect();
+            let k = 2 + (rng.next_u64() % (players as u64 - 3)) as usize;
+            let p: Vec<u64> = (0..n).map(|_| rng.next_u64() % 5).collect();
             let (mut w, mut m) = random_graph(&mut rng, n, 80, |_, a, b| {
                 if dummy && b == n - 1 { 0 } else { p[a] + p[b] }
             });
@@ -1976,10 +1967,10 @@ mod tests {
             for _ in 0..3 {
                 for a in 0..k {
                     for b in a + 1..k {
-                        let c = match rng.next() % 10 {
+                        let c = match rng.next_u64() % 10 {
                             0 => None,
                             1..=3 => w[a][b],
-                            _ => Some(p[a] + p[b] + rng.next() % 12),
+                            _ => Some(p[a] + p[b] + rng.next_u64() % 12),
                         };
                         w[a][b] = c;
                         w[b][a] = c;
@@ -2015,21 +2006,21 @@ mod tests {
     #[test]
     #[allow(clippy::needless_range_loop)]
     fn a_dual_shift_keeps_the_solution_optimal() {
-        let mut rng = Rng(43);
+        let mut rng = Rng::new(43);
         let mut accepted = 0;
         for case in 0..1500 {
-            let n = 4 + 2 * (rng.next() % 5) as usize;
+            let n = 4 + 2 * (rng.next_u64() % 5) as usize;
             let range = [3u64, 20, 1000][case % 3];
             let (mut w, mut m) =
-                random_graph(&mut rng, n, 70, |rng, _, _| range + rng.next() % range);
+                random_graph(&mut rng, n, 70, |rng, _, _| range + rng.next_u64() % range);
             assert!(m.solve().is_ok());
-            let v = (rng.next() % n as u64) as usize;
+            let v = (rng.next_u64() % n as u64) as usize;
             let mate = m.mate(v).expect("perfect");
             let set: Vec<bool> = (0..n)
-                .map(|x| x == mate || (x != v && rng.next().is_multiple_of(2)))
+                .map(|x| x == mate || (x != v && rng.next_u64().is_multiple_of(2)))
                 .collect();
             // Every changed edge moves by d (w units), or goes, but not the matched one.
-            let d = (rng.next() % range) as i64 - (range / 2) as i64;
+            let d = (rng.next_u64() % range) as i64 - (range / 2) as i64;
             let delta = if d < 0 {
                 Wide::ZERO.sub_u64(2 * d.unsigned_abs())
             } else {
@@ -2044,7 +2035,7 @@ mod tests {
                     continue;
                 }
                 let c = w[v][x].and_then(|c| {
-                    (x == mate || !rng.next().is_multiple_of(4)).then(|| (c as i64 + d) as u64)
+                    (x == mate || !rng.next_u64().is_multiple_of(4)).then(|| (c as i64 + d) as u64)
                 });
                 w[v][x] = c;
                 w[x][v] = c;
@@ -2070,19 +2061,19 @@ mod tests {
     #[test]
     #[allow(clippy::needless_range_loop)]
     fn a_forced_mate_is_the_mate_in_every_optimal_matching() {
-        let mut rng = Rng(31);
+        let mut rng = Rng::new(31);
         let (mut answered, mut swapped) = (0, 0);
         for case in 0..1500 {
-            let n = 4 + 2 * (rng.next() % 5) as usize;
+            let n = 4 + 2 * (rng.next_u64() % 5) as usize;
             let range = [3u64, 20, 1000][case % 3];
-            let (w, mut m) = random_graph(&mut rng, n, 70, |rng, _, _| rng.next() % range);
+            let (w, mut m) = random_graph(&mut rng, n, 70, |rng, _, _| rng.next_u64() % range);
             assert!(m.solve().is_ok(), "case {case}");
-            let v = (rng.next() % n as u64) as usize;
+            let v = (rng.next_u64() % n as u64) as usize;
             let mut changes = Vec::new();
             let mut changed = w.clone();
             for x in 0..n {
-                if x != v && rng.next().is_multiple_of(3) {
-                    let c = (!rng.next().is_multiple_of(4)).then(|| rng.next() % range);
+                if x != v && rng.next_u64().is_multiple_of(3) {
+                    let c = (!rng.next_u64().is_multiple_of(4)).then(|| rng.next_u64() % range);
                     if x == (v ^ 1) && c.is_none() {
                         continue;
                     }
@@ -2133,10 +2124,10 @@ mod tests {
 
     #[allow(clippy::needless_range_loop)]
     fn random_changes(seed: u64, cases: usize, min: usize, max: usize, ranges: &[u64]) {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         for case in 0..cases {
-            let n = min + 2 * (rng.next() % ((max - min) / 2 + 1) as u64) as usize;
-            let density = 40 + rng.next() % 60;
+            let n = min + 2 * (rng.next_u64() % ((max - min) / 2 + 1) as u64) as usize;
+            let density = 40 + rng.next_u64() % 60;
             let range = ranges[case % ranges.len()];
             let mut w = vec![vec![None; n]; n];
             // Every other case with a tiled weight table (as on large fields).
@@ -2147,8 +2138,8 @@ mod tests {
             };
             for a in 0..n {
                 for b in a + 1..n {
-                    if rng.next() % 100 < density {
-                        let c = rng.next() % range;
+                    if rng.next_u64() % 100 < density {
+                        let c = rng.next_u64() % range;
                         w[a][b] = Some(c);
                         w[b][a] = Some(c);
                         m.set(a, b, Some(Wide::from_u64(c)));
@@ -2179,8 +2170,8 @@ mod tests {
                 }
                 // Now and then a matched pair is decided for good, as the Dutch procedure does:
                 // it leaves the graph (for the reference: it keeps only its own edge).
-                if rng.next().is_multiple_of(4) {
-                    let v = (rng.next() % n as u64) as usize;
+                if rng.next_u64().is_multiple_of(4) {
+                    let v = (rng.next_u64() % n as u64) as usize;
                     if !retired[v] {
                         let u = m.mate(v).expect("perfect");
                         m.retire(v, u);
@@ -2197,16 +2188,16 @@ mod tests {
                     }
                 }
                 // Change the edges of one vertex, as the Dutch procedure does.
-                let v = (rng.next() % n as u64) as usize;
+                let v = (rng.next_u64() % n as u64) as usize;
                 if retired[v] {
                     continue;
                 }
                 for x in 0..n {
-                    if x != v && !retired[x] && rng.next().is_multiple_of(3) {
-                        let c = if rng.next().is_multiple_of(5) {
+                    if x != v && !retired[x] && rng.next_u64().is_multiple_of(3) {
+                        let c = if rng.next_u64().is_multiple_of(5) {
                             None
                         } else {
-                            Some(rng.next() % range)
+                            Some(rng.next_u64() % range)
                         };
                         w[v][x] = c;
                         w[x][v] = c;

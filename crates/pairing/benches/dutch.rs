@@ -1,4 +1,4 @@
-//! Times the Dutch engine on generated tournaments of 100, 1,000 and 10,000 players.
+//! Times the Dutch engine on generated tournaments of 100, 1,000, 5,000 and 10,000 players.
 //!
 //! `cargo bench -p hanniball-pairing --bench dutch [-- SIZE...]` pairs every round of a seeded
 //! random tournament of each size (SplitMix64, so every run pairs the same tournaments) and
@@ -60,7 +60,7 @@ fn main() {
         .filter_map(|a| a.parse().ok())
         .collect();
     let bbp_exe = std::env::var("BBP").ok();
-    for (players, rounds) in [(100u32, 9u32), (1_000, 11), (10_000, 13)] {
+    for (players, rounds) in [(100u32, 9u32), (1_000, 11), (5_000, 9), (10_000, 13)] {
         if !sizes.is_empty() && !sizes.contains(&players) {
             continue;
         }

@@ -1,11 +1,103 @@
-//! How every service answers the failures they share: a store that could not do the work and a
-//! caller who was not accepted. Each service's own error type keeps what only it can fail at and
-//! hands these two here, so that the same fault gets the same code and words everywhere.
+//! Every service's errors and their gRPC codes, in one type and one exhaustive match: the same
+//! fault gets the same code and words in the arbiter, the rating service and the scheduler.
 
+use hanniball_arbiter::ActionError;
 use hanniball_store::StoreError;
-use tonic::Status;
+use tonic::{Code, Status};
 
 use crate::AuthError;
+
+/// Why a call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The caller was not accepted.
+    #[error(transparent)]
+    Auth(#[from] AuthError),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The rules refused a game action (illegal turn, not your turn, game over, …).
+    #[error(transparent)]
+    Action(#[from] ActionError),
+    #[error("{0}")]
+    InvalidArgument(String),
+    #[error("{what} {id} not found")]
+    NotFound { what: &'static str, id: String },
+    #[error("{0}")]
+    AlreadyExists(String),
+    #[error("{0}")]
+    FailedPrecondition(String),
+    #[error("the round cannot be paired: {0}")]
+    CannotPair(String),
+    #[error("you do not play in game {0}")]
+    NotYourGame(i64),
+    #[error("only the organiser (admin) or player {0} may do this")]
+    NotYou(i64),
+    /// A caller asking for what only the admin (or another player) may do; the message says what
+    /// and why.
+    #[error("{0}")]
+    Denied(String),
+    /// A limit on what one player may hold (the message names it).
+    #[error("{0}")]
+    TooMany(String),
+    #[error("lost a race with a concurrent change; read it again and retry")]
+    LostRace,
+    #[error("the arbiter did not answer: {0}")]
+    Arbiter(String),
+    #[error("the server is shutting down")]
+    ShuttingDown,
+    /// The service's configuration cannot be used (only at start).
+    #[error("configuration: {0}")]
+    Config(String),
+    #[error("internal error")]
+    Internal(String),
+}
+
+/// Results of service calls.
+pub type ServiceResult<T> = Result<T, ServiceError>;
+
+impl From<ServiceError> for Status {
+    fn from(error: ServiceError) -> Self {
+        let code = match error {
+            ServiceError::Auth(error) => return error.into(),
+            ServiceError::Store(error) => return store_status(error),
+            ServiceError::Config(detail) | ServiceError::Internal(detail) => {
+                return internal_status(&detail);
+            }
+            ServiceError::Action(ref action) => action_code(action),
+            ServiceError::InvalidArgument(_) => Code::InvalidArgument,
+            ServiceError::NotFound { .. } => Code::NotFound,
+            ServiceError::AlreadyExists(_) => Code::AlreadyExists,
+            ServiceError::FailedPrecondition(_) | ServiceError::CannotPair(_) => {
+                Code::FailedPrecondition
+            }
+            ServiceError::NotYourGame(_) | ServiceError::NotYou(_) | ServiceError::Denied(_) => {
+                Code::PermissionDenied
+            }
+            ServiceError::TooMany(_) => Code::ResourceExhausted,
+            ServiceError::LostRace => Code::Aborted,
+            ServiceError::Arbiter(_) | ServiceError::ShuttingDown => Code::Unavailable,
+        };
+        Status::new(code, error.to_string())
+    }
+}
+
+/// The code of an action the rules refused.
+fn action_code(action: &ActionError) -> Code {
+    match action {
+        ActionError::NotAPlayer(_) | ActionError::AdminOnly | ActionError::OrganiserOnly => {
+            Code::PermissionDenied
+        }
+        ActionError::Malformed(_) | ActionError::Illegal(_) => Code::InvalidArgument,
+        ActionError::NotYourTurn { .. }
+        | ActionError::StaleTurn { .. }
+        | ActionError::FutureTurn { .. }
+        | ActionError::GameOver(_)
+        | ActionError::NoDrawOffer
+        | ActionError::DrawAlreadyOffered
+        | ActionError::TooLateToAbort(_) => Code::FailedPrecondition,
+    }
+}
 
 /// The answer to a failed store call: `UNAVAILABLE` with the reason when the database cannot
 /// do the work now (read-only, full, busy, lost, unreachable); `ABORTED` when a concurrent change

@@ -17,7 +17,7 @@ pub mod tls;
 
 pub use auth::{AdminToken, Auth, AuthError, Caller, Grant, Scope, Scopes};
 pub use edge::{EdgeLayer, EdgeLimits};
-pub use failure::{internal_status, store_status};
+pub use failure::{ServiceError, ServiceResult, internal_status, store_status};
 /// The client half lives in its own crate (clients link no server); re-exported for the services.
 pub use hanniball_client::{
     self as client, Bearer, ClientTls, ConnectError, connect, connect_with, endpoint,

@@ -78,12 +78,11 @@ impl Writer {
 
     async fn commit(&self, change: Change) -> Result<Option<GameId>, StoreError> {
         let (reply, answer) = oneshot::channel();
-        self.tx
-            .send((change, reply))
-            .await
-            .map_err(|_| StoreError::Unavailable("the writer has stopped".to_owned()))?;
-        answer
-            .await
-            .map_err(|_| StoreError::Unavailable("the writer has stopped".to_owned()))?
+        self.tx.send((change, reply)).await.map_err(|_| {
+            StoreError::unavailable("the writer has stopped", "its channel is closed")
+        })?;
+        answer.await.map_err(|_| {
+            StoreError::unavailable("the writer has stopped", "its channel is closed")
+        })?
     }
 }

@@ -32,9 +32,10 @@ pub use convert::{side_from_name, side_name};
 /// Why a store operation failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
-    /// The database cannot be reached; nothing was written. Clients may retry.
-    #[error("database unavailable: {0}")]
-    Unavailable(String),
+    /// The database cannot do the work now; nothing was written. Clients may retry. `why` is
+    /// for the client ("the database is read-only"), `detail` the driver's words, for the log.
+    #[error("database unavailable: {why} ({detail})")]
+    Unavailable { why: String, detail: String },
     /// A uniqueness rule or a concurrent writer won; nothing was written.
     #[error("conflict: {0}")]
     Conflict(String),
@@ -50,11 +51,14 @@ pub enum StoreError {
     Database(String),
 }
 
-/// The words of an [`StoreError::Unavailable`] detail that a client may read: why the database
-/// cannot do the work ("the database is read-only"), without the driver's own message.
-#[must_use]
-pub fn unavailable_reason(detail: &str) -> &str {
-    detail.split(" (").next().unwrap_or(detail)
+impl StoreError {
+    /// [`StoreError::Unavailable`]: `why` for the client, `detail` for the log.
+    pub fn unavailable(why: impl Into<String>, detail: impl std::fmt::Display) -> Self {
+        StoreError::Unavailable {
+            why: why.into(),
+            detail: detail.to_string(),
+        }
+    }
 }
 
 impl From<DbErr> for StoreError {
@@ -76,11 +80,11 @@ impl From<DbErr> for StoreError {
         | DbErr::Conn(RuntimeErr::SqlxError(e)) = &error
             && let Some(why) = unavailable(e)
         {
-            return StoreError::Unavailable(format!("{why} ({e})"));
+            return StoreError::unavailable(why, e);
         }
         match error {
             DbErr::Conn(_) | DbErr::ConnectionAcquire(_) => {
-                StoreError::Unavailable(error.to_string())
+                StoreError::unavailable("the database cannot be reached", &error)
             }
             other => StoreError::Database(other.to_string()),
         }
@@ -101,8 +105,8 @@ where
     Fut: Future<Output = Result<T, StoreError>>,
 {
     match read().await {
-        Err(StoreError::Unavailable(why)) if why.starts_with(LOST) => {
-            tracing::debug!(%why, "a read lost its connection; reading once more");
+        Err(StoreError::Unavailable { why, detail }) if why == LOST => {
+            tracing::debug!(%detail, "a read lost its connection; reading once more");
             read().await
         }
         other => other,
@@ -559,11 +563,12 @@ impl Store {
         };
         let mut listener = sea_orm::sqlx::postgres::PgListener::connect_with(&pool)
             .await
-            .map_err(|e| StoreError::Unavailable(e.to_string()))?;
-        listener
-            .listen(channel)
-            .await
-            .map_err(|e| StoreError::Unavailable(e.to_string()))?;
+            .map_err(|e| {
+                StoreError::unavailable("cannot listen for the database's notifications", e)
+            })?;
+        listener.listen(channel).await.map_err(|e| {
+            StoreError::unavailable("cannot listen for the database's notifications", e)
+        })?;
         Ok(Some(async_stream::stream! {
             loop {
                 match listener.try_recv().await {
@@ -893,11 +898,8 @@ impl Store {
         if changes.len() > 1 {
             match self.commit_all(changes).await {
                 Ok(ids) => return ids.into_iter().map(Ok).collect(),
-                Err(StoreError::Unavailable(reason)) => {
-                    return changes
-                        .iter()
-                        .map(|_| Err(StoreError::Unavailable(reason.clone())))
-                        .collect();
+                Err(error @ StoreError::Unavailable { .. }) => {
+                    return changes.iter().map(|_| Err(error.clone())).collect();
                 }
                 Err(error) => {
                     tracing::debug!(%error, batch = changes.len(), "batch commit failed; committing one by one");
@@ -1163,9 +1165,10 @@ fn create_private(url: &str) -> Result<(), StoreError> {
         Ok(_) => Ok(()),
         // Created meanwhile by another process: it keeps its permissions.
         Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(error) => Err(StoreError::Unavailable(format!(
-            "cannot create the database file {path}: {error}"
-        ))),
+        Err(error) => Err(StoreError::unavailable(
+            "the database file cannot be created",
+            format!("{path}: {error}"),
+        )),
     }
 }
 

@@ -308,7 +308,7 @@ async fn an_unreachable_database_is_unavailable() {
     let error = Store::connect("postgres://nobody@127.0.0.1:1/none")
         .await
         .expect_err("nothing listens on port 1");
-    assert!(matches!(error, StoreError::Unavailable(_)), "{error:?}");
+    assert!(matches!(error, StoreError::Unavailable { .. }), "{error:?}");
 }
 
 #[tokio::test]
@@ -805,7 +805,7 @@ async fn a_read_only_database_or_a_lost_connection_is_unavailable() {
         .await
         .expect_err("a read-only file");
     assert!(
-        matches!(&refused, StoreError::Unavailable(why) if why.contains("read-only")),
+        matches!(&refused, StoreError::Unavailable { why, .. } if why.contains("read-only")),
         "{refused:?}"
     );
 
@@ -836,7 +836,7 @@ async fn a_read_only_database_or_a_lost_connection_is_unavailable() {
             .create_player(&format!("pg-{i}"), "bot", Timestamp(3))
             .await
         {
-            Err(StoreError::Unavailable(why)) => reasons.push(why),
+            Err(StoreError::Unavailable { why, .. }) => reasons.push(why),
             other => panic!("write {i}: {other:?}"),
         }
     }
@@ -854,15 +854,18 @@ async fn a_read_that_lost_its_connection_is_run_once_more() {
     let lost = AtomicU32::new(0);
     let read = reread(|| async {
         lost.fetch_add(1, Ordering::SeqCst);
-        Err::<(), _>(StoreError::Unavailable(format!("{LOST} (io error)")))
+        Err::<(), _>(StoreError::unavailable(LOST, "io error"))
     })
     .await;
-    assert!(matches!(read, Err(StoreError::Unavailable(_))), "{read:?}");
+    assert!(
+        matches!(read, Err(StoreError::Unavailable { .. })),
+        "{read:?}"
+    );
     assert_eq!(lost.load(Ordering::SeqCst), 2, "tried twice, then gives up");
 
     let recovered = AtomicU32::new(0);
     let read = reread(async || match recovered.fetch_add(1, Ordering::SeqCst) {
-        0 => Err(StoreError::Unavailable(LOST.to_owned())),
+        0 => Err(StoreError::unavailable(LOST, "io error")),
         n => Ok(n),
     })
     .await;
@@ -871,8 +874,9 @@ async fn a_read_that_lost_its_connection_is_run_once_more() {
     let read_only = AtomicU32::new(0);
     let read = reread(|| async {
         read_only.fetch_add(1, Ordering::SeqCst);
-        Err::<(), _>(StoreError::Unavailable(
-            "the database is read-only".to_owned(),
+        Err::<(), _>(StoreError::unavailable(
+            "the database is read-only",
+            "error 25006",
         ))
     })
     .await;

@@ -106,11 +106,10 @@ fn action_code(action: &ActionError) -> Code {
 #[must_use]
 pub fn store_status(error: StoreError) -> Status {
     match error {
-        StoreError::Unavailable(detail) => {
-            tracing::warn!(%detail, "database unavailable");
+        StoreError::Unavailable { why, detail } => {
+            tracing::warn!(%why, %detail, "database unavailable");
             Status::unavailable(format!(
-                "the database is unavailable ({}); nothing was applied, retry later",
-                hanniball_store::unavailable_reason(&detail)
+                "the database is unavailable ({why}); nothing was applied, retry later"
             ))
         }
         StoreError::Conflict(detail) => {

@@ -568,16 +568,11 @@ impl Store {
     ) -> Result<i64, StoreError> {
         let txn = self.db.begin().await?;
         // A few hundred boards a statement, each chunk of one round (`CASE board WHEN …`).
-        let mut start = 0;
-        while start < games.len() {
-            let round = games[start].0;
-            let same_round = games[start..]
-                .iter()
-                .take(UPDATES_PER_STATEMENT)
-                .take_while(|(r, _, _)| *r == round)
-                .count();
-            let chunk = &games[start..start + same_round];
-            start += same_round;
+        let chunks = games
+            .chunk_by(|a, b| a.0 == b.0)
+            .flat_map(|round| round.chunks(UPDATES_PER_STATEMENT));
+        for chunk in chunks {
+            let round = chunk[0].0;
             let mut game = CaseStatement::new();
             for (_, board, id) in chunk {
                 game = game.case(boards::Column::Board.eq(*board), id.0);

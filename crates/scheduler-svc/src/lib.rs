@@ -133,8 +133,8 @@ impl Scheduler {
     }
 }
 
-/// The scheduler as a follower of results: each finished game reaches its board (or its
-/// match) before the cursor moves past it; applying one twice is harmless.
+/// The scheduler as a follower of results: a batch's finished games reach their boards (or
+/// matches) before the cursor moves past them; applying one twice is harmless.
 struct Boards(Core);
 
 impl Results for Boards {
@@ -146,10 +146,12 @@ impl Results for Boards {
     async fn handle(&self, batch: &[apb::FinishedGame]) -> Result<(), String> {
         for game in batch {
             self.0.on_finished(game).await.map_err(|e| e.to_string())?;
-            let moved = self.0.store.set_scheduler_cursor(game.sequence).await;
-            moved.map_err(|e| e.to_string())?;
         }
-        Ok(())
+        let Some(last) = batch.last() else {
+            return Ok(());
+        };
+        let moved = self.0.store.set_scheduler_cursor(last.sequence).await;
+        moved.map_err(|e| e.to_string())
     }
 }
 

@@ -689,6 +689,8 @@ pub fn time_control(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use apb::EndReason as R;
+    use apb::Outcome as O;
 
     /// CPU-heavy work (a big pairing) leaves the runtime free: on a runtime of one thread, a
     /// task beside it keeps answering while the work runs.
@@ -721,8 +723,6 @@ mod tests {
             "the runtime ticked only {ticks} times in 300 ms"
         );
     }
-    use apb::EndReason as R;
-    use apb::Outcome as O;
 
     fn of(outcome: O, reason: R, turns: u32) -> (&'static str, bool, Option<Side>) {
         let b = board_result(outcome, reason, turns);

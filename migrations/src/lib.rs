@@ -1,7 +1,8 @@
-//! Database schema migrations, applied at start-up by every service (`Migrator::up`). The same
-//! migrations serve the embedded SQLite default and PostgreSQL.
-//!
-//! Released migrations are never edited: a schema change is a new migration appended to the list.
+//! The single migration set of before each service owned its tables (tracked in
+//! `seaql_migrations`), frozen: no service runs it any more. Each service now applies its own
+//! migrations (Accounts' in `hanniball-accounts`, the others' in their service crate's `store`),
+//! whose first adopts the tables these made. Kept so that tests can build a database as these
+//! migrations left it and check that it upgrades in place with its rows.
 
 pub use sea_orm_migration::prelude::*;
 

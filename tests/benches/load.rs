@@ -28,13 +28,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use hanniball_db::testing::{cpu_seconds, thread_cpu_seconds};
 use hanniball_e2e::Bearer;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_rules::hanniball::playout::random_turn;
 use hanniball_rules::hanniball::{Position, Ruleset};
-use hanniball_store::testing::{cpu_seconds, thread_cpu_seconds};
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
@@ -109,10 +109,8 @@ fn start_server() -> (String, String) {
             .build()
             .expect("server runtime");
         runtime.block_on(async move {
-            let url = hanniball_store::testing::sqlite_url();
-            let store = hanniball_store::Store::connect(&url)
-                .await
-                .expect("database");
+            let url = hanniball_db::testing::sqlite_url();
+            let store = hanniball_db::Db::connect(&url).await.expect("database");
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("port");

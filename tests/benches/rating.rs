@@ -14,14 +14,16 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use hanniball_accounts::Accounts;
 use hanniball_arbiter::{GameId, PlayerId, Timestamp};
+use hanniball_db::Db;
 use hanniball_e2e::Bearer;
 use hanniball_proto::rating::v1 as pb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_rating::{Score, System};
+use hanniball_rating_svc::store::{Change, NewEvent, Store};
 use hanniball_rating_svc::{Ladders, RatingOptions};
-use hanniball_store::Store;
-use hanniball_store::rating::{Change, NewEvent};
+use hanniball_svc_kit::Directory;
 use tokio_util::sync::CancellationToken;
 use tonic::transport::Channel;
 
@@ -100,14 +102,15 @@ fn games(args: &Args, first_player: i64) -> Vec<NewEvent> {
         .collect()
 }
 
-async fn rebuild(store: &Store, args: &Args) -> i64 {
+async fn rebuild(store: &Store, accounts: &Accounts, args: &Args) -> i64 {
     let started = Instant::now();
+    // The players are Accounts'; the rating tables keep their ids.
     let names: Vec<String> = (0..args.players).map(|i| format!("bench-{i}")).collect();
-    store
+    accounts
         .create_players_bulk(&names, "bot", Timestamp(1))
         .await
         .expect("players");
-    let first = store
+    let first = accounts
         .player_by_name("bench-0")
         .await
         .expect("read")
@@ -176,13 +179,14 @@ fn report(what: &str, mut samples: Vec<Duration>) {
     );
 }
 
-async fn leaderboards(store: Store, args: &Args) {
+async fn leaderboards(db: Db, accounts: Directory, args: &Args) {
     let token = "bench-admin";
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("port");
     let running = hanniball_rating_svc::start(
-        store,
+        db,
+        accounts,
         listener,
         RatingOptions::new(token),
         CancellationToken::new(),
@@ -333,9 +337,11 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async move {
-        let url = hanniball_store::testing::sqlite_url();
-        let store = Store::connect(&url).await.expect("database");
-        rebuild(&store, &args).await;
-        leaderboards(store, &args).await;
+        let url = hanniball_db::testing::sqlite_url();
+        let db = Db::connect(&url).await.expect("database");
+        let accounts = Accounts::open(&db).await.expect("accounts");
+        let store = Store::open(&db).await.expect("rating tables");
+        rebuild(&store, &accounts, &args).await;
+        leaderboards(db, Directory::Local(accounts), &args).await;
     });
 }

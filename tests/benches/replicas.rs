@@ -21,12 +21,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use hanniball_arbiter_svc::store::Store;
 use hanniball_arbiter_svc::{Clock, Options, Running};
+use hanniball_db::Db;
 use hanniball_e2e::{Bearer, arg_value, goal_game, percentile};
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
-use hanniball_store::Store;
 use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::service::interceptor::InterceptedService;
@@ -46,7 +47,7 @@ impl Replicas {
         let mut running = Vec::new();
         let mut channels = Vec::new();
         for _ in 0..n {
-            let store = Store::connect(url).await.expect("database");
+            let store = Db::connect(url).await.expect("database");
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("port");
@@ -300,7 +301,7 @@ fn main() {
             "replicas  turns/s  event p50 ms  event p99 ms  failover ms (stopped / died)  ({games} games, {seconds} s, {samples} samples)"
         );
         for n in 1..=3 {
-            let url = hanniball_store::testing::postgres_url(&base)
+            let url = hanniball_db::testing::postgres_url(&base)
                 .await
                 .expect("a fresh PostgreSQL database (set HANNIBALL_TEST_POSTGRES_URL)");
             let replicas = Arc::new(Replicas::start(&url, n).await);

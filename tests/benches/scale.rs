@@ -136,10 +136,10 @@ fn main() {
         .expect("runtime");
     runtime.block_on(async move {
         let db = match &postgres {
-            Some(base) => hanniball_store::testing::postgres_url(base)
+            Some(base) => hanniball_db::testing::postgres_url(base)
                 .await
                 .expect("a fresh PostgreSQL database"),
-            None => hanniball_store::testing::sqlite_url(),
+            None => hanniball_db::testing::sqlite_url(),
         };
         let (url, shutdown) = hanniball_e2e::all_services(&db).await;
         let channel = Channel::from_shared(url.clone())

@@ -88,7 +88,7 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async move {
-        let server = start(&hanniball_store::testing::sqlite_url()).await;
+        let server = start(&hanniball_db::testing::sqlite_url()).await;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("port");
@@ -183,7 +183,7 @@ async fn fetch_many(web: &str, path: &str, count: usize) -> (Vec<Duration>, usiz
 /// then its page fetched `pages` times.
 async fn tournament_page(players: usize, rounds: u32, pages: usize) {
     let (url, shutdown) =
-        hanniball_e2e::arbiter_and_scheduler(&hanniball_store::testing::sqlite_url()).await;
+        hanniball_e2e::arbiter_and_scheduler(&hanniball_db::testing::sqlite_url()).await;
     let channel = tonic::transport::Channel::from_shared(url.clone())
         .expect("url")
         .connect()

@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use hanniball_arbiter::Timestamp;
 use hanniball_arbiter_svc::{Clock, ManualClock, Options, Running};
+use hanniball_db::Db;
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_rules::hanniball::playout::goal_seeking_turn;
 use hanniball_rules::hanniball::{Position, Ruleset};
-use hanniball_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::Status;
@@ -36,14 +36,14 @@ pub async fn start(db_url: &str) -> TestServer {
 
 /// Starts the arbiter on a database URL with a manual clock at `start`.
 pub async fn start_at(db_url: &str, start: Timestamp) -> TestServer {
-    let store = Store::connect(db_url).await.expect("database");
+    let db = Db::connect(db_url).await.expect("database");
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("port");
     let (clock, manual) = Clock::manual(start);
     let options = Options {
         admin_token: ADMIN_TOKEN.into(),
         clock,
     };
-    let running = hanniball_arbiter_svc::start(store, listener, options, CancellationToken::new())
+    let running = hanniball_arbiter_svc::start(db, listener, options, CancellationToken::new())
         .await
         .expect("server starts");
     TestServer {
@@ -68,12 +68,12 @@ pub async fn all_services(db_url: &str) -> (String, CancellationToken) {
 
 async fn serve_services(db_url: &str, with_rating: bool) -> (String, CancellationToken) {
     use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
-    let store = Store::connect(db_url).await.expect("database");
+    let db = Db::connect(db_url).await.expect("database");
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("port");
     let url = format!("http://{}", listener.local_addr().expect("addr"));
     let shutdown = CancellationToken::new();
     let arbiter = hanniball_arbiter_svc::Arbiter::build(
-        store.clone(),
+        db.clone(),
         Options {
             admin_token: ADMIN_TOKEN.into(),
             clock: Clock::System,
@@ -87,7 +87,10 @@ async fn serve_services(db_url: &str, with_rating: bool) -> (String, Cancellatio
         options.rating_url = None;
     }
     options.tick = std::time::Duration::from_millis(50);
-    let scheduler = Scheduler::build(store.clone(), &options, shutdown.clone()).expect("scheduler");
+    let accounts = arbiter.accounts().clone();
+    let scheduler = Scheduler::build(db.clone(), accounts.clone(), &options, shutdown.clone())
+        .await
+        .expect("scheduler");
     let mut routes = tonic::service::RoutesBuilder::default();
     arbiter.add_to(&mut routes);
     scheduler.add_to(&mut routes);
@@ -100,7 +103,7 @@ async fn serve_services(db_url: &str, with_rating: bool) -> (String, Cancellatio
             max_backoff: std::time::Duration::from_millis(200),
             ..RatingOptions::new(ADMIN_TOKEN)
         };
-        let rating = Rating::build(store, options, shutdown.clone())
+        let rating = Rating::build(db, accounts, options, shutdown.clone())
             .await
             .expect("rating");
         rating.add_to(&mut routes);
@@ -135,7 +138,7 @@ pub async fn register_bot(accounts: &mut Accounts, name: &str) -> (i64, String) 
 
 /// Every database the suite runs on.
 pub async fn databases() -> Vec<String> {
-    hanniball_store::testing::all_urls().await
+    hanniball_db::testing::all_urls().await
 }
 
 pub use hanniball_svc_kit::Bearer;

@@ -1,9 +1,11 @@
 //! Domain types to protobuf messages and back: every conversion of this service in one file.
 
+use hanniball_accounts::PlayerRow;
 use hanniball_arbiter::{Clocks, Event, FinalResult, Reason, Status, TimeControl, TurnRecord};
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_rules::{EndReason, GameResult, Outcome, Side};
-use hanniball_store::{GameRow, PlayerRow};
+
+use crate::store::GameRow;
 
 use crate::view::{GameView, StateView};
 

@@ -10,13 +10,16 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Duration;
 
+use hanniball_accounts::Accounts;
 use hanniball_arbiter::{
     ActionError, Actor, Event, GameId, Match, PlayerId, Setup, Status, Timestamp, Transition,
     TurnPlan, TurnRecord,
 };
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_rules::PartialTurn;
-use hanniball_store::{NewGame, Store, StoreError, Write};
+use hanniball_svc_kit::Directory;
+
+use crate::store::{NewGame, Store, StoreError, Write};
 use tokio::sync::{Mutex, Notify, broadcast};
 use tokio_util::sync::CancellationToken;
 
@@ -93,6 +96,11 @@ struct Cell {
 #[derive(Debug)]
 pub struct Hub {
     pub store: Store,
+    /// Accounts' tables (players and tokens), served beside the arbiter: the hub checks a
+    /// game's players with it.
+    pub accounts: Accounts,
+    /// The same Accounts, as every service's auth asks it.
+    pub directory: Directory,
     writer: Writer,
     pub clock: Clock,
     pub shutdown: CancellationToken,
@@ -112,8 +120,15 @@ pub struct Hub {
 impl Hub {
     /// A hub over `store`. Call [`Hub::load_active`] to bring back unfinished games.
     #[must_use]
-    pub fn new(store: Store, clock: Clock, shutdown: CancellationToken) -> Arc<Hub> {
+    pub fn new(
+        store: Store,
+        accounts: Accounts,
+        clock: Clock,
+        shutdown: CancellationToken,
+    ) -> Arc<Hub> {
         Arc::new(Hub {
+            directory: Directory::Local(accounts.clone()),
+            accounts,
             replicated: store.shared_by_replicas(),
             writer: Writer::start(store.clone()),
             store,
@@ -148,7 +163,7 @@ impl Hub {
             return self.view(id, true).await;
         }
         for (side, player) in [("white", setup.white), ("black", setup.black)] {
-            if self.store.player(player).await?.is_none() {
+            if self.accounts.player(player).await?.is_none() {
                 return Err(ServiceError::NotFound {
                     what: "player",
                     id: format!("{player} ({side})"),
@@ -172,7 +187,7 @@ impl Hub {
             .collect();
         players.sort_unstable();
         players.dedup();
-        let known = self.store.player_names(&players).await?;
+        let known = self.accounts.player_names(&players).await?;
         let now = self.clock.now();
         let mut checked: Vec<(Match, Option<String>)> = Vec::with_capacity(games.len());
         for (index, (setup, key)) in games.into_iter().enumerate() {
@@ -895,7 +910,7 @@ impl Hub {
     /// is brought up to date at once (its watchers and players hear of it); a game it does not
     /// hold yet (created elsewhere) is loaded, so that its clock runs here too and its players
     /// hear that it started. After a lost connection every held game is compared.
-    /// `changes` is [`hanniball_store::Store::listen_games`]'s stream, opened before the active
+    /// `changes` is [`crate::store::Store::listen_games`]'s stream, opened before the active
     /// games were loaded so that nothing committed in between is missed.
     pub async fn follow(
         self: Arc<Self>,

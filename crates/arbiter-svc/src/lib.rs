@@ -1,9 +1,11 @@
 //! The arbiter service: accounts and games over gRPC. It owns every game (each loaded game behind
 //! its own lock, with a clock task), is the only authority on the rules, keeps the clocks, and
 //! acknowledges a turn only after the database has committed it (through a group-commit writer).
+//! Its tables (games, turns, the results outbox, clock leases) and their SQL and migrations are
+//! in [`store`]; the Accounts service it serves keeps its tables in `hanniball-accounts`.
 //!
 //! What this crate does NOT do: no rules (they are `hanniball-rules`, reached through the game
-//! seam), no game lifecycle logic (`hanniball-arbiter`), no SQL (`hanniball-store`), no process
+//! seam), no game lifecycle logic (`hanniball-arbiter`), no other service's tables, no process
 //! set-up (logging, configuration and `main` belong to the binary).
 
 pub mod clock;
@@ -11,16 +13,17 @@ mod convert;
 pub mod error;
 pub mod hub;
 mod service;
+pub mod store;
 mod view;
 mod writer;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use hanniball_db::Db;
 use hanniball_proto::accounts::v1::accounts_server::AccountsServer;
 use hanniball_proto::arbiter::v1::arbiter_server::ArbiterServer;
-use hanniball_store::Store;
-use hanniball_svc_kit::{AdminToken, Auth, Served};
+use hanniball_svc_kit::{AdminToken, Auth, Directory, Served};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::server::NamedService;
@@ -57,15 +60,17 @@ impl Arbiter {
         <AccountsServer<AccountsService> as NamedService>::NAME,
     ];
 
-    /// Loads every unfinished game (their clocks run again) and starts the background tasks;
-    /// migrations are already applied by [`Store::connect`]. `shutdown` ends open streams and
-    /// the background tasks.
+    /// Opens its tables and the accounts tables in `db` (applying their migrations), loads every
+    /// unfinished game (their clocks run again) and starts the background tasks. `shutdown` ends
+    /// open streams and the background tasks.
     pub async fn build(
-        store: Store,
+        db: Db,
         options: Options,
         shutdown: CancellationToken,
     ) -> Result<Arbiter, error::ServiceError> {
-        let hub = Hub::new(store.clone(), options.clock, shutdown.clone());
+        let accounts = hanniball_accounts::Accounts::open(&db).await?;
+        let store = store::Store::open(&db).await?;
+        let hub = Hub::new(store.clone(), accounts, options.clock, shutdown.clone());
         // SQLite checkpoints beside the writes, so that no commit pays for one.
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
@@ -99,8 +104,15 @@ impl Arbiter {
         });
         // Revocations (here and, on PostgreSQL, on every replica) empty the token cache and end
         // the streams of the revoked token.
-        tokio::spawn(shared.auth.follow(&hub.store, hub.shutdown.clone()));
+        tokio::spawn(shared.auth.follow(&hub.directory, hub.shutdown.clone()));
         Ok(Arbiter { hub, shared })
+    }
+
+    /// Accounts as this arbiter serves it: the other services of the same process ask it who the
+    /// players and tokens are.
+    #[must_use]
+    pub fn accounts(&self) -> &Directory {
+        &self.hub.directory
     }
 
     /// Adds the Arbiter and Accounts services to `routes`.
@@ -146,19 +158,19 @@ impl Running {
 /// Starts the arbiter alone on `listener` (tests, and `hanniball serve --only arbiter`).
 /// `shutdown` stops it (as does [`Running::stop`]).
 pub async fn start(
-    store: Store,
+    db: Db,
     listener: TcpListener,
     options: Options,
     shutdown: CancellationToken,
 ) -> Result<Running, error::ServiceError> {
     let limits = hanniball_svc_kit::EdgeLimits::default();
-    start_with_limits(store, listener, options, limits, shutdown).await
+    start_with_limits(db, listener, options, limits, shutdown).await
 }
 
 /// [`start`] with the given edge limits (the admin token is always trusted); the load benchmark
 /// turns the per-caller limits off to measure the server itself.
 pub async fn start_with_limits(
-    store: Store,
+    db: Db,
     listener: TcpListener,
     options: Options,
     limits: hanniball_svc_kit::EdgeLimits,
@@ -166,7 +178,7 @@ pub async fn start_with_limits(
 ) -> Result<Running, error::ServiceError> {
     let mut limits = limits;
     limits.admin_token = Some(options.admin_token.clone());
-    let arbiter = Arbiter::build(store, options, shutdown.clone()).await?;
+    let arbiter = Arbiter::build(db, options, shutdown.clone()).await?;
     let mut routes = RoutesBuilder::default();
     arbiter.add_to(&mut routes);
     let served = hanniball_svc_kit::serve_with(

@@ -4,6 +4,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use hanniball_accounts::TokenEvent;
 use hanniball_arbiter::{FinalResult, GameId, PlayerId, Setup, TimeControl};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
@@ -33,20 +34,23 @@ impl Shared {
     async fn caller<T>(&self, request: &Request<T>, scope: Scope) -> ServiceResult<Caller> {
         Ok(self
             .auth
-            .caller(request.metadata(), &self.hub.store, scope)
+            .caller(request.metadata(), &self.hub.directory, scope)
             .await?)
     }
 
     /// What the caller's token grants, if it holds `scope`.
     async fn grant<T>(&self, request: &Request<T>, scope: Scope) -> ServiceResult<Grant> {
-        let grant = self.auth.grant(request.metadata(), &self.hub.store).await?;
+        let grant = self
+            .auth
+            .grant(request.metadata(), &self.hub.directory)
+            .await?;
         grant.require(scope)?;
         Ok(grant)
     }
 
     /// Resolves when the token of `grant` is revoked or expires: a stream opened with it ends.
     fn ended(&self, grant: Grant) -> impl Future<Output = AuthError> + Send + 'static {
-        self.auth.ended(grant, &self.hub.store)
+        self.auth.ended(grant, &self.hub.directory)
     }
 
     /// Fails unless the caller is the admin.
@@ -654,7 +658,7 @@ impl AccountsService {
         let token_id = self
             .shared
             .hub
-            .store
+            .accounts
             .insert_token(
                 player,
                 &hash_token(&token),
@@ -671,10 +675,10 @@ impl AccountsService {
         })
     }
 
-    async fn player(&self, id: i64) -> ServiceResult<hanniball_store::PlayerRow> {
+    async fn player(&self, id: i64) -> ServiceResult<hanniball_accounts::PlayerRow> {
         self.shared
             .hub
-            .store
+            .accounts
             .player(PlayerId(id))
             .await?
             .ok_or_else(|| ServiceError::NotFound {
@@ -708,12 +712,12 @@ impl apb::accounts_server::Accounts for AccountsService {
         let row = match self
             .shared
             .hub
-            .store
+            .accounts
             .create_player(&r.name, kind, now)
             .await
         {
             Ok(row) => row,
-            Err(hanniball_store::StoreError::Conflict(_)) => {
+            Err(hanniball_db::StoreError::Conflict(_)) => {
                 return Err(ServiceError::AlreadyExists(format!(
                     "a player named {} already exists",
                     limits::quote(&r.name)
@@ -787,7 +791,7 @@ impl apb::accounts_server::Accounts for AccountsService {
                 let live = self
                     .shared
                     .hub
-                    .store
+                    .accounts
                     .live_token_count(player, now)
                     .await
                     .map_err(ServiceError::from)?;
@@ -818,16 +822,16 @@ impl apb::accounts_server::Accounts for AccountsService {
             what: "token",
             id: id.to_string(),
         };
-        let store = &self.shared.hub.store;
+        let accounts = &self.shared.hub.accounts;
         if let Caller::Player(me) = grant.caller {
             // Another player's token answers as an unknown one: ids reveal nothing.
-            let row = store.token(id).await.map_err(ServiceError::from)?;
+            let row = accounts.token(id).await.map_err(ServiceError::from)?;
             if row.is_none_or(|row| row.player != me) {
                 return Err(not_found().into());
             }
         }
         let now = self.shared.hub.clock.now();
-        let revoked = store
+        let revoked = accounts
             .revoke_token(id, now)
             .await
             .map_err(ServiceError::from)?
@@ -854,7 +858,7 @@ impl apb::accounts_server::Accounts for AccountsService {
         let rows = self
             .shared
             .hub
-            .store
+            .accounts
             .list_tokens(player, r.after_id, u64::from(limit))
             .await
             .map_err(ServiceError::from)?;
@@ -889,7 +893,7 @@ impl apb::accounts_server::Accounts for AccountsService {
                 limits::text("name", name, limits::NAME)?;
                 self.shared
                     .hub
-                    .store
+                    .accounts
                     .player_by_name(name)
                     .await
                     .map_err(ServiceError::from)?
@@ -923,7 +927,7 @@ impl apb::accounts_server::Accounts for AccountsService {
         let rows = self
             .shared
             .hub
-            .store
+            .accounts
             .list_players(r.after_id, u64::from(limit))
             .await
             .map_err(ServiceError::from)?;
@@ -940,7 +944,7 @@ impl apb::accounts_server::Accounts for AccountsService {
         let grant = self
             .shared
             .auth
-            .grant(request.metadata(), &self.shared.hub.store)
+            .grant(request.metadata(), &self.shared.hub.directory)
             .await
             .map_err(ServiceError::from)?;
         let (player, admin) = match grant.caller {
@@ -955,5 +959,94 @@ impl apb::accounts_server::Accounts for AccountsService {
             token_id: grant.token_id.unwrap_or(0),
         };
         Ok(Response::new(response))
+    }
+    async fn get_player_names(
+        &self,
+        request: Request<apb::GetPlayerNamesRequest>,
+    ) -> Result<Response<apb::GetPlayerNamesResponse>, Status> {
+        self.shared.admin(&request).await?;
+        let ids = &request.get_ref().ids;
+        if ids.len() > MAX_BATCH {
+            return Err(ServiceError::InvalidArgument(format!(
+                "at most {MAX_BATCH} ids per call, not {}",
+                ids.len()
+            ))
+            .into());
+        }
+        let ids: Vec<PlayerId> = ids.iter().copied().map(PlayerId).collect();
+        let rows = self.shared.hub.accounts.players(&ids).await;
+        let players = rows.map_err(ServiceError::from)?;
+        Ok(Response::new(apb::GetPlayerNamesResponse {
+            players: players.iter().map(convert::player).collect(),
+        }))
+    }
+
+    async fn check_token(
+        &self,
+        request: Request<apb::CheckTokenRequest>,
+    ) -> Result<Response<apb::CheckTokenResponse>, Status> {
+        self.shared.admin(&request).await?;
+        let accounts = &self.shared.hub.accounts;
+        let found = match &request.get_ref().token {
+            Some(apb::check_token_request::Token::Hash(hash)) => accounts.token_by_hash(hash).await,
+            Some(apb::check_token_request::Token::TokenId(id)) => accounts.token(*id).await,
+            None => {
+                return Err(
+                    ServiceError::InvalidArgument("give a token hash or id".to_owned()).into(),
+                );
+            }
+        };
+        let token = found
+            .map_err(ServiceError::from)?
+            .map(|t| apb::StoredToken {
+                token_id: t.id,
+                player_id: t.player.0,
+                scopes: t.scopes,
+                created_at_ms: t.created_at.0,
+                expires_at_ms: t.expires_at.map_or(0, |at| at.0),
+                revoked_at_ms: t.revoked_at.map_or(0, |at| at.0),
+            });
+        Ok(Response::new(apb::CheckTokenResponse { token }))
+    }
+
+    type WatchRevocationsStream =
+        Pin<Box<dyn Stream<Item = Result<apb::Revocation, Status>> + Send>>;
+
+    async fn watch_revocations(
+        &self,
+        request: Request<apb::WatchRevocationsRequest>,
+    ) -> Result<Response<Self::WatchRevocationsStream>, Status> {
+        self.shared.admin(&request).await?;
+        // Every revocation this arbiter's auth hears: through this process, and on PostgreSQL
+        // through any replica.
+        let mut heard = self.shared.auth.revocations();
+        let shutdown = self.shared.hub.shutdown.clone();
+        let (tx, rx) = mpsc::channel::<Result<apb::Revocation, Status>>(64);
+        tokio::spawn(async move {
+            loop {
+                let note = tokio::select! {
+                    () = shutdown.cancelled() => return,
+                    () = tx.closed() => return,
+                    note = heard.recv() => note,
+                };
+                let note = match note {
+                    Ok(TokenEvent::Revoked(token_id)) => apb::Revocation {
+                        token_id,
+                        missed: false,
+                    },
+                    Ok(TokenEvent::Missed) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        apb::Revocation {
+                            token_id: 0,
+                            missed: true,
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                };
+                if tx.send_timeout(Ok(note), STALLED).await.is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 }

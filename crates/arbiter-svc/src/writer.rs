@@ -2,8 +2,8 @@
 //! all writes waiting at that moment, stores them in one transaction (one disk sync), and answers
 //! each waiting handler. Under load many games share a sync; a lone write waits for nobody.
 
+use crate::store::{Change, NewGame, Store, StoreError, Write, created_id};
 use hanniball_arbiter::GameId;
-use hanniball_store::{Change, NewGame, Store, StoreError, Write, created_id};
 use tokio::sync::{mpsc, oneshot};
 
 /// Most writes per transaction: room for a turn of every game at the 1,000 concurrent games the

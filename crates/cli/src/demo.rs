@@ -9,11 +9,11 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use hanniball_bots::BotKind;
+use hanniball_db::Db;
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
-use hanniball_store::Store;
 use hanniball_svc_kit::Bearer;
 use tokio_util::sync::CancellationToken;
 use tonic::service::interceptor::InterceptedService;
@@ -124,7 +124,7 @@ impl Services {
         settings.database.url = String::new();
         let url = settings.database_url();
         let token = hanniball_svc_kit::auth::new_token().map_err(|e| anyhow::anyhow!("{e}"))?;
-        let store = Store::connect(&url).await.context("opening the database")?;
+        let db = Db::connect(&url).await.context("opening the database")?;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .context("listening")?;
@@ -132,7 +132,7 @@ impl Services {
         let admin_token = hanniball_svc_kit::AdminToken::new(&token);
         let (served, _, here) = crate::serve::launch(
             &settings,
-            store,
+            db,
             listener,
             &admin_token,
             None,

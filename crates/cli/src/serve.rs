@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 use hanniball_arbiter_svc::{Arbiter, Clock, Options};
+use hanniball_db::Db;
 use hanniball_pairing::matchmaking::QueueConfig;
 use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
-use hanniball_store::Store;
+use hanniball_svc_kit::Directory;
 use tokio_util::sync::CancellationToken;
 use tonic::service::RoutesBuilder;
 use tracing_subscriber::EnvFilter;
@@ -40,6 +41,10 @@ pub struct MigrateArgs {
     /// Database URL (overrides database.url).
     #[arg(long)]
     database: Option<String>,
+    /// Migrate one service's tables only (the arbiter's with Accounts'), for a service that
+    /// runs on a database of its own (default: every service's).
+    #[arg(long, value_enum)]
+    only: Option<Service>,
 }
 
 /// `hanniball migrate`: brings the database schema up to date, then exits.
@@ -52,10 +57,28 @@ pub async fn migrate(args: MigrateArgs) -> Result<()> {
     std::fs::create_dir_all(&settings.data_dir)
         .with_context(|| format!("creating {}", settings.data_dir.display()))?;
     let url = settings.database_url();
-    Store::connect(&url)
+    migrate_all(&url, args.only)
         .await
         .with_context(|| format!("migrating the database ({})", redact(&url)))?;
     println!("database up to date: {}", redact(&url));
+    Ok(())
+}
+
+/// Applies the pending migrations of the services `only` names (all when `None`) to the
+/// database at `url`: each service's own, tracked apart (Accounts' go with the arbiter's).
+async fn migrate_all(url: &str, only: Option<Service>) -> Result<(), hanniball_db::StoreError> {
+    let runs = |service: Service| only.is_none_or(|only| only == service);
+    let db = Db::connect(url).await?;
+    if runs(Service::Arbiter) {
+        Directory::open(&db).await?;
+        hanniball_arbiter_svc::store::Store::open(&db).await?;
+    }
+    if runs(Service::Rating) {
+        hanniball_rating_svc::store::Store::open(&db).await?;
+    }
+    if runs(Service::Scheduler) {
+        hanniball_scheduler_svc::store::Store::open(&db).await?;
+    }
     Ok(())
 }
 
@@ -241,7 +264,7 @@ pub async fn run(args: ServeArgs) -> Result<()> {
         .with_context(|| format!("creating {}", settings.data_dir.display()))?;
     let token = hanniball_svc_kit::AdminToken::new(&admin_token(&settings)?);
     let url = settings.database_url();
-    let store = Store::connect(&url)
+    let db = Db::connect(&url)
         .await
         .with_context(|| format!("opening the database ({})", redact(&url)))?;
     let tls = match settings.server.tls.files()? {
@@ -278,13 +301,11 @@ pub async fn run(args: ServeArgs) -> Result<()> {
     let metrics_addr = if settings.server.metrics_listen.is_empty() {
         None
     } else {
-        let addr = serve_metrics(&settings.server.metrics_listen)?;
-        tokio::spawn(sample_metrics(store.clone(), args.only, shutdown.clone()));
-        Some(addr)
+        Some(serve_metrics(&settings.server.metrics_listen)?)
     };
     let (running, names, here) = launch(
         &settings,
-        store,
+        db.clone(),
         listener,
         &token,
         args.only,
@@ -292,6 +313,10 @@ pub async fn run(args: ServeArgs) -> Result<()> {
         tls.clone(),
     )
     .await?;
+    if metrics_addr.is_some() {
+        // After the launch: the services' migrations have run.
+        tokio::spawn(sample_metrics(db, args.only, shutdown.clone()));
+    }
     let scheme = if tls.is_some() { "https" } else { "http" };
     if tls.is_none() && !running.addr.ip().is_loopback() {
         if settings.server.allow_plaintext {
@@ -466,25 +491,39 @@ fn describe_metrics() {
 }
 
 /// What the services do not record as it happens, sampled every few seconds: the database pool's
-/// use, and how far the results consumers of this process are behind the outbox.
-async fn sample_metrics(store: Store, only: Option<Service>, shutdown: CancellationToken) {
+/// use, and, when the arbiter runs in this process beside a results consumer, how far that
+/// consumer is behind the outbox (each reads its own tables: the outbox is the arbiter's).
+async fn sample_metrics(db: Db, only: Option<Service>, shutdown: CancellationToken) {
     let runs = |service: Service| only.is_none_or(|only| only == service);
+    // Opening runs no migration here: the launch has applied them.
+    let outbox = match runs(Service::Arbiter) {
+        true => hanniball_arbiter_svc::store::Store::open(&db).await.ok(),
+        false => None,
+    };
+    let rating = match outbox.is_some() && runs(Service::Rating) {
+        true => hanniball_rating_svc::store::Store::open(&db).await.ok(),
+        false => None,
+    };
+    let scheduler = match outbox.is_some() && runs(Service::Scheduler) {
+        true => hanniball_scheduler_svc::store::Store::open(&db).await.ok(),
+        false => None,
+    };
     loop {
-        let (open, idle) = store.pool_use();
+        let (open, idle) = db.pool_use();
         metrics::gauge!("hanniball_db_connections", "state" => "idle").set(idle as f64);
         metrics::gauge!("hanniball_db_connections", "state" => "in_use")
             .set(f64::from(open).max(idle as f64) - idle as f64);
-        if (runs(Service::Rating) || runs(Service::Scheduler))
-            && let Ok(latest) = store.latest_result_sequence().await
+        if let Some(outbox) = &outbox
+            && let Ok(latest) = outbox.latest_result_sequence().await
         {
-            if runs(Service::Rating)
-                && let Ok(cursor) = store.rating_cursor(hanniball_rating_svc::CONSUMER).await
+            if let Some(rating) = &rating
+                && let Ok(cursor) = rating.rating_cursor(hanniball_rating_svc::CONSUMER).await
             {
                 metrics::gauge!("hanniball_outbox_lag", "consumer" => "rating")
                     .set((latest - cursor).max(0) as f64);
             }
-            if runs(Service::Scheduler)
-                && let Ok(cursor) = store.scheduler_cursor().await
+            if let Some(scheduler) = &scheduler
+                && let Ok(cursor) = scheduler.scheduler_cursor().await
             {
                 metrics::gauge!("hanniball_outbox_lag", "consumer" => "scheduler")
                     .set((latest - cursor).max(0) as f64);
@@ -501,7 +540,7 @@ async fn sample_metrics(store: Store, only: Option<Service>, shutdown: Cancellat
 /// otherwise.
 pub async fn launch(
     settings: &Settings,
-    store: Store,
+    db: Db,
     listener: tokio::net::TcpListener,
     token: &hanniball_svc_kit::AdminToken,
     only: Option<Service>,
@@ -545,25 +584,43 @@ pub async fn launch(
     let runs = |service: Service| only.is_none_or(|only| only == service);
     let mut routes = RoutesBuilder::default();
     let mut names: Vec<&'static str> = Vec::new();
-    if runs(Service::Arbiter) {
+    // Accounts is served by the arbiter: the other services of this process ask it directly;
+    // without it here, they ask the arbiter's process over gRPC (its tables are not here).
+    let accounts = if runs(Service::Arbiter) {
         let options = Options {
             admin_token: token.clone(),
             clock: Clock::System,
         };
-        let arbiter = Arbiter::build(store.clone(), options, shutdown.clone())
+        let arbiter = Arbiter::build(db.clone(), options, shutdown.clone())
             .await
             .map_err(|error| anyhow::anyhow!("{error}"))?;
         arbiter.add_to(&mut routes);
         names.extend(Arbiter::SERVICE_NAMES);
-    }
+        Some(arbiter.accounts().clone())
+    } else if runs(Service::Rating) || runs(Service::Scheduler) {
+        let url = or_here(&settings.services.arbiter_url);
+        let tls = tls_for(&settings.services.arbiter_url);
+        Some(
+            Directory::remote(&url, &tls, token.clone(), shutdown.clone())
+                .with_context(|| format!("services.arbiter_url {url:?} (Accounts)"))?,
+        )
+    } else {
+        None
+    };
+    let accounts = || {
+        accounts
+            .clone()
+            .expect("made when rating or the scheduler runs here")
+    };
     if runs(Service::Rating) {
         let mut options = hanniball_rating_svc::RatingOptions::new(token);
         options.arbiter_url = Some(or_here(&settings.services.arbiter_url));
         options.tls = tls_for(&settings.services.arbiter_url);
         crate::settings::apply_rating(settings, &mut options)?;
-        let rating = hanniball_rating_svc::Rating::build(store.clone(), options, shutdown.clone())
-            .await
-            .map_err(|error| anyhow::anyhow!("{error}"))?;
+        let rating =
+            hanniball_rating_svc::Rating::build(db.clone(), accounts(), options, shutdown.clone())
+                .await
+                .map_err(|error| anyhow::anyhow!("{error}"))?;
         rating.add_to(&mut routes);
         names.extend(hanniball_rating_svc::Rating::SERVICE_NAMES);
     }
@@ -578,7 +635,8 @@ pub async fn launch(
             max_window: settings.matchmaking.max_window,
         };
         options.tick = std::time::Duration::from_millis(settings.matchmaking.tick_ms.max(10));
-        let scheduler = Scheduler::build(store.clone(), &options, shutdown.clone())
+        let scheduler = Scheduler::build(db.clone(), accounts(), &options, shutdown.clone())
+            .await
             .map_err(|error| anyhow::anyhow!("{error}"))?;
         scheduler.add_to(&mut routes);
         names.extend(Scheduler::SERVICE_NAMES);

@@ -59,7 +59,7 @@ async fn handle(shared: &Shared, batch: &[apb::FinishedGame]) -> ServiceResult<(
     let cursor = batch.last().map(|g| g.sequence);
     let recorded = shared.record(&events, cursor).await?;
     for (event, recorded) in events.iter().zip(&recorded) {
-        if let hanniball_store::rating::Recorded::New { sequence, points } = recorded {
+        if let crate::store::Recorded::New { sequence, points } = recorded {
             tracing::info!(
                 ladder = %event.ladder,
                 sequence,

@@ -1,11 +1,11 @@
 //! Protobuf messages to domain types and back: every conversion of this service in one file.
 
+use crate::store::{Change, EventRow, NewEvent, Points, RatingRow};
 use hanniball_arbiter::{GameId, PlayerId, TimeControl, Timestamp};
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::rating::v1 as pb;
 use hanniball_rating::{Rating, Score, System};
 use hanniball_rules::GameKind;
-use hanniball_store::rating::{Change, EventRow, NewEvent, Points, RatingRow};
 
 use crate::error::{ServiceError, ServiceResult};
 use crate::ladders::{self, Ladders};

@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::store::{Change, Rater};
 use hanniball_arbiter::{TimeControl, Timestamp};
 use hanniball_rating::{Rating, System};
 use hanniball_rules::GameKind;
-use hanniball_store::rating::{Change, Rater};
 
 use crate::error::{ServiceError, ServiceResult};
 

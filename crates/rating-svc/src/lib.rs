@@ -13,7 +13,8 @@
 //!   the ratings, in the same transaction: a result that finished while this service was down is
 //!   rated when it comes back, exactly once.
 //!
-//! What this crate does NOT do: no rating maths (`hanniball-rating`), no SQL (`hanniball-store`),
+//! What this crate does NOT do: no rating maths (`hanniball-rating`), no other service's tables
+//! (its own, with their SQL and migrations, are in [`store`]; players are Accounts'),
 //! no process set-up (logging, configuration and `main` belong to the binary).
 
 mod consumer;
@@ -21,15 +22,16 @@ mod convert;
 pub mod error;
 pub mod ladders;
 mod service;
+pub mod store;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use hanniball_db::Db;
 use hanniball_proto::rating::v1::rating_server::RatingServer;
 use hanniball_rating::System;
-use hanniball_store::Store;
-use hanniball_svc_kit::{AdminToken, Auth, Served};
+use hanniball_svc_kit::{AdminToken, Auth, Directory, Served};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::server::NamedService;
@@ -138,7 +140,8 @@ impl Rating {
     /// (it connects lazily, so the arbiter may start later, and reconnects with backoff).
     /// Migrations are already applied by [`Store::connect`]. `shutdown` stops the consumer.
     pub async fn build(
-        store: Store,
+        db: Db,
+        accounts: Directory,
         options: RatingOptions,
         shutdown: CancellationToken,
     ) -> Result<Rating, ServiceError> {
@@ -147,8 +150,10 @@ impl Rating {
             options.ladders.clone(),
             options.split_by_time_control,
         )?;
+        let store = store::Store::open(&db).await?;
         let shared = Arc::new(Shared {
             store,
+            accounts,
             auth: Auth::new(options.admin_token.clone()).with_clock({
                 let clock = options.clock.clone();
                 move || hanniball_arbiter::Timestamp(clock.now_ms())
@@ -158,7 +163,7 @@ impl Rating {
             clock: options.clock.clone(),
         });
         // Revocations on any replica empty this service's token cache at once.
-        tokio::spawn(shared.auth.follow(&shared.store, shutdown.clone()));
+        tokio::spawn(shared.auth.follow(&shared.accounts, shutdown.clone()));
         if let Some(url) = &options.arbiter_url {
             let channel = hanniball_svc_kit::connect_with(url, &options.tls)
                 .map_err(|e| ServiceError::Config(format!("arbiter_url {url:?}: {e}")))?;
@@ -191,13 +196,14 @@ pub type Running = Served;
 /// Starts the rating service alone on `listener` (tests, and a rating-only process pointed at the
 /// arbiter with `arbiter_url`). `shutdown` stops it (as does [`Running::stop`]).
 pub async fn start(
-    store: Store,
+    db: Db,
+    accounts: Directory,
     listener: TcpListener,
     options: RatingOptions,
     shutdown: CancellationToken,
 ) -> Result<Running, ServiceError> {
     let admin_token = options.admin_token.clone();
-    let rating = Rating::build(store, options, shutdown.clone()).await?;
+    let rating = Rating::build(db, accounts, options, shutdown.clone()).await?;
     let mut routes = RoutesBuilder::default();
     rating.add_to(&mut routes);
     let names = &Rating::SERVICE_NAMES;

@@ -3,18 +3,18 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use hanniball_accounts::PlayerRow;
 use hanniball_arbiter::{GameId, PlayerId, Timestamp};
 use hanniball_proto::rating::v1 as pb;
 use hanniball_rating::{Score, System};
-use hanniball_store::rating::{BoardFilter, Change, NewEvent, Recorded};
-use hanniball_store::{PlayerRow, Store, StoreError};
-use hanniball_svc_kit::{Auth, Caller, Scope};
+use hanniball_svc_kit::{Auth, Caller, Directory, Scope};
 use tonic::{Request, Response, Status};
 
 use crate::Clock;
 use crate::convert;
 use crate::error::{ServiceError, ServiceResult};
 use crate::ladders::{self, Ladders};
+use crate::store::{BoardFilter, Change, NewEvent, Recorded, Store, StoreError};
 
 /// The consumer name of the rating service's results cursor.
 pub const CONSUMER: &str = "rating";
@@ -23,6 +23,8 @@ pub const CONSUMER: &str = "rating";
 #[derive(Debug)]
 pub struct Shared {
     pub store: Store,
+    /// Accounts: who the players are (the rating tables keep ids only).
+    pub accounts: Directory,
     pub auth: Auth,
     pub ladders: Ladders,
     /// Held by every write of this process: writes apply one at a time, in order (the store's
@@ -36,7 +38,7 @@ impl Shared {
     async fn caller<T>(&self, request: &Request<T>, scope: Scope) -> ServiceResult<Caller> {
         Ok(self
             .auth
-            .caller(request.metadata(), &self.store, scope)
+            .caller(request.metadata(), &self.accounts, scope)
             .await?)
     }
 
@@ -72,7 +74,7 @@ impl Shared {
     async fn player(&self, player: Option<&pb::PlayerRef>) -> ServiceResult<PlayerRow> {
         match player.and_then(|p| p.player.as_ref()) {
             Some(pb::player_ref::Player::Id(id)) => self
-                .store
+                .accounts
                 .player(PlayerId(*id))
                 .await?
                 .ok_or_else(|| ServiceError::NotFound {
@@ -80,7 +82,7 @@ impl Shared {
                     id: id.to_string(),
                 }),
             Some(pb::player_ref::Player::Name(name)) => self
-                .store
+                .accounts
                 .player_by_name(name)
                 .await?
                 .ok_or_else(|| ServiceError::NotFound {
@@ -222,7 +224,7 @@ impl pb::rating_server::Rating for RatingService {
         let players = [PlayerId(result.white), PlayerId(result.black)];
         let names = self
             .shared
-            .store
+            .accounts
             .player_names(&players)
             .await
             .map_err(ServiceError::from)?;
@@ -316,7 +318,12 @@ impl pb::rating_server::Rating for RatingService {
         }
         let ids: Vec<PlayerId> = r.player_ids.iter().map(|id| PlayerId(*id)).collect();
         let store = &self.shared.store;
-        let names = store.player_names(&ids).await.map_err(ServiceError::from)?;
+        let names = self
+            .shared
+            .accounts
+            .player_names(&ids)
+            .await
+            .map_err(ServiceError::from)?;
         if let Some(missing) = ids.iter().find(|p| !names.contains_key(p)) {
             return Err(ServiceError::NotFound {
                 what: "player",
@@ -385,6 +392,17 @@ impl pb::rating_server::Rating for RatingService {
             .map_err(ServiceError::from)?;
         let more = rows.len() as u64 > limit;
         rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        // Names are Accounts': one question for the page.
+        let ids: Vec<PlayerId> = rows.iter().map(|row| row.player).collect();
+        let mut names = self
+            .shared
+            .accounts
+            .player_names(&ids)
+            .await
+            .map_err(ServiceError::from)?;
+        for row in &mut rows {
+            row.name = names.remove(&row.player);
+        }
         let system = self.system(&ladder);
         let now = self.shared.now_ms();
         let mut previous = cursor;
@@ -441,7 +459,9 @@ impl pb::rating_server::Rating for RatingService {
             .collect();
         opponents.sort_unstable();
         opponents.dedup();
-        let names = store
+        let names = self
+            .shared
+            .accounts
             .player_names(&opponents)
             .await
             .map_err(ServiceError::from)?;
@@ -646,7 +666,7 @@ impl pb::rating_server::Rating for RatingService {
             reason,
             "rating adjusted"
         );
-        let row = hanniball_store::rating::EventRow {
+        let row = crate::store::EventRow {
             sequence,
             event,
             points: Some(points),
@@ -684,7 +704,12 @@ impl pb::rating_server::Rating for RatingService {
         let mut ids: Vec<PlayerId> = rows.iter().map(|r| r.event.change.first()).collect();
         ids.sort_unstable();
         ids.dedup();
-        let names = store.player_names(&ids).await.map_err(ServiceError::from)?;
+        let names = self
+            .shared
+            .accounts
+            .player_names(&ids)
+            .await
+            .map_err(ServiceError::from)?;
         let adjustments = rows
             .iter()
             .map(|row| {

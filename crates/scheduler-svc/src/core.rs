@@ -12,8 +12,9 @@ use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_proto::rating::v1 as rpb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_rules::Side;
-use hanniball_store::Store;
-use hanniball_store::scheduler::{MatchRow, QueueRow, TournamentStatus};
+use hanniball_svc_kit::Directory;
+
+use crate::store::{MatchRow, QueueRow, Store, TournamentStatus};
 use hanniball_svc_kit::AdminToken;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
@@ -30,6 +31,8 @@ type Pool = (String, String, Option<i64>, Option<i64>, bool);
 #[derive(Clone, Debug)]
 pub struct Core {
     pub store: Store,
+    /// Accounts: who the players are (the scheduler's tables keep ids only).
+    pub accounts: Directory,
     pub arbiter: Arbiter,
     pub ratings: Option<Ratings>,
     pub queue: QueueConfig,
@@ -149,7 +152,7 @@ impl Core {
         let rows = self.store.entrants(id).await?;
         // Names in one query (a query per entrant was most of a 500-player page's time).
         let ids: Vec<PlayerId> = rows.iter().map(|e| PlayerId(e.player_id)).collect();
-        let mut names = self.store.player_names(&ids).await?;
+        let mut names = self.accounts.player_names(&ids).await?;
         let entrants = rows
             .into_iter()
             .map(|entrant| {
@@ -257,7 +260,7 @@ impl Core {
                 "round paired"
             ),
             // Another caller paired it first: nothing to do.
-            Err(hanniball_store::StoreError::Conflict(_)) => return Ok(true),
+            Err(crate::store::StoreError::Conflict(_)) => return Ok(true),
             Err(error) => return Err(error.into()),
         }
         let creating = std::time::Instant::now();

@@ -4,23 +4,25 @@
 //! service for seeding and matchmaking ratings.
 //!
 //! What this crate does NOT do: no pairing rules (they are `hanniball-pairing`), no game rules,
-//! no SQL (`hanniball-store`), no process set-up.
+//! no other service's tables (its own, with their SQL and migrations, are in [`store`]; players
+//! are Accounts'), no process set-up.
 
 mod core;
 pub mod error;
 mod model;
 mod service;
+pub mod store;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use hanniball_db::Db;
 use hanniball_pairing::matchmaking::QueueConfig;
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_proto::scheduler::v1::scheduler_server::SchedulerServer;
-use hanniball_store::Store;
-use hanniball_svc_kit::{AdminToken, Auth, Results, Served, follow_results};
+use hanniball_svc_kit::{AdminToken, Auth, Directory, Results, Served, follow_results};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::server::NamedService;
@@ -84,11 +86,13 @@ impl Scheduler {
 
     /// Starts the background work (results from the arbiter, the queue, reconciliation) and
     /// returns the service. `shutdown` stops the background work.
-    pub fn build(
-        store: Store,
+    pub async fn build(
+        db: Db,
+        accounts: Directory,
         options: &SchedulerOptions,
         shutdown: CancellationToken,
     ) -> Result<Scheduler, ServiceError> {
+        let store = store::Store::open(&db).await?;
         let bearer = options.admin_token.clone();
         let channel = hanniball_svc_kit::connect_with(&options.arbiter_url, &options.tls)
             .map_err(|e| ServiceError::Internal(format!("bad arbiter URL: {e}")))?;
@@ -103,6 +107,7 @@ impl Scheduler {
         };
         let core = Core {
             store,
+            accounts,
             arbiter,
             ratings,
             queue: options.queue,
@@ -116,7 +121,7 @@ impl Scheduler {
         ));
         let auth = Arc::new(Auth::new(options.admin_token.clone()));
         // Revocations on any replica empty this service's token cache at once.
-        tokio::spawn(auth.follow(&core.store, shutdown.clone()));
+        tokio::spawn(auth.follow(&core.accounts, shutdown.clone()));
         tokio::spawn(tick(core.clone(), options.tick, shutdown));
         Ok(Scheduler { core, auth })
     }
@@ -177,12 +182,13 @@ pub type Running = Served;
 
 /// Starts the scheduler alone on `listener` (`hanniball serve --only scheduler`).
 pub async fn start(
-    store: Store,
+    db: Db,
+    accounts: Directory,
     listener: TcpListener,
     options: &SchedulerOptions,
     shutdown: CancellationToken,
 ) -> Result<Running, ServiceError> {
-    let scheduler = Scheduler::build(store, options, shutdown.clone())?;
+    let scheduler = Scheduler::build(db, accounts, options, shutdown.clone()).await?;
     let mut routes = RoutesBuilder::default();
     scheduler.add_to(&mut routes);
     let names = &Scheduler::SERVICE_NAMES;

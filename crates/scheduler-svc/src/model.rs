@@ -3,12 +3,12 @@
 
 use std::collections::HashMap;
 
+use crate::store::{BoardRow, ByeRow, EntrantRow, System, TournamentRow};
 use hanniball_pairing::roundrobin::{self, Cycles};
 use hanniball_pairing::tiebreak::TieBreak;
 use hanniball_pairing::{
     Colour, DutchOptions, GameResult, Player, PlayerId as Rank, RoundEntry, Tournament,
 };
-use hanniball_store::scheduler::{BoardRow, ByeRow, EntrantRow, System, TournamentRow};
 
 use crate::error::ServiceError;
 

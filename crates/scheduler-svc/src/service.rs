@@ -2,13 +2,11 @@
 
 use std::sync::Arc;
 
+use crate::store::{ByeRow, EntrantRow, QueueRow, System, TournamentRow, TournamentStatus};
 use hanniball_arbiter::{GameId, PlayerId};
 use hanniball_pairing::tiebreak::TieBreak;
 use hanniball_proto::scheduler::v1 as pb;
 use hanniball_rules::GameKind;
-use hanniball_store::scheduler::{
-    ByeRow, EntrantRow, QueueRow, System, TournamentRow, TournamentStatus,
-};
 use hanniball_svc_kit::limits;
 use hanniball_svc_kit::{Auth, Caller, Scope};
 use tonic::{Request, Response, Status};
@@ -29,7 +27,7 @@ impl SchedulerService {
     async fn caller<T>(&self, request: &Request<T>, scope: Scope) -> ServiceResult<Caller> {
         Ok(self
             .auth
-            .caller(request.metadata(), &self.core.store, scope)
+            .caller(request.metadata(), &self.core.accounts, scope)
             .await?)
     }
 
@@ -200,7 +198,7 @@ fn kind_of(name: &str) -> pb::BoardKind {
     }
 }
 
-fn board(row: &hanniball_store::scheduler::BoardRow) -> pb::Board {
+fn board(row: &crate::store::BoardRow) -> pb::Board {
     pb::Board {
         round: row.round as u32,
         number: row.board as u32,
@@ -534,7 +532,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         }
         let name = self
             .core
-            .store
+            .accounts
             .player(PlayerId(player))
             .await
             .map_err(ServiceError::from)?
@@ -570,7 +568,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .add_entrant(&row)
             .await
             .map_err(|e| match e {
-                hanniball_store::StoreError::Conflict(_) => ServiceError::AlreadyExists(format!(
+                crate::store::StoreError::Conflict(_) => ServiceError::AlreadyExists(format!(
                     "player {player} is already in tournament {id}"
                 )),
                 other => other.into(),
@@ -618,7 +616,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let ids: Vec<PlayerId> = r.players.iter().map(|e| PlayerId(e.player_id)).collect();
         let names = self
             .core
-            .store
+            .accounts
             .player_names(&ids)
             .await
             .map_err(ServiceError::from)?;
@@ -669,7 +667,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .add_entrants(&rows)
             .await
             .map_err(|e| match e {
-                hanniball_store::StoreError::Conflict(_) => {
+                crate::store::StoreError::Conflict(_) => {
                     ServiceError::AlreadyExists(format!("a player is already in tournament {id}"))
                 }
                 other => other.into(),

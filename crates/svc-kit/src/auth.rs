@@ -15,15 +15,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
+use hanniball_accounts::TokenEvent;
 use hanniball_arbiter::{PlayerId, Timestamp};
-use hanniball_store::{Store, TokenEvent};
 use sha2::{Digest, Sha256};
 use tokio::sync::broadcast;
 use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::metadata::{MetadataMap, MetadataValue};
 
-use hanniball_store::StoreError;
+use hanniball_db::StoreError;
+
+use crate::Directory;
 
 /// Why a caller was not accepted.
 #[derive(Debug, thiserror::Error)]
@@ -466,14 +468,14 @@ impl Auth {
     pub async fn caller(
         &self,
         metadata: &MetadataMap,
-        store: &Store,
+        store: &Directory,
         scope: Scope,
     ) -> AuthResult<Caller> {
         self.grant(metadata, store).await?.require(scope)
     }
 
     /// What the request's token grants, whatever the call (expired tokens are refused).
-    pub async fn grant(&self, metadata: &MetadataMap, store: &Store) -> AuthResult<Grant> {
+    pub async fn grant(&self, metadata: &MetadataMap, store: &Directory) -> AuthResult<Grant> {
         let value = metadata
             .get("authorization")
             .ok_or(AuthError::NoToken)?
@@ -512,7 +514,7 @@ impl Auth {
     async fn look_up(
         &self,
         token: &str,
-        store: &Store,
+        store: &Directory,
         generation: u64,
     ) -> AuthResult<Option<Grant>> {
         let hash = hash_token(token);
@@ -558,6 +560,13 @@ impl Auth {
         Ok(grant)
     }
 
+    /// Revocations as this `Auth` hears them (through this process, and from wherever
+    /// [`Auth::follow`] listens), from now on: what `WatchRevocations` passes on.
+    #[must_use]
+    pub fn revocations(&self) -> broadcast::Receiver<TokenEvent> {
+        self.events.subscribe()
+    }
+
     /// Forgets cached lookups (after a revocation).
     pub fn forget_all(&self) {
         self.cache
@@ -580,7 +589,7 @@ impl Auth {
     /// the streams of the revoked token. Run it once per `Auth`, as a task.
     pub fn follow(
         &self,
-        store: &Store,
+        store: &Directory,
         shutdown: CancellationToken,
     ) -> impl std::future::Future<Output = ()> + Send + 'static {
         let cache = Arc::clone(&self.cache);
@@ -633,7 +642,7 @@ impl Auth {
     pub fn ended(
         &self,
         grant: Grant,
-        store: &Store,
+        store: &Directory,
     ) -> impl std::future::Future<Output = AuthError> + Send + 'static {
         let mut events = self.events.subscribe();
         let now = Arc::clone(&self.now);
@@ -737,9 +746,10 @@ mod tests {
 
     #[tokio::test]
     async fn the_token_cache_is_bounded_and_answers_as_the_database_did() {
-        let store = Store::connect(&hanniball_store::testing::sqlite_url())
+        let accounts = hanniball_accounts::Accounts::connect(&hanniball_db::testing::sqlite_url())
             .await
-            .expect("store");
+            .expect("accounts");
+        let store = Directory::Local(accounts.clone());
         let auth = Auth::with_cache_max("admin-secret".into(), 3);
         for i in 0..10 {
             let refused = auth
@@ -816,14 +826,15 @@ mod tests {
 
     #[tokio::test]
     async fn a_cached_token_is_refused_from_the_moment_it_expires() {
-        let store = Store::connect(&hanniball_store::testing::sqlite_url())
+        let accounts = hanniball_accounts::Accounts::connect(&hanniball_db::testing::sqlite_url())
             .await
-            .expect("store");
-        let player = store
+            .expect("accounts");
+        let store = Directory::Local(accounts.clone());
+        let player = accounts
             .create_player("expiring", "bot", Timestamp(0))
             .await
             .expect("player");
-        store
+        accounts
             .insert_token(
                 player.id,
                 &hash_token("hb_short"),
@@ -852,17 +863,18 @@ mod tests {
 
     #[tokio::test]
     async fn a_revocation_forgets_only_its_token_and_ends_its_streams() {
-        let store = Store::connect(&hanniball_store::testing::sqlite_url())
+        let accounts = hanniball_accounts::Accounts::connect(&hanniball_db::testing::sqlite_url())
             .await
-            .expect("store");
-        let player = store
+            .expect("accounts");
+        let store = Directory::Local(accounts.clone());
+        let player = accounts
             .create_player("two-tokens", "bot", Timestamp(0))
             .await
             .expect("player");
         let mut ids = Vec::new();
         for token in ["hb_one", "hb_two"] {
             ids.push(
-                store
+                accounts
                     .insert_token(player.id, &hash_token(token), Timestamp(0), "read", None)
                     .await
                     .expect("token"),
@@ -874,7 +886,7 @@ mod tests {
         assert_eq!(one.token_id, Some(ids[0]));
         let ended = tokio::spawn(auth.ended(one, &store));
         // Revoked in the store, and the revocation heard by this Auth (as RevokeToken does).
-        store
+        accounts
             .revoke_token(ids[0], Timestamp(1))
             .await
             .expect("revoke");
@@ -896,9 +908,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_replaced_admin_token_stops_working_at_once_even_when_cached() {
-        let store = Store::connect(&hanniball_store::testing::sqlite_url())
+        let accounts = hanniball_accounts::Accounts::connect(&hanniball_db::testing::sqlite_url())
             .await
-            .expect("store");
+            .expect("accounts");
+        let store = Directory::Local(accounts.clone());
         let admin = AdminToken::new("old-admin");
         let auth = Auth::new(admin.clone());
         // Cached as the admin, and the next admin token cached as a refusal.

@@ -2,7 +2,7 @@
 //! fault gets the same code and words in the arbiter, the rating service and the scheduler.
 
 use hanniball_arbiter::ActionError;
-use hanniball_store::StoreError;
+use hanniball_db::StoreError;
 use tonic::{Code, Status};
 
 use crate::AuthError;

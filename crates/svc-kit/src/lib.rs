@@ -1,12 +1,13 @@
-//! What every HanniBall gRPC service shares: bearer-token authentication against the accounts in
-//! the shared database, the server scaffold (one port for any set of services, with gRPC health,
+//! What every HanniBall gRPC service shares: bearer-token authentication against Accounts (the
+//! [`Directory`] of players and tokens), the server scaffold (one port for any set of services, with gRPC health,
 //! reflection and a request id on every log line), and the bearer interceptor for clients (the
 //! services call each other over gRPC, as any bot does).
 //!
-//! What this crate does NOT do: no service logic, no SQL (accounts are read through
-//! `hanniball-store`), no process set-up.
+//! What this crate does NOT do: no service logic, no SQL (tokens and players are Accounts'),
+//! no process set-up.
 
 pub mod auth;
+pub mod directory;
 pub mod edge;
 pub mod failure;
 pub mod limits;
@@ -16,6 +17,7 @@ pub mod server;
 pub mod tls;
 
 pub use auth::{AdminToken, Auth, AuthError, Caller, Grant, Scope, Scopes};
+pub use directory::Directory;
 pub use edge::{EdgeLayer, EdgeLimits};
 pub use failure::{ServiceError, ServiceResult, internal_status, store_status};
 /// The client half lives in its own crate (clients link no server); re-exported for the services.

@@ -527,7 +527,7 @@ async fn draws_resignation_and_abort() {
 
 #[tokio::test]
 async fn open_streams_do_not_block_a_graceful_stop() {
-    let db = hanniball_store::testing::sqlite_url();
+    let db = hanniball_db::testing::sqlite_url();
     let server = start(&db).await;
     let (white, mut w) = server.player("w").await;
     let (black, _b) = server.player("b").await;
@@ -561,7 +561,7 @@ async fn open_streams_do_not_block_a_graceful_stop() {
 
 #[tokio::test]
 async fn health_and_ping_answer() {
-    let db = hanniball_store::testing::sqlite_url();
+    let db = hanniball_db::testing::sqlite_url();
     let server = start(&db).await;
     let channel = tonic::transport::Channel::from_shared(server.url())
         .expect("url")
@@ -651,7 +651,7 @@ async fn play_through_faults(
 /// no acknowledged turn is lost, and every game is played to its end once the database is back.
 #[tokio::test]
 async fn database_faults_under_play_answer_unavailable_and_lose_no_turn() {
-    use hanniball_store::testing::{postgres_base_url, postgres_execute, postgres_url};
+    use hanniball_db::testing::{postgres_base_url, postgres_execute, postgres_url};
     let Some(base) = postgres_base_url() else {
         return;
     };
@@ -726,14 +726,14 @@ async fn database_faults_under_play_answer_unavailable_and_lose_no_turn() {
 /// goes on from what was stored.
 #[tokio::test]
 async fn a_write_in_flight_is_bounded_by_the_call_deadline() {
-    let url = hanniball_store::testing::sqlite_url();
+    let url = hanniball_db::testing::sqlite_url();
     let server = start(&url).await;
     let Table {
         mut w, mut b, game, ..
     } = server.table(None).await;
     let turns = goal_game(7_100);
     submit(&mut w, game.id, 1, &turns[0]).await.expect("turn 1");
-    let lock = hanniball_store::testing::hold_write_lock(&url)
+    let lock = hanniball_db::testing::hold_write_lock(&url)
         .await
         .expect("lock");
     let mut request = tonic::Request::new(pb::SubmitTurnRequest {

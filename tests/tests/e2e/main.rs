@@ -10,6 +10,7 @@ mod scheduler;
 mod scopes;
 mod selfservice;
 mod turns;
+mod upgrade;
 
 use tonic::{Code, Status};
 

@@ -4,12 +4,13 @@
 
 use std::time::{Duration, Instant};
 
+use hanniball_db::Db;
 use hanniball_e2e::{ADMIN_TOKEN, Bearer, TestServer, databases, start};
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::rating::v1 as pb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_rating_svc::{RatingOptions, Running};
-use hanniball_store::Store;
+use hanniball_svc_kit::Directory;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::Code;
@@ -21,14 +22,15 @@ type Rating = RatingClient<InterceptedService<Channel, Bearer>>;
 /// Starts the rating service on `db_url`, consuming the results of the arbiter at `arbiter`
 /// (`None`: no consumer).
 async fn start_rating(db_url: &str, arbiter: Option<String>) -> Running {
-    let store = Store::connect(db_url).await.expect("database");
+    let db = Db::connect(db_url).await.expect("database");
+    let accounts = Directory::open(&db).await.expect("accounts");
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("port");
     let options = RatingOptions {
         arbiter_url: arbiter,
         max_backoff: Duration::from_millis(200),
         ..RatingOptions::new(ADMIN_TOKEN)
     };
-    hanniball_rating_svc::start(store, listener, options, CancellationToken::new())
+    hanniball_rating_svc::start(db, accounts, listener, options, CancellationToken::new())
         .await
         .expect("rating starts")
 }
@@ -250,7 +252,7 @@ async fn the_consumer_waits_for_an_arbiter_that_starts_later() {
         let rating = start_rating(&db, Some(format!("http://{addr}"))).await;
         let mut reader = client(&rating, Some(ADMIN_TOKEN)).await;
         // Now the arbiter comes up on that port and a rated game finishes.
-        let store = Store::connect(&db).await.expect("database");
+        let store = Db::connect(&db).await.expect("database");
         let listener = TcpListener::bind(addr).await.expect("the same port again");
         let (clock, _) =
             hanniball_arbiter_svc::Clock::manual(hanniball_arbiter::Timestamp(1_700_000_000_000));

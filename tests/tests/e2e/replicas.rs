@@ -13,11 +13,11 @@ use tokio_stream::StreamExt;
 
 /// Two replicas on a fresh PostgreSQL database, or `None` (with a message) without one.
 async fn replicas() -> Option<(TestServer, TestServer)> {
-    let Some(base) = hanniball_store::testing::postgres_base_url() else {
+    let Some(base) = hanniball_db::testing::postgres_base_url() else {
         eprintln!("skipped: replicas need PostgreSQL (HANNIBALL_TEST_POSTGRES_URL is not set)");
         return None;
     };
-    let url = hanniball_store::testing::postgres_url(&base)
+    let url = hanniball_db::testing::postgres_url(&base)
         .await
         .expect("a fresh database");
     let a = start(&url).await;
@@ -277,7 +277,9 @@ async fn clocks_are_the_same_on_every_replica_and_time_runs_out_without_the_crea
 /// The game's status as stored (read from the database, not through a replica: a call on a game
 /// whose clock ran out would itself record the loss).
 async fn stored_status(url: &str, game: i64) -> hanniball_arbiter::Status {
-    let store = hanniball_store::Store::connect(url).await.expect("store");
+    let store = hanniball_arbiter_svc::store::Store::connect(url)
+        .await
+        .expect("store");
     store
         .load_game(hanniball_arbiter::GameId(game))
         .await
@@ -291,7 +293,7 @@ async fn one_live_replica_keeps_a_clock_and_another_takes_over_a_lapsed_lease() 
     let Some((a, b)) = replicas().await else {
         return;
     };
-    let store = hanniball_store::Store::connect(&a.db_url)
+    let store = hanniball_arbiter_svc::store::Store::connect(&a.db_url)
         .await
         .expect("store");
     let (white, mut w) = both(&a, &b, "white").await;

@@ -832,7 +832,7 @@ async fn batch_calls_check_everything_first_and_change_nothing_on_a_refusal() {
 /// fifth of the call; off it, about a fiftieth).
 #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
 async fn ping_answers_while_a_large_round_is_paired() {
-    let server = serve(&hanniball_store::testing::sqlite_url()).await;
+    let server = serve(&hanniball_db::testing::sqlite_url()).await;
     let url = server.url.clone();
     let (mut admin, arbiter) = clients(&url, ADMIN_TOKEN).await;
     let mut accounts =

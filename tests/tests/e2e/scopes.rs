@@ -8,6 +8,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use hanniball_arbiter_svc::{Arbiter, Clock, Options};
+use hanniball_db::Db;
 use hanniball_e2e::{ADMIN_TOKEN, Bearer, databases};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
@@ -19,7 +20,6 @@ use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 use hanniball_rating_svc::{Rating, RatingOptions};
 use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
-use hanniball_store::Store;
 use tokio_util::sync::CancellationToken;
 use tonic::service::RoutesBuilder;
 use tonic::service::interceptor::InterceptedService;
@@ -106,6 +106,26 @@ fn calls() -> Vec<(&'static str, Call)> {
         }),
         ("Accounts/WhoAmI", |mut c| {
             Box::pin(async move { c.accounts.who_am_i(apb::WhoAmIRequest {}).await.map(drop) })
+        }),
+        ("Accounts/GetPlayerNames", |mut c| {
+            Box::pin(async move {
+                let request = apb::GetPlayerNamesRequest { ids: vec![c.me] };
+                c.accounts.get_player_names(request).await.map(drop)
+            })
+        }),
+        ("Accounts/CheckToken", |mut c| {
+            Box::pin(async move {
+                let request = apb::CheckTokenRequest {
+                    token: Some(apb::check_token_request::Token::TokenId(1)),
+                };
+                c.accounts.check_token(request).await.map(drop)
+            })
+        }),
+        ("Accounts/WatchRevocations", |mut c| {
+            Box::pin(async move {
+                let request = apb::WatchRevocationsRequest {};
+                c.accounts.watch_revocations(request).await.map(drop)
+            })
         }),
         ("Arbiter/CreateGame", |mut c| {
             Box::pin(async move {
@@ -505,7 +525,7 @@ fn documented_scopes() -> BTreeMap<String, Option<String>> {
 
 /// Arbiter, rating and scheduler in one server on 127.0.0.1:0.
 async fn serve(db: &str) -> (String, CancellationToken) {
-    let store = Store::connect(db).await.expect("database");
+    let db = Db::connect(db).await.expect("database");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("port");
@@ -515,11 +535,13 @@ async fn serve(db: &str) -> (String, CancellationToken) {
         admin_token: ADMIN_TOKEN.into(),
         clock: Clock::System,
     };
-    let arbiter = Arbiter::build(store.clone(), options, shutdown.clone())
+    let arbiter = Arbiter::build(db.clone(), options, shutdown.clone())
         .await
         .expect("arbiter");
+    let accounts = arbiter.accounts().clone();
     let rating = Rating::build(
-        store.clone(),
+        db.clone(),
+        accounts.clone(),
         RatingOptions::new(ADMIN_TOKEN),
         shutdown.clone(),
     )
@@ -527,7 +549,9 @@ async fn serve(db: &str) -> (String, CancellationToken) {
     .expect("rating");
     let mut options = SchedulerOptions::new(ADMIN_TOKEN, &url);
     options.rating_url = None;
-    let scheduler = Scheduler::build(store, &options, shutdown.clone()).expect("scheduler");
+    let scheduler = Scheduler::build(db, accounts, &options, shutdown.clone())
+        .await
+        .expect("scheduler");
     let mut routes = RoutesBuilder::default();
     arbiter.add_to(&mut routes);
     rating.add_to(&mut routes);

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use hanniball_db::Db;
 use hanniball_e2e::{
     ADMIN_TOKEN, Bearer, Client, TestServer, check_turn, databases, start, turn_through_the_api,
 };
@@ -13,7 +14,7 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
-use hanniball_store::Store;
+use hanniball_svc_kit::Directory;
 use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::service::RoutesBuilder;
@@ -311,11 +312,11 @@ async fn a_stream_ends_when_its_token_expires() {
 
 #[tokio::test]
 async fn a_revocation_through_another_replica_ends_the_stream() {
-    let Some(base) = hanniball_store::testing::postgres_base_url() else {
+    let Some(base) = hanniball_db::testing::postgres_base_url() else {
         eprintln!("skipped: replicas need PostgreSQL (HANNIBALL_TEST_POSTGRES_URL is not set)");
         return;
     };
-    let url = hanniball_store::testing::postgres_url(&base)
+    let url = hanniball_db::testing::postgres_url(&base)
         .await
         .expect("a fresh database");
     let a = start(&url).await;
@@ -348,7 +349,8 @@ type Sched = SchedulerClient<InterceptedService<Channel, Bearer>>;
 
 /// A scheduler (no rating service) in front of `server`'s arbiter, on the same database.
 async fn scheduler(server: &TestServer) -> (String, CancellationToken) {
-    let store = Store::connect(&server.db_url).await.expect("database");
+    let db = Db::connect(&server.db_url).await.expect("database");
+    let accounts = Directory::open(&db).await.expect("accounts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("port");
@@ -356,7 +358,9 @@ async fn scheduler(server: &TestServer) -> (String, CancellationToken) {
     let shutdown = CancellationToken::new();
     let mut options = SchedulerOptions::new(ADMIN_TOKEN, &server.url());
     options.rating_url = None;
-    let scheduler = Scheduler::build(store, &options, shutdown.clone()).expect("scheduler");
+    let scheduler = Scheduler::build(db, accounts, &options, shutdown.clone())
+        .await
+        .expect("scheduler");
     let mut routes = RoutesBuilder::default();
     scheduler.add_to(&mut routes);
     hanniball_svc_kit::serve(

@@ -326,8 +326,8 @@ async fn every_rpc_answers_arbitrary_requests_with_a_documented_code() {
     // On SQLite, and on PostgreSQL too when the tests have one: the databases differ in what
     // text they accept (PostgreSQL refuses NUL), and either must answer a client's mistake.
     let mut databases = vec![None];
-    if let Some(base) = hanniball_store::testing::postgres_base_url() {
-        let url = hanniball_store::testing::postgres_url(&base).await.expect(
+    if let Some(base) = hanniball_db::testing::postgres_base_url() {
+        let url = hanniball_db::testing::postgres_url(&base).await.expect(
             "HANNIBALL_TEST_POSTGRES_URL is set, so PostgreSQL must accept CREATE DATABASE",
         );
         databases.push(Some(url));

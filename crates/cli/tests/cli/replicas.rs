@@ -15,9 +15,9 @@ use std::time::Duration;
 
 use crate::common::{self, KillOnDrop, data_dir, serve_args, wait_for};
 use hanniball_arbiter::GameId;
+use hanniball_arbiter_svc::store::Store;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
-use hanniball_store::Store;
 use tokio_stream::StreamExt;
 
 const ADMIN: &str = "replicas-test-admin-token";
@@ -103,13 +103,13 @@ async fn spectate(url: String, seen: Seen) {
 
 #[test]
 fn two_replicas_of_every_service_survive_a_killed_arbiter() {
-    let Some(base) = hanniball_store::testing::postgres_base_url() else {
+    let Some(base) = hanniball_db::testing::postgres_base_url() else {
         eprintln!("skipped: replicas need PostgreSQL (HANNIBALL_TEST_POSTGRES_URL is not set)");
         return;
     };
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let database = runtime
-        .block_on(hanniball_store::testing::postgres_url(&base))
+        .block_on(hanniball_db::testing::postgres_url(&base))
         .expect("a fresh database");
     ok(&["migrate", "--database", &database]);
     let dir = data_dir("replicas");
@@ -214,6 +214,9 @@ fn two_replicas_of_every_service_survive_a_killed_arbiter() {
 
     runtime.block_on(async {
         let store = Store::connect(&database).await.expect("store");
+        let ratings = hanniball_rating_svc::store::Store::connect(&database)
+            .await
+            .expect("rating store");
         let games = store
             .list_games(None, None, None, 1_000)
             .await
@@ -287,7 +290,7 @@ fn two_replicas_of_every_service_survive_a_killed_arbiter() {
         assert!(played >= 6, "most games are played: {finished:?}");
         let mut rated = Vec::new();
         for _ in 0..100 {
-            rated = store
+            rated = ratings
                 .rating_events_of_games(&game_ids)
                 .await
                 .expect("rating events");
@@ -299,7 +302,7 @@ fn two_replicas_of_every_service_survive_a_killed_arbiter() {
         let rated_games: BTreeSet<i64> = rated
             .iter()
             .filter_map(|e| match e.event.change {
-                hanniball_store::rating::Change::Game { game_id, .. } => Some(game_id.0),
+                hanniball_rating_svc::store::Change::Game { game_id, .. } => Some(game_id.0),
                 _ => None,
             })
             .collect();

@@ -331,7 +331,7 @@ fn three_services_as_separate_processes_play_a_tournament() {
     let database = match std::env::var("HANNIBALL_TEST_POSTGRES_URL") {
         Ok(base) if !base.is_empty() => tokio::runtime::Runtime::new()
             .expect("runtime")
-            .block_on(hanniball_store::testing::postgres_url(&base))
+            .block_on(hanniball_db::testing::postgres_url(&base))
             .expect("a fresh PostgreSQL database"),
         _ => format!("sqlite://{}?mode=rwc", dir.join("shared.sqlite").display()),
     };

@@ -6,6 +6,7 @@
 //! repeat a step without doing it twice.
 
 use hanniball_arbiter::{GameId, PlayerId};
+use sea_orm::DbBackend;
 
 use sea_orm::sea_query::{CaseStatement, Expr, ExprTrait, OnConflict};
 use sea_orm::{
@@ -13,14 +14,52 @@ use sea_orm::{
     QuerySelect, TransactionTrait,
 };
 
-use crate::rating::Sql;
-use crate::{Store, StoreError, reread};
+use hanniball_db::{Db, Sql, reread};
+
+pub use hanniball_db::StoreError;
+
+pub mod migration;
 
 /// Rows one batched `UPDATE … CASE` changes at most: three bound values each stays far within
 /// every backend's limit.
 const UPDATES_PER_STATEMENT: usize = 500;
 
 /// sea-orm entities of the scheduler's tables.
+/// The scheduler's tables.
+#[derive(Clone, Debug)]
+pub struct Store {
+    db: sea_orm::DatabaseConnection,
+    plumbing: Db,
+}
+
+impl Store {
+    /// The scheduler's tables in `db`, after applying their pending migrations.
+    pub async fn open(db: &Db) -> Result<Store, StoreError> {
+        db.migrate::<migration::Migrator>().await?;
+        Ok(Store {
+            db: db.connection().clone(),
+            plumbing: db.clone(),
+        })
+    }
+
+    /// Connects to `url` and opens the scheduler's tables there.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::open(&Db::connect(url).await?).await
+    }
+
+    /// The database underneath.
+    #[must_use]
+    pub fn db(&self) -> &Db {
+        &self.plumbing
+    }
+
+    /// The database backend in use.
+    #[must_use]
+    pub fn backend(&self) -> DbBackend {
+        self.plumbing.backend()
+    }
+}
+
 pub mod entities {
     pub mod tournaments {
         use sea_orm::entity::prelude::*;
@@ -839,3 +878,6 @@ impl Store {
         .await
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,4 +1,4 @@
-//! Group-commit cost of the turn log, without gRPC or rules: `cargo bench -p hanniball-store
+//! Group-commit cost of the turn log, without gRPC or rules: `cargo bench -p hanniball-arbiter-svc
 //! --bench commit -- [--games N] [--batch B] [--turns T] [--postgres]`.
 //!
 //! It stores `--games` active games, then commits `--turns` turns in batches of `--batch`
@@ -13,9 +13,9 @@ use std::time::Instant;
 use hanniball_arbiter::{
     Clocks, GameId, Match, PlayerId, Setup, Status, TimeControl, Timestamp, TurnRecord,
 };
+use hanniball_arbiter_svc::store::{Store, Write};
+use hanniball_db::testing::{self, cpu_seconds};
 use hanniball_rules::{GameOptions, Side};
-use hanniball_store::testing::{self, cpu_seconds};
-use hanniball_store::{Store, Write};
 
 struct Args {
     games: usize,
@@ -62,16 +62,8 @@ fn main() {
             testing::sqlite_url()
         };
         let store = Store::connect(&url).await.expect("connect");
-        let white = store
-            .create_player("white", "bot", Timestamp(0))
-            .await
-            .expect("player")
-            .id;
-        let black = store
-            .create_player("black", "bot", Timestamp(0))
-            .await
-            .expect("player")
-            .id;
+        // The arbiter's tables keep player ids only (Accounts knows the players).
+        let (white, black) = (PlayerId(1), PlayerId(2));
         let setup = |white: PlayerId, black: PlayerId| Setup {
             kind: hanniball_rules::GameKind::HanniBall,
             options: GameOptions::default(),

@@ -1,7 +1,9 @@
-//! Store tests, on SQLite and (when configured) PostgreSQL.
+//! The arbiter's store tests, on SQLite and (when configured) PostgreSQL.
 
 use hanniball_arbiter::{Actor, Match, Reason, TimeControl, TurnPlan};
 use hanniball_rules::GameOptions;
+
+use hanniball_db::testing;
 
 use super::*;
 
@@ -27,15 +29,14 @@ async fn new_game(store: &Store, white: PlayerId, black: PlayerId, key: Option<&
     Match::new(id, setup(white, black), now).expect("setup")
 }
 
-/// Two bot players, registered under these names.
-async fn two_bots(store: &Store, first: &str, second: &str) -> (PlayerRow, PlayerRow) {
-    let mut bots = Vec::new();
-    for name in [first, second] {
-        let bot = store.create_player(name, "bot", Timestamp(1)).await;
-        bots.push(bot.expect(name));
-    }
-    let second = bots.pop().expect("two");
-    (bots.pop().expect("two"), second)
+/// A player as the arbiter knows one: an id (Accounts knows the rest).
+struct Bot {
+    id: PlayerId,
+}
+
+/// Two players' ids, different for each name pair's use in a test.
+async fn two_bots(_store: &Store, _first: &str, _second: &str) -> (Bot, Bot) {
+    (Bot { id: PlayerId(1) }, Bot { id: PlayerId(2) })
 }
 
 async fn play(
@@ -59,101 +60,13 @@ async fn play(
 }
 
 #[tokio::test]
-async fn accounts_games_turns_and_outbox_on_every_database() {
+async fn games_turns_and_outbox_on_every_database() {
     for url in testing::all_urls().await {
         let store = Store::connect(&url).await.expect("connect");
         // Migrations are idempotent: connecting again is fine.
         let store2 = Store::connect(&url).await.expect("reconnect");
 
-        let alice = store
-            .create_player("alice", "bot", Timestamp(1))
-            .await
-            .expect("alice");
-        let bob = store
-            .create_player("bob", "human", Timestamp(2))
-            .await
-            .expect("bob");
-        assert!(matches!(
-            store.create_player("alice", "bot", Timestamp(3)).await,
-            Err(StoreError::Conflict(_))
-        ));
-        assert_eq!(
-            store.player_by_name("bob").await.expect("q"),
-            Some(bob.clone())
-        );
-        assert_eq!(store.list_players(0, 10).await.expect("q").len(), 2);
-
-        let token = store
-            .insert_token(alice.id, "hash-a", Timestamp(4), "play queue read", None)
-            .await
-            .expect("token");
-        assert_eq!(
-            store.player_by_token_hash("hash-a").await.expect("q"),
-            Some(alice.clone())
-        );
-        // Scopes and expiry come back as stored; an expired token is still found (the caller
-        // tells "expired" from "unknown").
-        let limited = store
-            .insert_token(bob.id, "hash-b", Timestamp(4), "read", Some(Timestamp(10)))
-            .await
-            .expect("token");
-        assert_eq!(
-            store.token_by_hash("hash-b").await.expect("q"),
-            Some(TokenRow {
-                id: limited,
-                player: bob.id,
-                scopes: "read".to_owned(),
-                created_at: Timestamp(4),
-                expires_at: Some(Timestamp(10)),
-                revoked_at: None,
-            })
-        );
-        assert_eq!(
-            store
-                .live_token_count(bob.id, Timestamp(9))
-                .await
-                .expect("q"),
-            1
-        );
-        assert_eq!(
-            store
-                .live_token_count(bob.id, Timestamp(10))
-                .await
-                .expect("q"),
-            0
-        );
-        let mut revocations = store.token_events();
-        assert_eq!(store.token_by_hash("hash-unknown").await.expect("q"), None);
-        assert_eq!(
-            store.revoke_token(token, Timestamp(5)).await.expect("q"),
-            Some(true)
-        );
-        assert_eq!(
-            store.revoke_token(token, Timestamp(6)).await.expect("q"),
-            Some(false)
-        );
-        // Announced once, after the commit; the row keeps the first revocation's time.
-        assert_eq!(revocations.try_recv(), Ok(TokenEvent::Revoked(token)));
-        assert!(revocations.try_recv().is_err());
-        let listed = store.list_tokens(alice.id, 0, 10).await.expect("q");
-        assert_eq!(listed.len(), 1);
-        assert_eq!(listed[0].revoked_at, Some(Timestamp(5)));
-        assert_eq!(
-            store.token(token).await.expect("q"),
-            Some(listed[0].clone())
-        );
-        assert!(
-            store
-                .list_tokens(alice.id, token, 10)
-                .await
-                .expect("q")
-                .is_empty()
-        );
-        assert_eq!(
-            store.revoke_token(999, Timestamp(6)).await.expect("q"),
-            None
-        );
-        assert_eq!(store.player_by_token_hash("hash-a").await.expect("q"), None);
+        let (alice, bob) = two_bots(&store, "alice", "bob").await;
 
         let mut m = new_game(&store, alice.id, bob.id, Some("key-1")).await;
         assert_eq!(
@@ -282,33 +195,6 @@ async fn accounts_games_turns_and_outbox_on_every_database() {
         assert_eq!(finished_games.len(), 1);
         assert_eq!(store.turn_count().await.expect("q"), 5);
     }
-}
-
-#[tokio::test]
-async fn text_with_nul_is_refused_as_invalid_or_unmatched_never_a_database_error() {
-    for url in testing::all_urls().await {
-        let store = Store::connect(&url).await.expect("connect");
-        // PostgreSQL cannot compare or store NUL; SQLite can. Either way the caller's mistake
-        // must come back as `Invalid` (or no match), never as an internal database error.
-        match store.player_by_name("a\0b").await {
-            Ok(found) => assert_eq!(found, None, "{url}"),
-            Err(StoreError::Invalid(message)) => assert!(message.contains("NUL"), "{message}"),
-            Err(other) => panic!("{url}: {other:?}"),
-        }
-        match store.create_player("nul\0name", "bot", Timestamp(1)).await {
-            Ok(_) => assert!(url.starts_with("sqlite"), "{url} stored a NUL"),
-            Err(StoreError::Invalid(_)) => assert!(url.starts_with("postgres"), "{url}"),
-            Err(other) => panic!("{url}: {other:?}"),
-        }
-    }
-}
-
-#[tokio::test]
-async fn an_unreachable_database_is_unavailable() {
-    let error = Store::connect("postgres://nobody@127.0.0.1:1/none")
-        .await
-        .expect_err("nothing listens on port 1");
-    assert!(matches!(error, StoreError::Unavailable { .. }), "{error:?}");
 }
 
 #[tokio::test]
@@ -588,133 +474,6 @@ async fn the_log_is_the_state_of_a_game_on_every_database() {
     }
 }
 
-/// The benchmarks' per-thread CPU reader counts a named thread's time and nothing else's.
-#[cfg(target_os = "linux")]
-#[test]
-fn thread_cpu_is_read_by_thread_name() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    let spinner = std::thread::Builder::new()
-        .name("cpu-probe".to_owned())
-        .spawn(move || {
-            let mut x = 0u64;
-            while !flag.load(Ordering::Relaxed) {
-                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-            }
-            x
-        })
-        .expect("spawn");
-    // Wait (without spinning here) until the kernel has charged the spinner a few ticks.
-    let mut spun = 0.0;
-    for _ in 0..500 {
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        spun = testing::thread_cpu_seconds("cpu-probe").expect("/proc/self/task");
-        if spun >= 0.05 {
-            break;
-        }
-    }
-    let process = testing::cpu_seconds().expect("/proc/self/stat");
-    let nobody = testing::thread_cpu_seconds("no-such-thread").expect("/proc/self/task");
-    stop.store(true, Ordering::Relaxed);
-    spinner.join().expect("join");
-    assert!(spun >= 0.05, "the spinning thread was charged {spun} s");
-    assert!(
-        spun <= process + 0.01,
-        "one thread ({spun} s) within the process ({process} s)"
-    );
-    assert!(
-        nobody.abs() < f64::EPSILON,
-        "no thread has that name: {nobody} s"
-    );
-}
-
-/// Whether this session with PostgreSQL is encrypted.
-async fn session_is_encrypted(store: &Store) -> bool {
-    let row = store
-        .db
-        .query_one_raw(Statement::from_string(
-            DbBackend::Postgres,
-            "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
-        ))
-        .await
-        .expect("pg_stat_ssl")
-        .expect("a row for this session");
-    row.try_get::<bool>("", "ssl").expect("ssl column")
-}
-
-#[tokio::test]
-async fn postgres_sslmode_in_the_url_is_honoured() {
-    let Some(base) = testing::postgres_base_url() else {
-        eprintln!("skipped: HANNIBALL_TEST_POSTGRES_URL is not set");
-        return;
-    };
-    let url = testing::postgres_url(&base)
-        .await
-        .expect("a fresh database");
-    let with = |params: &str| format!("{url}?{params}");
-    let plain = Store::connect(&with("sslmode=disable"))
-        .await
-        .expect("sslmode=disable connects");
-    assert!(!session_is_encrypted(&plain).await);
-    let ssl = plain
-        .db
-        .query_one_raw(Statement::from_string(DbBackend::Postgres, "SHOW ssl"))
-        .await
-        .expect("SHOW ssl")
-        .and_then(|row| row.try_get::<String>("", "ssl").ok());
-    if ssl.as_deref() != Some("on") {
-        eprintln!("skipped: this PostgreSQL server does not offer TLS (ssl = {ssl:?})");
-        return;
-    }
-    let encrypted = Store::connect(&with("sslmode=require"))
-        .await
-        .expect("sslmode=require connects");
-    assert!(session_is_encrypted(&encrypted).await);
-    encrypted
-        .create_player("over-tls", "bot", Timestamp(1))
-        .await
-        .expect("a write over TLS");
-    // verify-full checks the server's certificate against the roots it is given (here none but
-    // the public ones, which a test server's certificate does not chain to): refused, not a
-    // silent fall back to plain text.
-    let refused = Store::connect(&with("sslmode=verify-full")).await;
-    assert!(
-        refused.is_err(),
-        "verify-full accepted an untrusted certificate"
-    );
-}
-
-/// Tokens issued before scopes existed keep a player's rights: the migration gives them
-/// `play queue read` and no expiry.
-#[tokio::test]
-async fn tokens_from_before_scopes_get_play_queue_and_read() {
-    for url in testing::all_urls().await {
-        let db = Database::connect(url.as_str()).await.expect("connect");
-        // The schema as released before the scopes migration (the first three migrations).
-        Migrator::up(&db, Some(3)).await.expect("old schema");
-        for sql in [
-            "INSERT INTO players (name, kind, created_at_ms) VALUES ('old-bot', 'bot', 1)",
-            "INSERT INTO tokens (player_id, hash, created_at_ms) \
-             SELECT id, 'old-hash', 2 FROM players WHERE name = 'old-bot'",
-        ] {
-            db.execute_unprepared(sql).await.expect(sql);
-        }
-        db.close().await.expect("close");
-        let store = Store::connect(&url).await.expect("migrates");
-        let old = store
-            .token_by_hash("old-hash")
-            .await
-            .expect("q")
-            .expect("the old token is still live");
-        assert_eq!(old.scopes, "play queue read");
-        assert_eq!(old.expires_at, None);
-        assert_eq!(old.created_at, Timestamp(2));
-    }
-}
-
 /// A loaded turn record names the clock that runs after it, as the record made by the arbiter
 /// does: the opponent's while the game goes on (also for the last turn of a resigned game), none
 /// after the turn that ended the game by the rules.
@@ -767,123 +526,4 @@ async fn loaded_turn_records_name_the_running_clock_on_every_database() {
         assert_eq!(loaded.turns, r.turns());
         assert_eq!(loaded.turns[0].running, Some(Side::Black));
     }
-}
-
-#[cfg(unix)]
-#[tokio::test]
-async fn a_new_sqlite_database_and_its_log_are_private_to_their_owner() {
-    use std::os::unix::fs::PermissionsExt;
-    let url = testing::sqlite_url();
-    let store = Store::connect(&url).await.expect("connect");
-    two_bots(&store, "private-a", "private-b").await;
-    let path = url
-        .trim_start_matches("sqlite://")
-        .split('?')
-        .next()
-        .expect("a path")
-        .to_owned();
-    for file in [path.clone(), format!("{path}-wal")] {
-        let mode = std::fs::metadata(&file).expect(&file).permissions().mode();
-        assert_eq!(mode & 0o777, 0o600, "{file}: {mode:o}");
-    }
-}
-
-/// A write to a database that cannot take it is `Unavailable` with the reason, never a bare
-/// database error (which services answer as INTERNAL).
-#[tokio::test]
-async fn a_read_only_database_or_a_lost_connection_is_unavailable() {
-    // SQLite: the same file opened read-only.
-    let url = testing::sqlite_url();
-    let store = Store::connect(&url).await.expect("connect");
-    two_bots(&store, "ro-a", "ro-b").await;
-    drop(store);
-    let read_only = Store::connect(&url.replace("mode=rwc", "mode=ro"))
-        .await
-        .expect("read-only connect");
-    let refused = read_only
-        .create_player("ro-c", "bot", Timestamp(2))
-        .await
-        .expect_err("a read-only file");
-    assert!(
-        matches!(&refused, StoreError::Unavailable { why, .. } if why.contains("read-only")),
-        "{refused:?}"
-    );
-
-    // PostgreSQL: the connections are ended and the database made read-only.
-    let Some(base) = testing::postgres_base_url() else {
-        return;
-    };
-    let url = testing::postgres_url(&base).await.expect("database");
-    let name = url.rsplit('/').next().expect("a name").to_owned();
-    let store = Store::connect(&url).await.expect("connect");
-    two_bots(&store, "pg-a", "pg-b").await;
-    let admin = Database::connect(base.as_str()).await.expect("admin");
-    admin
-        .execute_unprepared(&format!(
-            "ALTER DATABASE {name} SET default_transaction_read_only = on"
-        ))
-        .await
-        .expect("read-only");
-    admin
-        .execute_unprepared(&format!(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
-        ))
-        .await
-        .expect("terminate");
-    let mut reasons = Vec::new();
-    for i in 0..3 {
-        match store
-            .create_player(&format!("pg-{i}"), "bot", Timestamp(3))
-            .await
-        {
-            Err(StoreError::Unavailable { why, .. }) => reasons.push(why),
-            other => panic!("write {i}: {other:?}"),
-        }
-    }
-    assert!(
-        reasons.iter().any(|why| why.contains("read-only")),
-        "{reasons:?}"
-    );
-}
-
-/// A read whose connection the database ended is run once more (and only once); a read that
-/// failed for any other reason is not repeated.
-#[tokio::test]
-async fn a_read_that_lost_its_connection_is_run_once_more() {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    let lost = AtomicU32::new(0);
-    let read = reread(|| async {
-        lost.fetch_add(1, Ordering::SeqCst);
-        Err::<(), _>(StoreError::unavailable(LOST, "io error"))
-    })
-    .await;
-    assert!(
-        matches!(read, Err(StoreError::Unavailable { .. })),
-        "{read:?}"
-    );
-    assert_eq!(lost.load(Ordering::SeqCst), 2, "tried twice, then gives up");
-
-    let recovered = AtomicU32::new(0);
-    let read = reread(async || match recovered.fetch_add(1, Ordering::SeqCst) {
-        0 => Err(StoreError::unavailable(LOST, "io error")),
-        n => Ok(n),
-    })
-    .await;
-    assert_eq!(read, Ok(1));
-
-    let read_only = AtomicU32::new(0);
-    let read = reread(|| async {
-        read_only.fetch_add(1, Ordering::SeqCst);
-        Err::<(), _>(StoreError::unavailable(
-            "the database is read-only",
-            "error 25006",
-        ))
-    })
-    .await;
-    assert!(read.is_err());
-    assert_eq!(
-        read_only.load(Ordering::SeqCst),
-        1,
-        "not a lost connection: not repeated"
-    );
 }

@@ -1,188 +1,31 @@
-//! Persistence through sea-orm: accounts, games, the append-only turn log and the results outbox.
-//! The only crate that builds SQL; the same code serves SQLite (the embedded default) and
-//! PostgreSQL (production), chosen by the URL.
+//! The arbiter's data: games, the append-only turn log, the results outbox and clock leases;
+//! their SQL and their migrations ([`migration::Migrator`], tracked in a table of their own).
+//! The same code serves SQLite (the embedded default) and PostgreSQL (production).
 //!
-//! What this crate does NOT do: no rules, no clocks, no gRPC. It stores what the arbiter decided
-//! and reads it back. Database errors leave as [`StoreError`], never as driver messages for clients.
+//! What this module does NOT do: no rules, no clocks, no gRPC, no other service's tables (a
+//! game's players are ids; Accounts knows who they are). It stores what the arbiter decided and
+//! reads it back. Database errors leave as [`StoreError`], never as driver messages for clients.
 
 mod convert;
 pub mod entities;
-pub mod rating;
-pub mod scheduler;
-
-use std::time::Duration;
+pub mod migration;
 
 use hanniball_arbiter::{
     Clocks, FinalResult, GameId, Match, PlayerId, Setup, Status, Stored, Timestamp, Transition,
 };
-use hanniball_migrations::{Migrator, MigratorTrait};
+use hanniball_db::{Db, reread};
 use hanniball_rules::Side;
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
-use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait, ConnectOptions, ConnectionTrait, Database, DatabaseConnection,
-    DbBackend, DbErr, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
-    RuntimeErr, SqlErr, Statement, TransactionTrait,
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, DbErr,
+    EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Statement, TransactionTrait,
 };
 
-use entities::{games, players, results_outbox, tokens, turns};
+pub use hanniball_db::StoreError;
+
+use entities::{games, results_outbox, turns};
 
 pub use convert::{side_from_name, side_name};
-
-/// Why a store operation failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum StoreError {
-    /// The database cannot do the work now; nothing was written. Clients may retry. `why` is
-    /// for the client ("the database is read-only"), `detail` the driver's words, for the log.
-    #[error("database unavailable: {why} ({detail})")]
-    Unavailable { why: String, detail: String },
-    /// A uniqueness rule or a concurrent writer won; nothing was written.
-    #[error("conflict: {0}")]
-    Conflict(String),
-    /// A stored row does not make sense (a bug or manual tampering).
-    #[error("corrupt record: {0}")]
-    Corrupt(String),
-    /// A value the database cannot hold (PostgreSQL refuses NUL in text); nothing was written.
-    /// Caused by the caller's input, so services answer it as an invalid argument.
-    #[error("{0}")]
-    Invalid(String),
-    /// Anything else the database said.
-    #[error("database error: {0}")]
-    Database(String),
-}
-
-impl StoreError {
-    /// [`StoreError::Unavailable`]: `why` for the client, `detail` for the log.
-    pub fn unavailable(why: impl Into<String>, detail: impl std::fmt::Display) -> Self {
-        StoreError::Unavailable {
-            why: why.into(),
-            detail: detail.to_string(),
-        }
-    }
-}
-
-impl From<DbErr> for StoreError {
-    fn from(error: DbErr) -> Self {
-        if let Some(SqlErr::UniqueConstraintViolation(detail)) = error.sql_err() {
-            return StoreError::Conflict(detail);
-        }
-        // SQLSTATE 22021 (character_not_in_repertoire): text with a NUL byte, which PostgreSQL
-        // cannot store or compare. Services refuse such text first; this is the backstop.
-        if let DbErr::Query(RuntimeErr::SqlxError(e)) | DbErr::Exec(RuntimeErr::SqlxError(e)) =
-            &error
-            && let sea_orm::sqlx::Error::Database(db) = e.as_ref()
-            && db.code().as_deref() == Some("22021")
-        {
-            return StoreError::Invalid("text must not contain NUL characters".to_owned());
-        }
-        if let DbErr::Query(RuntimeErr::SqlxError(e))
-        | DbErr::Exec(RuntimeErr::SqlxError(e))
-        | DbErr::Conn(RuntimeErr::SqlxError(e)) = &error
-            && let Some(why) = unavailable(e)
-        {
-            return StoreError::unavailable(why, e);
-        }
-        match error {
-            DbErr::Conn(_) | DbErr::ConnectionAcquire(_) => {
-                StoreError::unavailable("the database cannot be reached", &error)
-            }
-            other => StoreError::Database(other.to_string()),
-        }
-    }
-}
-
-/// The reason of [`StoreError::Unavailable`] when the database ended the connection a statement
-/// ran on (a restart, a failover, `pg_terminate_backend`): a read may be run once more.
-const LOST: &str = "the database connection was lost";
-
-/// Runs a read that is safe to repeat, and once more if the database ended its connection while
-/// it ran: the pool tests the next connection before handing it out, so the second try runs on a
-/// live one (or fails as `Unavailable` within the pool's acquire timeout). Writes are never run
-/// twice here: whether a lost commit landed is unknown, so they answer `Unavailable`.
-pub(crate) async fn reread<T, F, Fut>(read: F) -> Result<T, StoreError>
-where
-    F: Fn() -> Fut,
-    Fut: Future<Output = Result<T, StoreError>>,
-{
-    match read().await {
-        Err(StoreError::Unavailable { why, detail }) if why == LOST => {
-            tracing::debug!(%detail, "a read lost its connection; reading once more");
-            read().await
-        }
-        other => other,
-    }
-}
-
-/// Why an error of the driver means the database cannot do the work now (the caller may
-/// retry later; nothing was written), if it does: a lost or refused connection, a database
-/// that is read-only, full or shutting down. Everything else is a bug or a conflict.
-fn unavailable(error: &sea_orm::sqlx::Error) -> Option<&'static str> {
-    use sea_orm::sqlx::Error;
-    match error {
-        Error::Io(_) | Error::Tls(_) | Error::Protocol(_) | Error::WorkerCrashed => Some(LOST),
-        Error::PoolTimedOut | Error::PoolClosed => {
-            Some("no database connection could be had within the time limit")
-        }
-        Error::Database(db) => {
-            let code = db.code()?;
-            match code.as_ref() {
-                // PostgreSQL (SQLSTATE).
-                "25006" => Some("the database is read-only"),
-                "53100" => Some("the database is full"),
-                "53200" | "53300" => Some("the database is out of resources"),
-                // 57P01: the connection was ended by an administrator (`pg_terminate_backend`,
-                // a fast shutdown); the next connection may well work.
-                "57P01" => Some(LOST),
-                "57P02" | "57P03" => Some("the database is shutting down or starting"),
-                c if c.starts_with("08") => Some(LOST),
-                // SQLite (primary result code, extended codes carry it in the low byte).
-                c => match c.parse::<u32>().map(|n| n & 0xff) {
-                    Ok(5 | 6) => Some("the database is busy (locked by another writer)"),
-                    Ok(8) => Some("the database is read-only"),
-                    Ok(13) => Some("the database is full"),
-                    Ok(10 | 14) => Some("the database file cannot be read or written"),
-                    _ => None,
-                },
-            }
-        }
-        _ => None,
-    }
-}
-
-/// A registered player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerRow {
-    pub id: PlayerId,
-    pub name: String,
-    pub kind: String,
-    pub created_at: Timestamp,
-}
-
-/// A player's token as stored (its hash aside).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TokenRow {
-    pub id: i64,
-    pub player: PlayerId,
-    /// Scope names separated by single spaces (`play queue read`); the services give them
-    /// meaning, the store keeps the text.
-    pub scopes: String,
-    pub created_at: Timestamp,
-    /// `None`: never expires.
-    pub expires_at: Option<Timestamp>,
-    /// `None`: not revoked.
-    pub revoked_at: Option<Timestamp>,
-}
-
-/// What happened to tokens, as the services' auth hears it ([`Store::token_events`],
-/// [`Store::listen_tokens`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TokenEvent {
-    /// The token with this id was revoked.
-    Revoked(i64),
-    /// Events may have been missed (a lost listening connection, a lagging receiver): every
-    /// token in use should be looked up again.
-    Missed,
-}
 
 /// A game without its turn log (for lists).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -285,330 +128,65 @@ pub fn created_id(result: Result<Option<GameId>, StoreError>) -> Result<GameId, 
     result?.ok_or_else(|| StoreError::Database("the commit gave no id for a new game".to_owned()))
 }
 
-/// The database.
+/// The arbiter's tables.
 #[derive(Clone, Debug)]
 pub struct Store {
     db: DatabaseConnection,
-    /// Revocations through this process (every clone of the store shares it): on SQLite, where
-    /// one process owns the database, this is all there is; on PostgreSQL other replicas'
-    /// revocations arrive through [`Store::listen_tokens`].
-    token_events: tokio::sync::broadcast::Sender<TokenEvent>,
-    /// Where group commits go. On SQLite a pool of its own with one connection: SQLite has one
-    /// writer at a time anyway, and a connection that did the previous commit still has the hot
-    /// pages of the turn index in its cache (one that another connection wrote since must drop its
-    /// whole cache). On PostgreSQL, the shared pool.
+    /// Where group commits go (see [`Db::commits`]).
     commits: DatabaseConnection,
+    plumbing: Db,
 }
 
 impl Store {
-    /// Connects (creating a SQLite file on first use), applies pending migrations, and returns the
-    /// store. SQLite runs in WAL mode with `synchronous = FULL`: a commit is on disk when it returns.
-    pub async fn connect(url: &str) -> Result<Store, StoreError> {
-        if !url.starts_with("sqlite:") {
-            let db = Database::connect(pool_options(url, 16)).await?;
-            Migrator::up(&db, None).await?;
-            return Ok(Store {
-                commits: db.clone(),
-                db,
-                token_events: tokio::sync::broadcast::channel(TOKEN_EVENTS).0,
-            });
-        }
-        create_private(url)?;
-        // Readers keep SQLite's default page cache: every commit by the other connection empties
-        // it anyway (and a large one costs more to empty). The commit connection is the only
-        // writer, so its cache stays valid: 32 MiB keeps the turn index's hot pages in memory.
-        let db = Database::connect(sqlite_options(url, 4, None)).await?;
-        Migrator::up(&db, None).await?;
-        let commits = Database::connect(sqlite_options(url, 1, Some(32 * 1024))).await?;
+    /// The arbiter's tables in `db`, after applying their pending migrations.
+    pub async fn open(db: &Db) -> Result<Store, StoreError> {
+        db.migrate::<migration::Migrator>().await?;
         Ok(Store {
-            db,
-            commits,
-            token_events: tokio::sync::broadcast::channel(TOKEN_EVENTS).0,
+            db: db.connection().clone(),
+            commits: db.commits().clone(),
+            plumbing: db.clone(),
         })
+    }
+
+    /// Connects to `url` and opens the arbiter's tables there.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::open(&Db::connect(url).await?).await
+    }
+
+    /// The database underneath.
+    #[must_use]
+    pub fn db(&self) -> &Db {
+        &self.plumbing
     }
 
     /// Whether other processes may write the same rows at the same time (PostgreSQL; a SQLite
     /// file belongs to one server process).
     #[must_use]
     pub fn shared_by_replicas(&self) -> bool {
-        self.backend() == DbBackend::Postgres
+        self.plumbing.shared_by_replicas()
     }
 
     /// The database backend in use.
     #[must_use]
     pub fn backend(&self) -> DbBackend {
-        self.db.get_database_backend()
+        self.plumbing.backend()
     }
 
-    /// Copies the SQLite write-ahead log into the database file without blocking writers
-    /// (`wal_checkpoint(PASSIVE)`); nothing to do on PostgreSQL. The arbiter calls it every second.
+    /// See [`Db::checkpoint`]; the arbiter calls it every second.
     pub async fn checkpoint(&self) -> Result<(), StoreError> {
-        if self.backend() == DbBackend::Sqlite {
-            self.db
-                .execute_unprepared("PRAGMA wal_checkpoint(PASSIVE)")
-                .await?;
-        }
-        Ok(())
+        self.plumbing.checkpoint().await
     }
 
     /// Whether the database answers.
     pub async fn ping(&self) -> Result<(), StoreError> {
-        Ok(self.db.ping().await?)
+        self.plumbing.ping().await
     }
 
-    // ---------------------------------------------------------------------------------------------
-    // Accounts
-
-    /// Registers a player; `Conflict` when the name is taken.
-    pub async fn create_player(
-        &self,
-        name: &str,
-        kind: &str,
-        now: Timestamp,
-    ) -> Result<PlayerRow, StoreError> {
-        let model = players::ActiveModel {
-            name: Set(name.to_owned()),
-            kind: Set(kind.to_owned()),
-            created_at_ms: Set(now.0),
-            ..Default::default()
-        };
-        let inserted = players::Entity::insert(model)
-            .exec_with_returning(&self.db)
-            .await?;
-        Ok(convert::player(inserted))
-    }
-
-    pub async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>, StoreError> {
-        reread(|| async move {
-            Ok(players::Entity::find_by_id(id.0)
-                .one(&self.db)
-                .await?
-                .map(convert::player))
-        })
-        .await
-    }
-
-    pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
-        reread(|| async move {
-            Ok(players::Entity::find()
-                .filter(players::Column::Name.eq(name))
-                .one(&self.db)
-                .await?
-                .map(convert::player))
-        })
-        .await
-    }
-
-    pub async fn list_players(&self, after: i64, limit: u64) -> Result<Vec<PlayerRow>, StoreError> {
-        reread(|| async move {
-            Ok(players::Entity::find()
-                .filter(players::Column::Id.gt(after))
-                .order_by_asc(players::Column::Id)
-                .limit(limit)
-                .all(&self.db)
-                .await?
-                .into_iter()
-                .map(convert::player)
-                .collect())
-        })
-        .await
-    }
-
-    /// Stores a token hash for a player, with its scopes (names separated by single spaces) and
-    /// expiry, and returns the token's id.
-    pub async fn insert_token(
-        &self,
-        player: PlayerId,
-        hash: &str,
-        now: Timestamp,
-        scopes: &str,
-        expires_at: Option<Timestamp>,
-    ) -> Result<i64, StoreError> {
-        let model = tokens::ActiveModel {
-            player_id: Set(player.0),
-            hash: Set(hash.to_owned()),
-            created_at_ms: Set(now.0),
-            revoked_at_ms: Set(None),
-            scopes: Set(scopes.to_owned()),
-            expires_at_ms: Set(expires_at.map(|at| at.0)),
-            ..Default::default()
-        };
-        Ok(tokens::Entity::insert(model)
-            .exec_with_returning(&self.db)
-            .await?
-            .id)
-    }
-
-    /// Revokes a token: `None` for an unknown id, `Some(false)` if it was already revoked. A
-    /// revocation is announced to this process ([`Store::token_events`]) after its commit, and on
-    /// PostgreSQL to every process (`NOTIFY` on [`TOKENS_CHANNEL`] in the same transaction).
-    pub async fn revoke_token(&self, id: i64, now: Timestamp) -> Result<Option<bool>, StoreError> {
-        let txn = self.db.begin().await?;
-        let Some(token) = tokens::Entity::find_by_id(id).one(&txn).await? else {
-            return Ok(None);
-        };
-        if token.revoked_at_ms.is_some() {
-            return Ok(Some(false));
-        }
-        let done = tokens::Entity::update_many()
-            .col_expr(tokens::Column::RevokedAtMs, Expr::value(now.0))
-            .filter(tokens::Column::Id.eq(id))
-            .filter(tokens::Column::RevokedAtMs.is_null())
-            .exec(&txn)
-            .await?;
-        if txn.get_database_backend() == DbBackend::Postgres {
-            txn.execute_raw(Statement::from_sql_and_values(
-                DbBackend::Postgres,
-                format!("SELECT pg_notify('{TOKENS_CHANNEL}', $1)"),
-                [id.to_string().into()],
-            ))
-            .await?;
-        }
-        txn.commit().await?;
-        // No receiver is not an error: nothing listens in a command-line tool.
-        let _ = self.token_events.send(TokenEvent::Revoked(id));
-        Ok(Some(done.rows_affected == 1))
-    }
-
-    /// One token by id, revoked or not.
-    pub async fn token(&self, id: i64) -> Result<Option<TokenRow>, StoreError> {
-        reread(|| async move {
-            Ok(tokens::Entity::find_by_id(id)
-                .one(&self.db)
-                .await?
-                .map(convert::token))
-        })
-        .await
-    }
-
-    /// A player's tokens with ids above `after`, by id: revoked and expired ones too.
-    pub async fn list_tokens(
-        &self,
-        player: PlayerId,
-        after: i64,
-        limit: u64,
-    ) -> Result<Vec<TokenRow>, StoreError> {
-        reread(|| async move {
-            Ok(tokens::Entity::find()
-                .filter(tokens::Column::PlayerId.eq(player.0))
-                .filter(tokens::Column::Id.gt(after))
-                .order_by_asc(tokens::Column::Id)
-                .limit(limit)
-                .all(&self.db)
-                .await?
-                .into_iter()
-                .map(convert::token)
-                .collect())
-        })
-        .await
-    }
-
-    /// How many of a player's tokens work at `now` (neither revoked nor expired).
-    pub async fn live_token_count(
-        &self,
-        player: PlayerId,
-        now: Timestamp,
-    ) -> Result<u64, StoreError> {
-        reread(|| async move {
-            Ok(tokens::Entity::find()
-                .filter(tokens::Column::PlayerId.eq(player.0))
-                .filter(tokens::Column::RevokedAtMs.is_null())
-                .filter(
-                    tokens::Column::ExpiresAtMs
-                        .is_null()
-                        .or(tokens::Column::ExpiresAtMs.gt(now.0)),
-                )
-                .count(&self.db)
-                .await?)
-        })
-        .await
-    }
-
-    /// Revocations through this process, from now on.
+    /// The connection pool now: (open connections, of which idle).
     #[must_use]
-    pub fn token_events(&self) -> tokio::sync::broadcast::Receiver<TokenEvent> {
-        self.token_events.subscribe()
+    pub fn pool_use(&self) -> (u32, usize) {
+        self.plumbing.pool_use()
     }
-
-    /// PostgreSQL: revocations by every process, as they commit (`LISTEN` on
-    /// [`TOKENS_CHANNEL`]); [`TokenEvent::Missed`] after a lost connection. `Ok(None)` on
-    /// SQLite, where [`Store::token_events`] hears everything.
-    pub async fn listen_tokens(
-        &self,
-    ) -> Result<Option<impl tokio_stream::Stream<Item = TokenEvent> + use<>>, StoreError> {
-        let Some(notes) = self.listen(TOKENS_CHANNEL, "token revocations").await? else {
-            return Ok(None);
-        };
-        Ok(Some(tokio_stream::StreamExt::filter_map(
-            notes,
-            |note| match note {
-                Some(payload) => payload.parse::<i64>().ok().map(TokenEvent::Revoked),
-                None => Some(TokenEvent::Missed),
-            },
-        )))
-    }
-
-    /// PostgreSQL: the payloads of `channel`'s notifications as they commit (`LISTEN`), `None`
-    /// after a lost connection (the listener reconnects; the caller compares what it holds).
-    /// `Ok(None)` on SQLite. `what` names the channel in logs.
-    async fn listen(
-        &self,
-        channel: &'static str,
-        what: &'static str,
-    ) -> Result<Option<impl tokio_stream::Stream<Item = Option<String>> + use<>>, StoreError> {
-        let Some(pool) = (self.backend() == DbBackend::Postgres)
-            .then(|| self.db.get_postgres_connection_pool().clone())
-        else {
-            return Ok(None);
-        };
-        let mut listener = sea_orm::sqlx::postgres::PgListener::connect_with(&pool)
-            .await
-            .map_err(|e| {
-                StoreError::unavailable("cannot listen for the database's notifications", e)
-            })?;
-        listener.listen(channel).await.map_err(|e| {
-            StoreError::unavailable("cannot listen for the database's notifications", e)
-        })?;
-        Ok(Some(async_stream::stream! {
-            loop {
-                match listener.try_recv().await {
-                    Ok(Some(note)) => yield Some(note.payload().to_owned()),
-                    // The connection was lost; the next call reconnects.
-                    Ok(None) => yield None,
-                    Err(error) => {
-                        tracing::warn!(%error, "listening for {what} failed; retrying");
-                        tokio::time::sleep(Duration::from_millis(500)).await;
-                        yield None;
-                    }
-                }
-            }
-        }))
-    }
-
-    /// The unrevoked token with this hash, expired or not (the caller tells an expired token from
-    /// an unknown one).
-    pub async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRow>, StoreError> {
-        reread(|| async move {
-            Ok(tokens::Entity::find()
-                .filter(tokens::Column::Hash.eq(hash))
-                .filter(tokens::Column::RevokedAtMs.is_null())
-                .one(&self.db)
-                .await?
-                .map(convert::token))
-        })
-        .await
-    }
-
-    /// The player owning an unrevoked token with this hash.
-    pub async fn player_by_token_hash(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
-        let Some(token) = self.token_by_hash(hash).await? else {
-            return Ok(None);
-        };
-        self.player(token.player).await
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Games
 
     /// The game created earlier with this idempotency key.
     pub async fn game_by_idempotency_key(&self, key: &str) -> Result<Option<GameId>, StoreError> {
@@ -982,7 +560,7 @@ impl Store {
         &self,
     ) -> Result<Option<impl tokio_stream::Stream<Item = Option<(GameId, i64)>> + use<>>, StoreError>
     {
-        let Some(notes) = self.listen(GAMES_CHANNEL, "game changes").await? else {
+        let Some(notes) = self.plumbing.listen(GAMES_CHANNEL, "game changes").await? else {
             return Ok(None);
         };
         Ok(Some(tokio_stream::StreamExt::filter_map(
@@ -1019,21 +597,6 @@ impl Store {
         .await
     }
 
-    /// The connection pool now: (open connections, of which idle).
-    #[must_use]
-    pub fn pool_use(&self) -> (u32, usize) {
-        match self.backend() {
-            DbBackend::Postgres => {
-                let pool = self.db.get_postgres_connection_pool();
-                (pool.size(), pool.num_idle())
-            }
-            _ => {
-                let pool = self.db.get_sqlite_connection_pool();
-                (pool.size(), pool.num_idle())
-            }
-        }
-    }
-
     /// Finished games after `sequence`, in finishing order.
     pub async fn results_after(
         &self,
@@ -1068,50 +631,6 @@ impl Store {
     }
 }
 
-/// A pool of `connections` to the database at `url`, on either backend.
-fn pool_options(url: &str, connections: u32) -> ConnectOptions {
-    let mut options = ConnectOptions::new(url.to_owned());
-    options
-        .sqlx_logging(false)
-        .connect_timeout(Duration::from_secs(5))
-        // A server that does not answer is UNAVAILABLE within about a second, not after every
-        // call has waited for it (a local SQLite file only waits for its own load: see below).
-        .acquire_timeout(Duration::from_secs(1))
-        .max_connections(connections);
-    options
-}
-
-/// A pool of `connections` to a SQLite file, with a page cache of `cache_kib` per connection
-/// (SQLite's default of 2 MiB if `None`).
-fn sqlite_options(url: &str, connections: u32, cache_kib: Option<u32>) -> ConnectOptions {
-    let mut options = pool_options(url, connections);
-    options
-        // A local file does not drop connections: no test query (a round trip to the
-        // connection's thread) before each use.
-        .test_before_acquire(false)
-        .acquire_timeout(Duration::from_secs(5))
-        .map_sqlx_sqlite_opts(move |o| {
-            let o = o
-                .create_if_missing(true)
-                .journal_mode(SqliteJournalMode::Wal)
-                .synchronous(SqliteSynchronous::Full)
-                .busy_timeout(Duration::from_secs(5))
-                .foreign_keys(true)
-                // Checkpoints run beside the writes (`Store::checkpoint`), not inside a commit;
-                // this far larger automatic threshold is only a safety net.
-                .pragma("wal_autocheckpoint", "20000")
-                // Statement journals (a multi-row statement inside a transaction keeps one
-                // in case it must be undone alone) stay in memory instead of a temporary
-                // file: they are never needed after a crash.
-                .pragma("temp_store", "memory");
-            match cache_kib {
-                Some(kib) => o.pragma("cache_size", format!("-{kib}")),
-                None => o,
-            }
-        });
-    options
-}
-
 /// Outbox rows joined with their games (sea-orm relations are not declared: a small manual join).
 trait FindAlsoGames {
     async fn find_also_related_games(
@@ -1141,34 +660,6 @@ impl FindAlsoGames for sea_orm::Select<results_outbox::Entity> {
                 (row, game)
             })
             .collect())
-    }
-}
-
-/// Creates a SQLite database file that does not exist yet readable and writable by its owner
-/// only (0600): it holds every token's hash and every game. SQLite gives the write-ahead log
-/// and its index the database file's permissions. An existing file keeps its own.
-fn create_private(url: &str) -> Result<(), StoreError> {
-    let path = url
-        .trim_start_matches("sqlite://")
-        .trim_start_matches("sqlite:")
-        .split('?')
-        .next()
-        .unwrap_or_default();
-    if path.is_empty() || path == ":memory:" || std::path::Path::new(path).exists() {
-        return Ok(());
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    match options.open(path) {
-        Ok(_) => Ok(()),
-        // Created meanwhile by another process: it keeps its permissions.
-        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(error) => Err(StoreError::unavailable(
-            "the database file cannot be created",
-            format!("{path}: {error}"),
-        )),
     }
 }
 
@@ -1321,12 +812,6 @@ async fn update_games<C: ConnectionTrait>(
     }
     Ok(())
 }
-
-/// The PostgreSQL channel on which every token revocation is announced, as the token's id.
-pub const TOKENS_CHANNEL: &str = "hanniball_tokens";
-
-/// Room for revocations not yet read by a slow receiver (it then looks every token up again).
-const TOKEN_EVENTS: usize = 1_024;
 
 /// The PostgreSQL channel on which every committed change of a game is announced, as
 /// `"<game id> <version>"`.
@@ -1481,159 +966,3 @@ async fn insert_outbox<C: ConnectionTrait>(db: &C, write: &Write) -> Result<(), 
 
 #[cfg(test)]
 mod tests;
-
-/// Databases for tests: a fresh SQLite file, or a fresh PostgreSQL database when
-/// `HANNIBALL_TEST_POSTGRES_URL` is set (as `.ci/run` does when PostgreSQL answers).
-pub mod testing {
-    use std::sync::atomic::{AtomicU64, Ordering};
-
-    use sea_orm::{ConnectionTrait, Database};
-
-    use crate::StoreError;
-
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-
-    fn unique_name() -> String {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        format!(
-            "hb_test_{}_{}_{}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed),
-            nanos
-        )
-    }
-
-    /// CPU time this process has used so far, in seconds, for benchmarks (Linux:
-    /// `/proc/self/stat`, in ticks of 1/100 s); `None` elsewhere.
-    #[must_use]
-    pub fn cpu_seconds() -> Option<f64> {
-        stat_seconds(&std::fs::read_to_string("/proc/self/stat").ok()?)
-    }
-
-    /// CPU time used so far by this process's threads named `name` (as a runtime's
-    /// `thread_name` sets it), in seconds; `None` where `/proc` does not tell.
-    #[must_use]
-    pub fn thread_cpu_seconds(name: &str) -> Option<f64> {
-        let mut total = 0.0;
-        for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
-            let path = task.path();
-            // A thread that ends between the listing and the reads is skipped.
-            let (Ok(comm), Ok(stat)) = (
-                std::fs::read_to_string(path.join("comm")),
-                std::fs::read_to_string(path.join("stat")),
-            ) else {
-                continue;
-            };
-            if comm.trim_end() == name {
-                total += stat_seconds(&stat)?;
-            }
-        }
-        Some(total)
-    }
-
-    /// User + system time of a `/proc/.../stat` line, in seconds.
-    fn stat_seconds(stat: &str) -> Option<f64> {
-        // Fields after the command name (which may hold spaces) start at the state, field 3.
-        let rest = &stat[stat.rfind(')')? + 2..];
-        let fields: Vec<&str> = rest.split(' ').collect();
-        let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-        Some(ticks as f64 / 100.0)
-    }
-
-    /// A URL for a new, empty SQLite database file in this process's directory under the temp
-    /// directory (`hanniball-tests/<pid>`).
-    #[must_use]
-    pub fn sqlite_url() -> String {
-        let path = process_dir().join(format!("{}.sqlite", unique_name()));
-        format!("sqlite://{}?mode=rwc", path.display())
-    }
-
-    /// This process's directory for test databases. On first use it removes the directories of
-    /// test processes that have ended (on Linux, where `/proc` tells), so that runs do not pile up
-    /// database files.
-    fn process_dir() -> std::path::PathBuf {
-        static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-        DIR.get_or_init(|| {
-            let root = std::env::temp_dir().join("hanniball-tests");
-            if cfg!(target_os = "linux")
-                && let Ok(entries) = std::fs::read_dir(&root)
-            {
-                for entry in entries.flatten() {
-                    let pid = entry
-                        .file_name()
-                        .to_str()
-                        .and_then(|n| n.parse::<u32>().ok());
-                    if let Some(pid) = pid
-                        && !std::path::Path::new(&format!("/proc/{pid}")).exists()
-                    {
-                        let _ = std::fs::remove_dir_all(entry.path());
-                    }
-                }
-            }
-            let dir = root.join(std::process::id().to_string());
-            std::fs::create_dir_all(&dir).expect("a directory for test databases");
-            dir
-        })
-        .clone()
-    }
-
-    /// The PostgreSQL server to test against, if any.
-    #[must_use]
-    pub fn postgres_base_url() -> Option<String> {
-        std::env::var("HANNIBALL_TEST_POSTGRES_URL")
-            .ok()
-            .filter(|url| !url.is_empty())
-    }
-
-    /// Creates a new, empty PostgreSQL database next to the one `base_url` names, and returns its URL.
-    pub async fn postgres_url(base_url: &str) -> Result<String, StoreError> {
-        let name = unique_name();
-        let admin = Database::connect(base_url).await?;
-        admin
-            .execute_unprepared(&format!("CREATE DATABASE {name}"))
-            .await?;
-        admin.close().await?;
-        let (prefix, _) = base_url
-            .rsplit_once('/')
-            .ok_or_else(|| StoreError::Database(format!("no database name in {base_url}")))?;
-        Ok(format!("{prefix}/{name}"))
-    }
-
-    /// Runs `sql` on the PostgreSQL server of `base_url` as its user (to end connections or make
-    /// a test's database read-only).
-    pub async fn postgres_execute(base_url: &str, sql: &str) -> Result<(), StoreError> {
-        let admin = Database::connect(base_url).await?;
-        admin.execute_unprepared(sql).await?;
-        admin.close().await?;
-        Ok(())
-    }
-
-    /// A write transaction held open on the database at `url` (SQLite: every other writer waits
-    /// for it, then gives up after the busy timeout); dropping it rolls back.
-    pub struct WriteLock {
-        _transaction: sea_orm::DatabaseTransaction,
-    }
-
-    /// Takes the write lock of the SQLite database at `url` until the guard is dropped.
-    pub async fn hold_write_lock(url: &str) -> Result<WriteLock, StoreError> {
-        use sea_orm::TransactionTrait;
-        let db = Database::connect(url).await?;
-        let txn = db.begin().await?;
-        txn.execute_unprepared("UPDATE players SET name = name")
-            .await?;
-        Ok(WriteLock { _transaction: txn })
-    }
-
-    /// Every database the tests should run on: SQLite always, PostgreSQL when configured.
-    pub async fn all_urls() -> Vec<String> {
-        let mut urls = vec![sqlite_url()];
-        if let Some(base) = postgres_base_url() {
-            urls.push(postgres_url(&base).await.expect(
-                "HANNIBALL_TEST_POSTGRES_URL is set, so PostgreSQL must accept CREATE DATABASE",
-            ));
-        }
-        urls
-    }
-}

@@ -1,4 +1,6 @@
-//! Rating tables: the rating event log, ratings per ladder, the results cursor.
+//! The rating service's data: the rating event log, ratings per ladder, the results cursor;
+//! their SQL and their migrations ([`migration::Migrator`], tracked in a table of their own).
+//! No other service's tables: players are ids (Accounts knows who they are).
 //!
 //! The store keeps what the rating service decided and replays the log on request; the maths is
 //! the caller's, handed in as a [`Rater`]. Every write of ratings happens in one transaction with
@@ -14,18 +16,52 @@
 //!   transaction that records those results.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 
 use hanniball_arbiter::{GameId, PlayerId, Timestamp};
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, QueryResult,
-    SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait, Value,
-};
+use sea_orm::{ConnectionTrait, DbBackend, QueryResult, Statement, TransactionTrait, Value};
 
 pub use hanniball_rating::{Rating, Score};
 
-use crate::entities::players;
-use crate::{Store, StoreError, reread};
+use hanniball_db::{Db, MAX_PARAMS, Sql, begin_write, reread};
+
+pub use hanniball_db::StoreError;
+
+pub mod migration;
+
+/// The rating service's tables.
+#[derive(Clone, Debug)]
+pub struct Store {
+    db: sea_orm::DatabaseConnection,
+    plumbing: Db,
+}
+
+impl Store {
+    /// The rating tables in `db`, after applying their pending migrations.
+    pub async fn open(db: &Db) -> Result<Store, StoreError> {
+        db.migrate::<migration::Migrator>().await?;
+        Ok(Store {
+            db: db.connection().clone(),
+            plumbing: db.clone(),
+        })
+    }
+
+    /// Connects to `url` and opens the rating tables there.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::open(&Db::connect(url).await?).await
+    }
+
+    /// The database underneath.
+    #[must_use]
+    pub fn db(&self) -> &Db {
+        &self.plumbing
+    }
+
+    /// The database backend in use.
+    #[must_use]
+    pub fn backend(&self) -> DbBackend {
+        self.plumbing.backend()
+    }
+}
 
 /// What an event changes.
 #[derive(Clone, Debug, PartialEq)]
@@ -200,59 +236,6 @@ impl RebuildReport {
     }
 }
 
-/// A statement under construction with placeholders numbered for the backend.
-pub(crate) struct Sql {
-    backend: DbBackend,
-    text: String,
-    values: Vec<Value>,
-}
-
-impl Sql {
-    pub(crate) fn new(backend: DbBackend, text: &str) -> Sql {
-        Sql {
-            backend,
-            text: text.to_owned(),
-            values: Vec::new(),
-        }
-    }
-
-    pub(crate) fn push(&mut self, text: &str) -> &mut Sql {
-        self.text.push_str(text);
-        self
-    }
-
-    pub(crate) fn bind(&mut self, value: impl Into<Value>) -> &mut Sql {
-        self.values.push(value.into());
-        match self.backend {
-            DbBackend::Postgres => {
-                let _ = write!(self.text, "${}", self.values.len());
-            }
-            _ => self.text.push('?'),
-        }
-        self
-    }
-
-    /// `(?, ?, ?)` for a list of values.
-    fn bind_list<V: Into<Value>>(&mut self, values: impl IntoIterator<Item = V>) -> &mut Sql {
-        self.text.push('(');
-        for (i, value) in values.into_iter().enumerate() {
-            if i > 0 {
-                self.text.push_str(", ");
-            }
-            self.bind(value);
-        }
-        self.text.push(')');
-        self
-    }
-
-    pub(crate) fn statement(self) -> Statement {
-        Statement::from_sql_and_values(self.backend, self.text, self.values)
-    }
-}
-
-/// Bound parameters per statement: under SQLite's 32,766 and PostgreSQL's 65,535.
-const MAX_PARAMS: usize = 32_000;
-
 /// The columns of a rating, in [`rating_from`]'s order.
 const RATING_COLUMNS: &str = "rating, deviation, volatility, games, wins, draws, losses, peak, \
                               reached_2400, period, period_games, last_played";
@@ -373,20 +356,6 @@ fn event_from(row: &QueryResult) -> Result<EventRow, StoreError> {
         points,
         recorded_at: Timestamp(row.try_get_by_index(15)?),
     })
-}
-
-/// Starts a write transaction: on SQLite one that takes the write lock at once (a transaction
-/// that reads first and writes later would fail, not wait, if another connection wrote in
-/// between); on PostgreSQL an ordinary one.
-async fn begin_write(
-    db: &sea_orm::DatabaseConnection,
-) -> Result<sea_orm::DatabaseTransaction, StoreError> {
-    Ok(db
-        .begin_with_options(TransactionOptions {
-            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-            ..Default::default()
-        })
-        .await?)
 }
 
 /// The current rating rows of some players on ladders, keyed by (ladder, player).
@@ -688,7 +657,7 @@ impl Store {
     }
 
     /// A leaderboard page: ratings on a ladder by rating (highest first), then player id, after
-    /// the keyset `after` (the last row of the previous page), with names.
+    /// the keyset `after` (the last row of the previous page). Names are Accounts': none here.
     pub async fn leaderboard(
         &self,
         ladder: &str,
@@ -700,8 +669,7 @@ impl Store {
             let mut sql = Sql::new(
                 self.backend(),
                 &format!(
-                    "SELECT r.player_id, r.last_event, {}, p.name FROM ratings r \
-                     LEFT JOIN players p ON p.id = r.player_id WHERE r.ladder = ",
+                    "SELECT r.player_id, r.last_event, {} FROM ratings r WHERE r.ladder = ",
                     RATING_COLUMNS
                         .split(", ")
                         .map(|c| format!("r.{c}"))
@@ -737,7 +705,7 @@ impl Store {
                         player: PlayerId(row.try_get_by_index(0)?),
                         last_event: row.try_get_by_index(1)?,
                         rating: rating_from(row, 2)?,
-                        name: row.try_get_by_index(2 + RATING_WIDTH)?,
+                        name: None,
                     })
                 })
                 .collect()
@@ -882,56 +850,6 @@ impl Store {
                 .collect()
         })
         .await
-    }
-
-    /// Names of players by id (unknown ids are left out).
-    pub async fn player_names(
-        &self,
-        ids: &[PlayerId],
-    ) -> Result<HashMap<PlayerId, String>, StoreError> {
-        reread(|| async move {
-            let mut names = HashMap::new();
-            for chunk in ids.chunks(MAX_PARAMS) {
-                for row in players::Entity::find()
-                    .filter(players::Column::Id.is_in(chunk.iter().map(|p| p.0)))
-                    .all(&self.db)
-                    .await?
-                {
-                    names.insert(PlayerId(row.id), row.name);
-                }
-            }
-            Ok(names)
-        })
-        .await
-    }
-
-    /// Registers many players at once (bulk imports and benchmarks); names must be new.
-    pub async fn create_players_bulk(
-        &self,
-        names: &[String],
-        kind: &str,
-        now: Timestamp,
-    ) -> Result<(), StoreError> {
-        let txn = self.db.begin().await?;
-        for chunk in names.chunks(MAX_PARAMS / 3) {
-            let mut sql = Sql::new(
-                self.backend(),
-                "INSERT INTO players (name, kind, created_at_ms) VALUES ",
-            );
-            for (i, name) in chunk.iter().enumerate() {
-                if i > 0 {
-                    sql.push(", ");
-                }
-                sql.bind_list([
-                    Value::from(name.as_str()),
-                    Value::from(kind),
-                    Value::from(now.0),
-                ]);
-            }
-            txn.execute_raw(sql.statement()).await?;
-        }
-        txn.commit().await?;
-        Ok(())
     }
 
     /// Appends events to the log without computing ratings (their before/after stay empty and no
@@ -1259,3 +1177,6 @@ async fn move_cursor(
     txn.execute_raw(sql.statement()).await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,8 +7,8 @@ use hanniball_arbiter::{
 use hanniball_rules::{GameKind, GameOptions, Outcome, Side};
 use sea_orm::ActiveValue::Set;
 
-use crate::entities::{games, players, tokens, turns};
-use crate::{GameRow, PlayerRow, StoreError, TokenRow};
+use super::entities::{games, turns};
+use super::{GameRow, StoreError};
 
 /// Stored name of a side.
 #[must_use]
@@ -49,26 +49,6 @@ fn outcome_from_name(name: &str) -> Option<Outcome> {
 
 fn corrupt(game: i64, what: &str, value: &str) -> StoreError {
     StoreError::Corrupt(format!("game {game}: bad {what} {value:?}"))
-}
-
-pub(crate) fn token(row: tokens::Model) -> TokenRow {
-    TokenRow {
-        id: row.id,
-        player: PlayerId(row.player_id),
-        scopes: row.scopes,
-        created_at: Timestamp(row.created_at_ms),
-        expires_at: row.expires_at_ms.map(Timestamp),
-        revoked_at: row.revoked_at_ms.map(Timestamp),
-    }
-}
-
-pub(crate) fn player(row: players::Model) -> PlayerRow {
-    PlayerRow {
-        id: PlayerId(row.id),
-        name: row.name,
-        kind: row.kind,
-        created_at: Timestamp(row.created_at_ms),
-    }
 }
 
 pub(crate) fn new_game(game: &Match, idempotency_key: Option<&str>) -> games::ActiveModel {

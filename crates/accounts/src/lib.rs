@@ -1,0 +1,409 @@
+//! The Accounts service's data: players and their tokens (hashes, scopes, expiry, revocation),
+//! their SQL and their migrations ([`migration::Migrator`], tracked in a table of their own).
+//!
+//! A crate of its own, not a module of a service crate: the Accounts service is served beside
+//! the arbiter (`hanniball-arbiter-svc`), and every service's auth (`hanniball-svc-kit`) checks
+//! tokens through it when Accounts runs in the same process. Other services never read these
+//! tables: they ask Accounts (this crate in one process, its gRPC API across processes).
+//!
+//! What this crate does NOT do: no gRPC, no hashing or token rules (the auth layer's), no other
+//! service's tables.
+
+pub mod entities;
+pub mod migration;
+
+use std::collections::HashMap;
+
+use hanniball_arbiter::{PlayerId, Timestamp};
+use hanniball_db::{Db, MAX_PARAMS, Sql, reread};
+use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait,
+    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Statement, TransactionTrait, Value,
+};
+
+pub use hanniball_db::StoreError;
+
+use entities::{players, tokens};
+
+/// A registered player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    pub id: PlayerId,
+    pub name: String,
+    pub kind: String,
+    pub created_at: Timestamp,
+}
+
+/// A player's token as stored (its hash aside).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenRow {
+    pub id: i64,
+    pub player: PlayerId,
+    /// Scope names separated by single spaces (`play queue read`); the services give them
+    /// meaning, the store keeps the text.
+    pub scopes: String,
+    pub created_at: Timestamp,
+    /// `None`: never expires.
+    pub expires_at: Option<Timestamp>,
+    /// `None`: not revoked.
+    pub revoked_at: Option<Timestamp>,
+}
+
+/// What happened to tokens, as the services' auth hears it ([`Accounts::token_events`],
+/// [`Accounts::listen_tokens`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenEvent {
+    /// The token with this id was revoked.
+    Revoked(i64),
+    /// Events may have been missed (a lost listening connection, a lagging receiver): every
+    /// token in use should be looked up again.
+    Missed,
+}
+
+/// The Accounts service's tables.
+#[derive(Clone, Debug)]
+pub struct Accounts {
+    db: DatabaseConnection,
+    plumbing: Db,
+    /// Revocations through this process (every clone shares it): on SQLite, where one process
+    /// owns the database, this is all there is; on PostgreSQL other replicas' revocations arrive
+    /// through [`Accounts::listen_tokens`].
+    token_events: tokio::sync::broadcast::Sender<TokenEvent>,
+}
+
+impl Accounts {
+    /// The accounts tables of `db`, after applying their pending migrations.
+    pub async fn open(db: &Db) -> Result<Accounts, StoreError> {
+        db.migrate::<migration::Migrator>().await?;
+        Ok(Accounts {
+            db: db.connection().clone(),
+            plumbing: db.clone(),
+            token_events: tokio::sync::broadcast::channel(TOKEN_EVENTS).0,
+        })
+    }
+
+    /// Connects to `url` and opens the accounts tables there.
+    pub async fn connect(url: &str) -> Result<Accounts, StoreError> {
+        Accounts::open(&Db::connect(url).await?).await
+    }
+
+    /// The database underneath.
+    #[must_use]
+    pub fn db(&self) -> &Db {
+        &self.plumbing
+    }
+
+    /// Whether other processes may write the same rows at the same time (PostgreSQL).
+    #[must_use]
+    pub fn shared_by_replicas(&self) -> bool {
+        self.plumbing.shared_by_replicas()
+    }
+
+    fn backend(&self) -> DbBackend {
+        self.plumbing.backend()
+    }
+
+    /// Registers a player; `Conflict` when the name is taken.
+    pub async fn create_player(
+        &self,
+        name: &str,
+        kind: &str,
+        now: Timestamp,
+    ) -> Result<PlayerRow, StoreError> {
+        let model = players::ActiveModel {
+            name: Set(name.to_owned()),
+            kind: Set(kind.to_owned()),
+            created_at_ms: Set(now.0),
+            ..Default::default()
+        };
+        let inserted = players::Entity::insert(model)
+            .exec_with_returning(&self.db)
+            .await?;
+        Ok(player_row(inserted))
+    }
+
+    pub async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>, StoreError> {
+        reread(|| async move {
+            Ok(players::Entity::find_by_id(id.0)
+                .one(&self.db)
+                .await?
+                .map(player_row))
+        })
+        .await
+    }
+
+    pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        reread(|| async move {
+            Ok(players::Entity::find()
+                .filter(players::Column::Name.eq(name))
+                .one(&self.db)
+                .await?
+                .map(player_row))
+        })
+        .await
+    }
+
+    pub async fn list_players(&self, after: i64, limit: u64) -> Result<Vec<PlayerRow>, StoreError> {
+        reread(|| async move {
+            Ok(players::Entity::find()
+                .filter(players::Column::Id.gt(after))
+                .order_by_asc(players::Column::Id)
+                .limit(limit)
+                .all(&self.db)
+                .await?
+                .into_iter()
+                .map(player_row)
+                .collect())
+        })
+        .await
+    }
+
+    /// Stores a token hash for a player, with its scopes (names separated by single spaces) and
+    /// expiry, and returns the token's id.
+    pub async fn insert_token(
+        &self,
+        player: PlayerId,
+        hash: &str,
+        now: Timestamp,
+        scopes: &str,
+        expires_at: Option<Timestamp>,
+    ) -> Result<i64, StoreError> {
+        let model = tokens::ActiveModel {
+            player_id: Set(player.0),
+            hash: Set(hash.to_owned()),
+            created_at_ms: Set(now.0),
+            revoked_at_ms: Set(None),
+            scopes: Set(scopes.to_owned()),
+            expires_at_ms: Set(expires_at.map(|at| at.0)),
+            ..Default::default()
+        };
+        Ok(tokens::Entity::insert(model)
+            .exec_with_returning(&self.db)
+            .await?
+            .id)
+    }
+
+    /// Revokes a token: `None` for an unknown id, `Some(false)` if it was already revoked. A
+    /// revocation is announced to this process ([`Accounts::token_events`]) after its commit, and on
+    /// PostgreSQL to every process (`NOTIFY` on [`TOKENS_CHANNEL`] in the same transaction).
+    pub async fn revoke_token(&self, id: i64, now: Timestamp) -> Result<Option<bool>, StoreError> {
+        let txn = self.db.begin().await?;
+        let Some(token) = tokens::Entity::find_by_id(id).one(&txn).await? else {
+            return Ok(None);
+        };
+        if token.revoked_at_ms.is_some() {
+            return Ok(Some(false));
+        }
+        let done = tokens::Entity::update_many()
+            .col_expr(tokens::Column::RevokedAtMs, Expr::value(now.0))
+            .filter(tokens::Column::Id.eq(id))
+            .filter(tokens::Column::RevokedAtMs.is_null())
+            .exec(&txn)
+            .await?;
+        if txn.get_database_backend() == DbBackend::Postgres {
+            txn.execute_raw(Statement::from_sql_and_values(
+                DbBackend::Postgres,
+                format!("SELECT pg_notify('{TOKENS_CHANNEL}', $1)"),
+                [id.to_string().into()],
+            ))
+            .await?;
+        }
+        txn.commit().await?;
+        // No receiver is not an error: nothing listens in a command-line tool.
+        let _ = self.token_events.send(TokenEvent::Revoked(id));
+        Ok(Some(done.rows_affected == 1))
+    }
+
+    /// One token by id, revoked or not.
+    pub async fn token(&self, id: i64) -> Result<Option<TokenRow>, StoreError> {
+        reread(|| async move {
+            Ok(tokens::Entity::find_by_id(id)
+                .one(&self.db)
+                .await?
+                .map(token_row))
+        })
+        .await
+    }
+
+    /// A player's tokens with ids above `after`, by id: revoked and expired ones too.
+    pub async fn list_tokens(
+        &self,
+        player: PlayerId,
+        after: i64,
+        limit: u64,
+    ) -> Result<Vec<TokenRow>, StoreError> {
+        reread(|| async move {
+            Ok(tokens::Entity::find()
+                .filter(tokens::Column::PlayerId.eq(player.0))
+                .filter(tokens::Column::Id.gt(after))
+                .order_by_asc(tokens::Column::Id)
+                .limit(limit)
+                .all(&self.db)
+                .await?
+                .into_iter()
+                .map(token_row)
+                .collect())
+        })
+        .await
+    }
+
+    /// How many of a player's tokens work at `now` (neither revoked nor expired).
+    pub async fn live_token_count(
+        &self,
+        player: PlayerId,
+        now: Timestamp,
+    ) -> Result<u64, StoreError> {
+        reread(|| async move {
+            Ok(tokens::Entity::find()
+                .filter(tokens::Column::PlayerId.eq(player.0))
+                .filter(tokens::Column::RevokedAtMs.is_null())
+                .filter(
+                    tokens::Column::ExpiresAtMs
+                        .is_null()
+                        .or(tokens::Column::ExpiresAtMs.gt(now.0)),
+                )
+                .count(&self.db)
+                .await?)
+        })
+        .await
+    }
+
+    /// Revocations through this process, from now on.
+    #[must_use]
+    pub fn token_events(&self) -> tokio::sync::broadcast::Receiver<TokenEvent> {
+        self.token_events.subscribe()
+    }
+
+    /// PostgreSQL: revocations by every process, as they commit (`LISTEN` on
+    /// [`TOKENS_CHANNEL`]); [`TokenEvent::Missed`] after a lost connection. `Ok(None)` on
+    /// SQLite, where [`Accounts::token_events`] hears everything.
+    pub async fn listen_tokens(
+        &self,
+    ) -> Result<Option<impl tokio_stream::Stream<Item = TokenEvent> + use<>>, StoreError> {
+        let Some(notes) = self
+            .plumbing
+            .listen(TOKENS_CHANNEL, "token revocations")
+            .await?
+        else {
+            return Ok(None);
+        };
+        Ok(Some(tokio_stream::StreamExt::filter_map(
+            notes,
+            |note| match note {
+                Some(payload) => payload.parse::<i64>().ok().map(TokenEvent::Revoked),
+                None => Some(TokenEvent::Missed),
+            },
+        )))
+    }
+
+    /// The unrevoked token with this hash, expired or not (the caller tells an expired token from
+    /// The unrevoked token with this hash, expired or not (the caller tells an expired token from
+    /// an unknown one).
+    pub async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRow>, StoreError> {
+        reread(|| async move {
+            Ok(tokens::Entity::find()
+                .filter(tokens::Column::Hash.eq(hash))
+                .filter(tokens::Column::RevokedAtMs.is_null())
+                .one(&self.db)
+                .await?
+                .map(token_row))
+        })
+        .await
+    }
+
+    /// The player owning an unrevoked token with this hash.
+    pub async fn player_by_token_hash(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
+        let Some(token) = self.token_by_hash(hash).await? else {
+            return Ok(None);
+        };
+        self.player(token.player).await
+    }
+    /// Names of players by id (unknown ids are left out).
+    pub async fn player_names(
+        &self,
+        ids: &[PlayerId],
+    ) -> Result<HashMap<PlayerId, String>, StoreError> {
+        Ok(self
+            .players(ids)
+            .await?
+            .into_iter()
+            .map(|row| (row.id, row.name))
+            .collect())
+    }
+
+    /// The players with these ids, by id (unknown ids are left out).
+    pub async fn players(&self, ids: &[PlayerId]) -> Result<Vec<PlayerRow>, StoreError> {
+        reread(|| async move {
+            let mut found = Vec::with_capacity(ids.len());
+            for chunk in ids.chunks(MAX_PARAMS) {
+                let rows = players::Entity::find()
+                    .filter(players::Column::Id.is_in(chunk.iter().map(|p| p.0)))
+                    .order_by_asc(players::Column::Id)
+                    .all(&self.db)
+                    .await?;
+                found.extend(rows.into_iter().map(player_row));
+            }
+            Ok(found)
+        })
+        .await
+    }
+
+    /// Registers many players at once (bulk imports and benchmarks); names must be new.
+    pub async fn create_players_bulk(
+        &self,
+        names: &[String],
+        kind: &str,
+        now: Timestamp,
+    ) -> Result<(), StoreError> {
+        let txn = self.db.begin().await?;
+        for chunk in names.chunks(MAX_PARAMS / 3) {
+            let mut sql = Sql::new(
+                self.backend(),
+                "INSERT INTO players (name, kind, created_at_ms) VALUES ",
+            );
+            for (i, name) in chunk.iter().enumerate() {
+                if i > 0 {
+                    sql.push(", ");
+                }
+                sql.bind_list([
+                    Value::from(name.as_str()),
+                    Value::from(kind),
+                    Value::from(now.0),
+                ]);
+            }
+            txn.execute_raw(sql.statement()).await?;
+        }
+        txn.commit().await?;
+        Ok(())
+    }
+}
+
+/// The PostgreSQL channel on which every token revocation is announced, as the token's id.
+pub const TOKENS_CHANNEL: &str = "hanniball_tokens";
+
+/// Room for revocations not yet read by a slow receiver (it then looks every token up again).
+const TOKEN_EVENTS: usize = 1_024;
+
+fn token_row(row: tokens::Model) -> TokenRow {
+    TokenRow {
+        id: row.id,
+        player: PlayerId(row.player_id),
+        scopes: row.scopes,
+        created_at: Timestamp(row.created_at_ms),
+        expires_at: row.expires_at_ms.map(Timestamp),
+        revoked_at: row.revoked_at_ms.map(Timestamp),
+    }
+}
+
+fn player_row(row: players::Model) -> PlayerRow {
+    PlayerRow {
+        id: PlayerId(row.id),
+        name: row.name,
+        kind: row.kind,
+        created_at: Timestamp(row.created_at_ms),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,127 @@
+//! The accounts tables' migrations, tracked in `seaql_migrations_accounts` so that Accounts can
+//! run on a database of its own or beside other services. Released migrations are never edited.
+//!
+//! The first one adopts what it finds: on a database made by the single migration set of before
+//! the split (`players`, `tokens`, perhaps without the scope columns) it creates nothing that
+//! exists and adds what is missing, so an old database upgrades in place with its rows.
+
+// The async_trait signatures of MigrationTrait elide the manager's lifetime.
+#![allow(elided_lifetimes_in_paths)]
+
+use sea_orm_migration::prelude::*;
+use sea_orm_migration::schema::{big_integer, big_integer_null, big_pk_auto, string};
+
+/// The accounts tables' migrations, oldest first.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(PlayersAndTokens)]
+    }
+
+    fn migration_table_name() -> DynIden {
+        "seaql_migrations_accounts".into_iden()
+    }
+}
+
+#[derive(DeriveIden)]
+enum Players {
+    Table,
+    Id,
+    Name,
+    Kind,
+    CreatedAtMs,
+}
+
+#[derive(DeriveIden)]
+enum Tokens {
+    Table,
+    Id,
+    PlayerId,
+    Hash,
+    CreatedAtMs,
+    RevokedAtMs,
+    Scopes,
+    ExpiresAtMs,
+}
+
+/// The scopes of a token issued without any: a player token's rights before scopes existed.
+const PLAYER_SCOPES: &str = "play queue read";
+
+/// Players and tokens: created, or adopted from an older database.
+struct PlayersAndTokens;
+
+impl MigrationName for PlayersAndTokens {
+    fn name(&self) -> &str {
+        "m20261126_000001_players_and_tokens"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for PlayersAndTokens {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(Players::Table)
+                    .if_not_exists()
+                    .col(big_pk_auto(Players::Id))
+                    .col(string(Players::Name).unique_key())
+                    .col(string(Players::Kind))
+                    .col(big_integer(Players::CreatedAtMs))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(Tokens::Table)
+                    .if_not_exists()
+                    .col(big_pk_auto(Tokens::Id))
+                    .col(big_integer(Tokens::PlayerId))
+                    .col(string(Tokens::Hash).unique_key())
+                    .col(big_integer(Tokens::CreatedAtMs))
+                    .col(big_integer_null(Tokens::RevokedAtMs))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .from(Tokens::Table, Tokens::PlayerId)
+                            .to(Players::Table, Players::Id),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        // Scopes and expiry (a database from before them: its tokens get a player's rights, no
+        // expiry). One column per statement: SQLite's ALTER TABLE adds one at a time.
+        if !manager.has_column("tokens", "scopes").await? {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(Tokens::Table)
+                        .add_column(string(Tokens::Scopes).default(PLAYER_SCOPES))
+                        .to_owned(),
+                )
+                .await?;
+        }
+        if !manager.has_column("tokens", "expires_at_ms").await? {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(Tokens::Table)
+                        .add_column(big_integer_null(Tokens::ExpiresAtMs))
+                        .to_owned(),
+                )
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        for table in [Tokens::Table.into_iden(), Players::Table.into_iden()] {
+            manager
+                .drop_table(Table::drop().table(table).if_exists().to_owned())
+                .await?;
+        }
+        Ok(())
+    }
+}

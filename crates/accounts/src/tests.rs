@@ -1,0 +1,160 @@
+//! Accounts tests, on SQLite and (when configured) PostgreSQL.
+
+use hanniball_db::testing;
+use sea_orm::Database;
+use sea_orm_migration::MigratorTrait;
+
+use super::*;
+
+#[tokio::test]
+async fn players_and_tokens_on_every_database() {
+    for url in testing::all_urls().await {
+        let store = Accounts::connect(&url).await.expect("connect");
+        // Migrations are idempotent: opening again is fine.
+        Accounts::connect(&url).await.expect("reconnect");
+
+        let alice = store
+            .create_player("alice", "bot", Timestamp(1))
+            .await
+            .expect("alice");
+        let bob = store
+            .create_player("bob", "human", Timestamp(2))
+            .await
+            .expect("bob");
+        assert!(matches!(
+            store.create_player("alice", "bot", Timestamp(3)).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(
+            store.player_by_name("bob").await.expect("q"),
+            Some(bob.clone())
+        );
+        assert_eq!(store.list_players(0, 10).await.expect("q").len(), 2);
+
+        let token = store
+            .insert_token(alice.id, "hash-a", Timestamp(4), "play queue read", None)
+            .await
+            .expect("token");
+        assert_eq!(
+            store.player_by_token_hash("hash-a").await.expect("q"),
+            Some(alice.clone())
+        );
+        // Scopes and expiry come back as stored; an expired token is still found (the caller
+        // tells "expired" from "unknown").
+        let limited = store
+            .insert_token(bob.id, "hash-b", Timestamp(4), "read", Some(Timestamp(10)))
+            .await
+            .expect("token");
+        assert_eq!(
+            store.token_by_hash("hash-b").await.expect("q"),
+            Some(TokenRow {
+                id: limited,
+                player: bob.id,
+                scopes: "read".to_owned(),
+                created_at: Timestamp(4),
+                expires_at: Some(Timestamp(10)),
+                revoked_at: None,
+            })
+        );
+        assert_eq!(
+            store
+                .live_token_count(bob.id, Timestamp(9))
+                .await
+                .expect("q"),
+            1
+        );
+        assert_eq!(
+            store
+                .live_token_count(bob.id, Timestamp(10))
+                .await
+                .expect("q"),
+            0
+        );
+        let mut revocations = store.token_events();
+        assert_eq!(store.token_by_hash("hash-unknown").await.expect("q"), None);
+        assert_eq!(
+            store.revoke_token(token, Timestamp(5)).await.expect("q"),
+            Some(true)
+        );
+        assert_eq!(
+            store.revoke_token(token, Timestamp(6)).await.expect("q"),
+            Some(false)
+        );
+        // Announced once, after the commit; the row keeps the first revocation's time.
+        assert_eq!(revocations.try_recv(), Ok(TokenEvent::Revoked(token)));
+        assert!(revocations.try_recv().is_err());
+        let listed = store.list_tokens(alice.id, 0, 10).await.expect("q");
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].revoked_at, Some(Timestamp(5)));
+        assert_eq!(
+            store.token(token).await.expect("q"),
+            Some(listed[0].clone())
+        );
+        assert!(
+            store
+                .list_tokens(alice.id, token, 10)
+                .await
+                .expect("q")
+                .is_empty()
+        );
+        assert_eq!(
+            store.revoke_token(999, Timestamp(6)).await.expect("q"),
+            None
+        );
+        assert_eq!(store.player_by_token_hash("hash-a").await.expect("q"), None);
+        let names = store
+            .player_names(&[alice.id, bob.id, PlayerId(999)])
+            .await
+            .expect("q");
+        assert_eq!(names.len(), 2);
+        assert_eq!(names.get(&bob.id).map(String::as_str), Some("bob"));
+    }
+}
+
+#[tokio::test]
+async fn text_with_nul_is_refused_as_invalid_or_unmatched_never_a_database_error() {
+    for url in testing::all_urls().await {
+        let store = Accounts::connect(&url).await.expect("connect");
+        // must come back as `Invalid` (or no match), never as an internal database error.
+        match store.player_by_name("a\0b").await {
+            Ok(found) => assert_eq!(found, None, "{url}"),
+            Err(StoreError::Invalid(message)) => assert!(message.contains("NUL"), "{message}"),
+            Err(other) => panic!("{url}: {other:?}"),
+        }
+        match store.create_player("nul\0name", "bot", Timestamp(1)).await {
+            Ok(_) => assert!(url.starts_with("sqlite"), "{url} stored a NUL"),
+            Err(StoreError::Invalid(_)) => assert!(url.starts_with("postgres"), "{url}"),
+            Err(other) => panic!("{url}: {other:?}"),
+        }
+    }
+}
+
+/// Tokens issued before scopes existed keep a player's rights: the accounts migration gives them
+/// `play queue read` and no expiry, on a database made by the single migration set of before the
+/// split (here its first three migrations).
+#[tokio::test]
+async fn tokens_from_before_scopes_get_play_queue_and_read() {
+    for url in testing::all_urls().await {
+        let db = Database::connect(url.as_str()).await.expect("connect");
+        hanniball_migrations::Migrator::up(&db, Some(3))
+            .await
+            .expect("old schema");
+        for sql in [
+            "INSERT INTO players (name, kind, created_at_ms) VALUES ('old-bot', 'bot', 1)",
+            "INSERT INTO tokens (player_id, hash, created_at_ms) \
+             SELECT id, 'old-hash', 2 FROM players WHERE name = 'old-bot'",
+        ] {
+            db.execute_unprepared(sql).await.expect(sql);
+        }
+        db.close().await.expect("close");
+        let store = Accounts::connect(&url).await.expect("migrates");
+        let old = store
+            .token_by_hash("old-hash")
+            .await
+            .expect("q")
+            .expect("the old token is still live");
+        assert_eq!(old.scopes, "play queue read");
+        assert_eq!(old.expires_at, None);
+        assert_eq!(old.created_at, Timestamp(2));
+    }
+}

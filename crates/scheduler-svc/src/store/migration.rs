@@ -1,0 +1,348 @@
+//! The scheduler's migrations, tracked in `seaql_migrations_scheduler` so that it can run on a
+//! database of its own or beside other services. Released migrations are never edited. The first
+//! one adopts the tables of a database made by the single migration set of before the split and
+//! adds the columns that came later where they are missing (self entry, the tournament's version,
+//! short games).
+//!
+//! The scheduler: tournaments, their players, byes requested ahead, rounds' boards; the
+//! matchmaking queue and the matches it made; the scheduler's cursor in the results outbox.
+
+// The async_trait signatures of MigrationTrait elide the manager's lifetime.
+#![allow(elided_lifetimes_in_paths)]
+
+use sea_orm_migration::prelude::*;
+use sea_orm_migration::schema::{
+    big_integer, big_integer_null, big_pk_auto, boolean, integer, integer_null, string, string_null,
+};
+
+/// The scheduler migrations, oldest first.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(SchedulerTables)]
+    }
+
+    fn migration_table_name() -> DynIden {
+        "seaql_migrations_scheduler".into_iden()
+    }
+}
+
+/// The scheduler tables: created, or adopted from an older database.
+struct SchedulerTables;
+
+impl MigrationName for SchedulerTables {
+    fn name(&self) -> &str {
+        "m20261126_000001_scheduler_tables"
+    }
+}
+
+#[derive(DeriveIden)]
+enum Tournaments {
+    Table,
+    Id,
+    Name,
+    Kind,
+    Ruleset,
+    System,
+    Rounds,
+    InitialMs,
+    IncrementMs,
+    MaxTurns,
+    Rated,
+    ByePoints,
+    Tiebreaks,
+    InitialColour,
+    ForfeitWithdraws,
+    AutoPair,
+    Status,
+    CurrentRound,
+    CreatedAtMs,
+    SelfEntry,
+    LateSelfEntry,
+    Version,
+}
+
+#[derive(DeriveIden)]
+enum TournamentPlayers {
+    Table,
+    TournamentId,
+    PlayerId,
+    StartRank,
+    Rating,
+    JoinedRound,
+    WithdrawnFrom,
+}
+
+#[derive(DeriveIden)]
+enum ByeRequests {
+    Table,
+    TournamentId,
+    PlayerId,
+    Round,
+    Points,
+}
+
+#[derive(DeriveIden)]
+enum Boards {
+    Table,
+    TournamentId,
+    Round,
+    Board,
+    Kind,
+    WhiteId,
+    BlackId,
+    GameId,
+    Result,
+    Corrected,
+    Short,
+}
+
+#[derive(DeriveIden)]
+enum QueueEntries {
+    Table,
+    PlayerId,
+    Kind,
+    Ruleset,
+    InitialMs,
+    IncrementMs,
+    Rated,
+    JoinedAtMs,
+}
+
+#[derive(DeriveIden)]
+enum Matches {
+    Table,
+    Id,
+    WhiteId,
+    BlackId,
+    Kind,
+    Ruleset,
+    InitialMs,
+    IncrementMs,
+    Rated,
+    GameId,
+    CreatedAtMs,
+}
+
+#[derive(DeriveIden)]
+enum SchedulerCursor {
+    Table,
+    Id,
+    Sequence,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for SchedulerTables {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(Tournaments::Table)
+                    .if_not_exists()
+                    .col(big_pk_auto(Tournaments::Id))
+                    .col(string(Tournaments::Name))
+                    .col(string(Tournaments::Kind))
+                    .col(string(Tournaments::Ruleset))
+                    .col(string(Tournaments::System))
+                    .col(integer(Tournaments::Rounds))
+                    .col(big_integer_null(Tournaments::InitialMs))
+                    .col(big_integer_null(Tournaments::IncrementMs))
+                    .col(integer(Tournaments::MaxTurns))
+                    .col(boolean(Tournaments::Rated))
+                    .col(integer(Tournaments::ByePoints))
+                    .col(string(Tournaments::Tiebreaks))
+                    .col(string(Tournaments::InitialColour))
+                    .col(boolean(Tournaments::ForfeitWithdraws))
+                    .col(boolean(Tournaments::AutoPair))
+                    .col(string(Tournaments::Status))
+                    .col(integer(Tournaments::CurrentRound))
+                    .col(big_integer(Tournaments::CreatedAtMs))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(TournamentPlayers::Table)
+                    .if_not_exists()
+                    .col(big_integer(TournamentPlayers::TournamentId))
+                    .col(big_integer(TournamentPlayers::PlayerId))
+                    .col(integer_null(TournamentPlayers::StartRank))
+                    .col(integer(TournamentPlayers::Rating))
+                    .col(integer(TournamentPlayers::JoinedRound))
+                    .col(integer_null(TournamentPlayers::WithdrawnFrom))
+                    .primary_key(
+                        Index::create()
+                            .col(TournamentPlayers::TournamentId)
+                            .col(TournamentPlayers::PlayerId),
+                    )
+                    .foreign_key(
+                        ForeignKey::create()
+                            .from(TournamentPlayers::Table, TournamentPlayers::TournamentId)
+                            .to(Tournaments::Table, Tournaments::Id),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(ByeRequests::Table)
+                    .if_not_exists()
+                    .col(big_integer(ByeRequests::TournamentId))
+                    .col(big_integer(ByeRequests::PlayerId))
+                    .col(integer(ByeRequests::Round))
+                    .col(integer(ByeRequests::Points))
+                    .primary_key(
+                        Index::create()
+                            .col(ByeRequests::TournamentId)
+                            .col(ByeRequests::PlayerId)
+                            .col(ByeRequests::Round),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        // A round is stored whole, in the transaction that advances the tournament's current
+        // round, before any of its games is created: a restart finds it and creates what is
+        // missing (game creation is idempotent per board).
+        manager
+            .create_table(
+                Table::create()
+                    .table(Boards::Table)
+                    .if_not_exists()
+                    .col(big_integer(Boards::TournamentId))
+                    .col(integer(Boards::Round))
+                    .col(integer(Boards::Board))
+                    .col(string(Boards::Kind))
+                    .col(big_integer(Boards::WhiteId))
+                    .col(big_integer_null(Boards::BlackId))
+                    .col(big_integer_null(Boards::GameId).unique_key())
+                    .col(string_null(Boards::Result))
+                    .col(boolean(Boards::Corrected))
+                    .primary_key(
+                        Index::create()
+                            .col(Boards::TournamentId)
+                            .col(Boards::Round)
+                            .col(Boards::Board),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(QueueEntries::Table)
+                    .if_not_exists()
+                    .col(big_integer(QueueEntries::PlayerId).primary_key())
+                    .col(string(QueueEntries::Kind))
+                    .col(string(QueueEntries::Ruleset))
+                    .col(big_integer_null(QueueEntries::InitialMs))
+                    .col(big_integer_null(QueueEntries::IncrementMs))
+                    .col(boolean(QueueEntries::Rated))
+                    .col(big_integer(QueueEntries::JoinedAtMs))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(Matches::Table)
+                    .if_not_exists()
+                    .col(big_pk_auto(Matches::Id))
+                    .col(big_integer(Matches::WhiteId))
+                    .col(big_integer(Matches::BlackId))
+                    .col(string(Matches::Kind))
+                    .col(string(Matches::Ruleset))
+                    .col(big_integer_null(Matches::InitialMs))
+                    .col(big_integer_null(Matches::IncrementMs))
+                    .col(boolean(Matches::Rated))
+                    .col(big_integer_null(Matches::GameId))
+                    .col(big_integer(Matches::CreatedAtMs))
+                    .to_owned(),
+            )
+            .await?;
+        for (name, column) in [
+            ("idx_matches_white", Matches::WhiteId),
+            ("idx_matches_black", Matches::BlackId),
+        ] {
+            manager
+                .create_index(
+                    Index::create()
+                        .name(name)
+                        .table(Matches::Table)
+                        .col(column)
+                        .if_not_exists()
+                        .to_owned(),
+                )
+                .await?;
+        }
+        manager
+            .create_table(
+                Table::create()
+                    .table(SchedulerCursor::Table)
+                    .if_not_exists()
+                    .col(integer(SchedulerCursor::Id).primary_key())
+                    .col(big_integer(SchedulerCursor::Sequence))
+                    .to_owned(),
+            )
+            .await?;
+        // Columns added after the first release, where missing. One column per statement:
+        // SQLite's ALTER TABLE adds one at a time. Tournaments from before self entry stay closed.
+        let later = [
+            (
+                "tournaments",
+                "self_entry",
+                boolean(Tournaments::SelfEntry).default(false).to_owned(),
+            ),
+            (
+                "tournaments",
+                "late_self_entry",
+                boolean(Tournaments::LateSelfEntry)
+                    .default(false)
+                    .to_owned(),
+            ),
+            (
+                "tournaments",
+                "version",
+                big_integer(Tournaments::Version).default(0).to_owned(),
+            ),
+            (
+                "boards",
+                "short",
+                boolean(Boards::Short).default(false).to_owned(),
+            ),
+        ];
+        for (table, column, mut definition) in later {
+            if !manager.has_column(table, column).await? {
+                manager
+                    .alter_table(
+                        Table::alter()
+                            .table(Alias::new(table))
+                            .add_column(&mut definition)
+                            .to_owned(),
+                    )
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        for table in [
+            SchedulerCursor::Table.into_iden(),
+            Matches::Table.into_iden(),
+            QueueEntries::Table.into_iden(),
+            Boards::Table.into_iden(),
+            ByeRequests::Table.into_iden(),
+            TournamentPlayers::Table.into_iden(),
+            Tournaments::Table.into_iden(),
+        ] {
+            manager
+                .drop_table(Table::drop().table(table).if_exists().to_owned())
+                .await?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,275 @@
+//! Who the players and tokens are, as every service asks Accounts (their one owner): its tables
+//! when Accounts runs in this process, its gRPC API when it runs in another (admin calls, with
+//! revocations pushed by `WatchRevocations`). Either way the same answers, the same
+//! [`TokenEvent`]s, so [`crate::Auth`] works the same on both.
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::time::Duration;
+
+use hanniball_accounts::{Accounts, PlayerRow, TokenEvent, TokenRow};
+use hanniball_arbiter::{PlayerId, Timestamp};
+use hanniball_db::{Db, StoreError};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use tokio::sync::broadcast;
+use tokio_stream::{Stream, StreamExt};
+use tokio_util::sync::CancellationToken;
+use tonic::Code;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+use crate::{AdminToken, ClientTls, ConnectError};
+
+/// Players and tokens, from Accounts.
+#[derive(Clone, Debug)]
+pub enum Directory {
+    /// Accounts' tables, in this process.
+    Local(Accounts),
+    /// Accounts in another process, over gRPC.
+    Remote(Remote),
+}
+
+/// Accounts in another process: its client (with the admin token) and the revocations it pushes.
+#[derive(Clone, Debug)]
+pub struct Remote {
+    client: AccountsClient<InterceptedService<Channel, AdminToken>>,
+    events: broadcast::Sender<TokenEvent>,
+}
+
+/// The most ids one `GetPlayerNames` call carries.
+const NAMES_PER_CALL: usize = 10_000;
+
+/// Room for revocations not yet read by a slow receiver (it then looks every token up again).
+const EVENTS: usize = 1_024;
+
+impl Directory {
+    /// Accounts' tables in `db` (applying their migrations).
+    pub async fn open(db: &Db) -> Result<Directory, StoreError> {
+        Ok(Directory::Local(Accounts::open(db).await?))
+    }
+
+    /// Accounts' tables at `url` (applying their migrations).
+    pub async fn connect(url: &str) -> Result<Directory, StoreError> {
+        Ok(Directory::Local(Accounts::connect(url).await?))
+    }
+
+    /// Accounts served at `url` (connecting lazily), asked with the admin token; follows its
+    /// revocations until `shutdown`.
+    pub fn remote(
+        url: &str,
+        tls: &ClientTls,
+        admin: AdminToken,
+        shutdown: CancellationToken,
+    ) -> Result<Directory, ConnectError> {
+        let channel = crate::connect_with(url, tls)?;
+        let remote = Remote {
+            client: AccountsClient::with_interceptor(channel, admin)
+                .max_decoding_message_size(crate::MAX_REQUEST_BYTES * 16),
+            events: broadcast::channel(EVENTS).0,
+        };
+        tokio::spawn(remote.clone().follow(shutdown));
+        Ok(Directory::Remote(remote))
+    }
+
+    /// Whether other processes may revoke tokens that only a database notification would tell
+    /// of (local Accounts on PostgreSQL). A remote Accounts pushes every revocation itself.
+    #[must_use]
+    pub fn shared_by_replicas(&self) -> bool {
+        match self {
+            Directory::Local(accounts) => accounts.shared_by_replicas(),
+            Directory::Remote(_) => false,
+        }
+    }
+
+    pub async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>, StoreError> {
+        match self {
+            Directory::Local(accounts) => accounts.player(id).await,
+            Directory::Remote(remote) => {
+                remote
+                    .get_player(apb::get_player_request::Player::Id(id.0))
+                    .await
+            }
+        }
+    }
+
+    pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+        match self {
+            Directory::Local(accounts) => accounts.player_by_name(name).await,
+            Directory::Remote(remote) => {
+                remote
+                    .get_player(apb::get_player_request::Player::Name(name.to_owned()))
+                    .await
+            }
+        }
+    }
+
+    /// Names of players by id (unknown ids are left out).
+    pub async fn player_names(
+        &self,
+        ids: &[PlayerId],
+    ) -> Result<HashMap<PlayerId, String>, StoreError> {
+        match self {
+            Directory::Local(accounts) => accounts.player_names(ids).await,
+            Directory::Remote(remote) => {
+                let mut names = HashMap::with_capacity(ids.len());
+                for chunk in ids.chunks(NAMES_PER_CALL) {
+                    let request = apb::GetPlayerNamesRequest {
+                        ids: chunk.iter().map(|p| p.0).collect(),
+                    };
+                    let found = remote.client.clone().get_player_names(request).await;
+                    for player in found.map_err(unreachable)?.into_inner().players {
+                        names.insert(PlayerId(player.id), player.name);
+                    }
+                }
+                Ok(names)
+            }
+        }
+    }
+
+    /// The unrevoked token with this hash, expired or not.
+    pub async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRow>, StoreError> {
+        match self {
+            Directory::Local(accounts) => accounts.token_by_hash(hash).await,
+            Directory::Remote(remote) => {
+                remote
+                    .check_token(apb::check_token_request::Token::Hash(hash.to_owned()))
+                    .await
+            }
+        }
+    }
+
+    /// One token by id, revoked or not.
+    pub async fn token(&self, id: i64) -> Result<Option<TokenRow>, StoreError> {
+        match self {
+            Directory::Local(accounts) => accounts.token(id).await,
+            Directory::Remote(remote) => {
+                remote
+                    .check_token(apb::check_token_request::Token::TokenId(id))
+                    .await
+            }
+        }
+    }
+
+    /// Revocations from now on: through this process (local), or as the remote Accounts pushes
+    /// them ([`TokenEvent::Missed`] after its stream was lost and made again).
+    #[must_use]
+    pub fn token_events(&self) -> broadcast::Receiver<TokenEvent> {
+        match self {
+            Directory::Local(accounts) => accounts.token_events(),
+            Directory::Remote(remote) => remote.events.subscribe(),
+        }
+    }
+
+    /// Local Accounts on PostgreSQL: every process's revocations (`LISTEN`). `Ok(None)` where
+    /// [`Directory::token_events`] hears everything.
+    pub async fn listen_tokens(&self) -> Result<Option<TokenEvents>, StoreError> {
+        match self {
+            Directory::Local(accounts) => Ok(accounts
+                .listen_tokens()
+                .await?
+                .map(|stream| Box::pin(stream) as TokenEvents)),
+            Directory::Remote(_) => Ok(None),
+        }
+    }
+}
+
+/// A stream of revocations heard from the database.
+pub type TokenEvents = Pin<Box<dyn Stream<Item = TokenEvent> + Send>>;
+
+impl Remote {
+    async fn get_player(
+        &self,
+        player: apb::get_player_request::Player,
+    ) -> Result<Option<PlayerRow>, StoreError> {
+        let request = apb::GetPlayerRequest {
+            player: Some(player),
+        };
+        match self.client.clone().get_player(request).await {
+            Ok(found) => Ok(found.into_inner().player.map(player_row)),
+            Err(status) if status.code() == Code::NotFound => Ok(None),
+            Err(status) => Err(unreachable(status)),
+        }
+    }
+
+    async fn check_token(
+        &self,
+        token: apb::check_token_request::Token,
+    ) -> Result<Option<TokenRow>, StoreError> {
+        let request = apb::CheckTokenRequest { token: Some(token) };
+        let found = self.client.clone().check_token(request).await;
+        let stored = found.map_err(unreachable)?.into_inner().token;
+        Ok(stored.map(|t| TokenRow {
+            id: t.token_id,
+            player: PlayerId(t.player_id),
+            scopes: t.scopes,
+            created_at: Timestamp(t.created_at_ms),
+            expires_at: (t.expires_at_ms > 0).then_some(Timestamp(t.expires_at_ms)),
+            revoked_at: (t.revoked_at_ms > 0).then_some(Timestamp(t.revoked_at_ms)),
+        }))
+    }
+
+    /// Follows `WatchRevocations` until `shutdown`, making the stream again when it is lost
+    /// (after which anything may have been missed).
+    async fn follow(self, shutdown: CancellationToken) {
+        let mut client = self.client.clone();
+        loop {
+            match client
+                .watch_revocations(apb::WatchRevocationsRequest {})
+                .await
+            {
+                Ok(stream) => {
+                    let mut stream = stream.into_inner();
+                    // Revoked while not watching: look again.
+                    let _ = self.events.send(TokenEvent::Missed);
+                    loop {
+                        let heard = tokio::select! {
+                            () = shutdown.cancelled() => return,
+                            heard = stream.next() => heard,
+                        };
+                        match heard {
+                            Some(Ok(note)) if note.missed => {
+                                let _ = self.events.send(TokenEvent::Missed);
+                            }
+                            Some(Ok(note)) => {
+                                let _ = self.events.send(TokenEvent::Revoked(note.token_id));
+                            }
+                            Some(Err(error)) => {
+                                tracing::warn!(%error, "revocations from Accounts: stream lost");
+                                break;
+                            }
+                            None => break,
+                        }
+                    }
+                }
+                Err(error) => {
+                    tracing::debug!(%error, "revocations from Accounts: cannot watch yet");
+                }
+            }
+            let _ = self.events.send(TokenEvent::Missed);
+            if !crate::pause(Duration::from_millis(250), &shutdown).await {
+                return;
+            }
+        }
+    }
+}
+
+fn player_row(player: apb::Player) -> PlayerRow {
+    let kind = match apb::PlayerKind::try_from(player.kind) {
+        Ok(apb::PlayerKind::Bot) => "bot",
+        Ok(apb::PlayerKind::Human) => "human",
+        _ => "unknown",
+    };
+    PlayerRow {
+        id: PlayerId(player.id),
+        name: player.name,
+        kind: kind.to_owned(),
+        created_at: Timestamp(player.created_at_ms),
+    }
+}
+
+/// A failed call to Accounts, as the stores' failures read: the caller answers UNAVAILABLE and
+/// may retry.
+fn unreachable(status: tonic::Status) -> StoreError {
+    StoreError::unavailable("the accounts service cannot be reached", status)
+}

@@ -14,8 +14,8 @@ pub mod migration;
 
 use std::collections::HashMap;
 
-use hanniball_arbiter::{PlayerId, Timestamp};
 use hanniball_db::{Db, MAX_PARAMS, Sql, reread};
+use hanniball_ids::{PlayerId, Timestamp};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait,

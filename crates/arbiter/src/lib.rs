@@ -9,35 +9,11 @@
 //! only then calls [`Match::apply`]. That is how "a turn is acknowledged only after its commit" is
 //! kept without the rules knowing about databases.
 
-use std::fmt;
-
 use hanniball_rules::{
     EndReason, Game, GameKind, GameOptions, GameResult, Outcome, SetupError, Side, TurnError,
 };
 
-/// Milliseconds since the Unix epoch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Timestamp(pub i64);
-
-/// A player's id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PlayerId(pub i64);
-
-/// A game's id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct GameId(pub i64);
-
-impl fmt::Display for PlayerId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
+pub use hanniball_ids::{GameId, PlayerId, Timestamp};
 
 /// Fischer time control: an initial allowance and an increment added after each own turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

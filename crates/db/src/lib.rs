@@ -559,6 +559,29 @@ pub mod testing {
         Ok(WriteLock { _transaction: txn })
     }
 
+    /// The tables of the database at `url` (PostgreSQL: its `public` schema), sorted.
+    pub async fn table_names(url: &str) -> Result<Vec<String>, StoreError> {
+        let db = Database::connect(url).await?;
+        let sql = match db.get_database_backend() {
+            sea_orm::DbBackend::Postgres => {
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"
+            }
+            _ => "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1",
+        };
+        let rows = db
+            .query_all_raw(sea_orm::Statement::from_string(
+                db.get_database_backend(),
+                sql,
+            ))
+            .await?;
+        let names = rows
+            .iter()
+            .map(|row| row.try_get_by_index::<String>(0))
+            .collect::<Result<Vec<_>, _>>()?;
+        db.close().await?;
+        Ok(names)
+    }
+
     /// Every database the tests should run on: SQLite always, PostgreSQL when configured.
     pub async fn all_urls() -> Vec<String> {
         let mut urls = vec![sqlite_url()];

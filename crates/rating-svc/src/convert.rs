@@ -1,7 +1,8 @@
 //! Protobuf messages to domain types and back: every conversion of this service in one file.
 
 use crate::store::{Change, EventRow, NewEvent, Points, RatingRow};
-use hanniball_arbiter::{GameId, PlayerId, TimeControl, Timestamp};
+use hanniball_arbiter::TimeControl;
+use hanniball_ids::{GameId, PlayerId, Timestamp};
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::rating::v1 as pb;
 use hanniball_rating::{Rating, Score, System};

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use crate::store::{Change, Rater};
-use hanniball_arbiter::{TimeControl, Timestamp};
+use hanniball_arbiter::TimeControl;
+use hanniball_ids::Timestamp;
 use hanniball_rating::{Rating, System};
 use hanniball_rules::GameKind;
 

@@ -156,7 +156,7 @@ impl Rating {
             accounts,
             auth: Auth::new(options.admin_token.clone()).with_clock({
                 let clock = options.clock.clone();
-                move || hanniball_arbiter::Timestamp(clock.now_ms())
+                move || hanniball_ids::Timestamp(clock.now_ms())
             }),
             ladders,
             writer: tokio::sync::Mutex::new(()),

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use hanniball_accounts::PlayerRow;
-use hanniball_arbiter::{GameId, PlayerId, Timestamp};
+use hanniball_ids::{GameId, PlayerId, Timestamp};
 use hanniball_proto::rating::v1 as pb;
 use hanniball_rating::{Score, System};
 use hanniball_svc_kit::{Auth, Caller, Directory, Scope};

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use hanniball_arbiter::{GameId, PlayerId};
+use hanniball_ids::{GameId, PlayerId};
 use hanniball_pairing::matchmaking::{self, QueueConfig, Waiting};
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;

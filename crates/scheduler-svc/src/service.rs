@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::store::{ByeRow, EntrantRow, QueueRow, System, TournamentRow, TournamentStatus};
-use hanniball_arbiter::{GameId, PlayerId};
+use hanniball_ids::{GameId, PlayerId};
 use hanniball_pairing::tiebreak::TieBreak;
 use hanniball_proto::scheduler::v1 as pb;
 use hanniball_rules::GameKind;

@@ -8,8 +8,8 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use hanniball_accounts::{Accounts, PlayerRow, TokenEvent, TokenRow};
-use hanniball_arbiter::{PlayerId, Timestamp};
 use hanniball_db::{Db, StoreError};
+use hanniball_ids::{PlayerId, Timestamp};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use tokio::sync::broadcast;

@@ -12,6 +12,7 @@ mod replicas;
 mod rules_cli;
 mod self_service_cli;
 mod serve;
+mod split;
 mod swiss_cli;
 mod system;
 mod tls;

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use hanniball_arbiter::{GameId, PlayerId, Timestamp};
+use hanniball_ids::{GameId, PlayerId, Timestamp};
 use sea_orm::{ConnectionTrait, DbBackend, QueryResult, Statement, TransactionTrait, Value};
 
 pub use hanniball_rating::{Rating, Score};

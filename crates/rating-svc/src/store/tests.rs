@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use hanniball_arbiter::{GameId, PlayerId, Timestamp};
 use hanniball_db::testing;
+use hanniball_ids::{GameId, PlayerId, Timestamp};
 use hanniball_rating::{Glicko2Config, Rating, Score, System};
 
 use super::{BoardFilter, Change, NewEvent, Rater, Recorded, Store};

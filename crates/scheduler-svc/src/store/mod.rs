@@ -5,7 +5,7 @@
 //! (`current_round`, `status`, an empty result), so a retry, a restart or a second replica can
 //! repeat a step without doing it twice.
 
-use hanniball_arbiter::{GameId, PlayerId};
+use hanniball_ids::{GameId, PlayerId};
 use sea_orm::DbBackend;
 
 use sea_orm::sea_query::{CaseStatement, Expr, ExprTrait, OnConflict};

@@ -3,8 +3,8 @@
 //! step that changes nothing leaves it, so a scheduler's copy of a tournament is current exactly
 //! while the version it read is.
 
-use hanniball_arbiter::{GameId, PlayerId};
 use hanniball_db::testing;
+use hanniball_ids::{GameId, PlayerId};
 
 use super::{BoardRow, ByeRow, EntrantRow, Store, TournamentRow};
 

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use clap::Args;
 use hanniball_bots::{BotKind, Deadline, Think};
+use hanniball_client::{Bearer, pause};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
@@ -17,7 +18,6 @@ use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 use hanniball_rules::{GameKind, GameOptions};
-use hanniball_svc_kit::{Bearer, pause};
 use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::service::interceptor::InterceptedService;
@@ -85,7 +85,7 @@ pub struct Bot {
     pub server: String,
     pub token: String,
     /// How to reach an `https://` server.
-    pub tls: hanniball_svc_kit::ClientTls,
+    pub tls: hanniball_client::ClientTls,
     /// Finished games seen (to stop after `--games`).
     finished: Arc<Mutex<HashSet<i64>>>,
     /// Games with a task playing them.
@@ -99,14 +99,14 @@ impl Bot {
             args,
             server: server.to_owned(),
             token: token.to_owned(),
-            tls: hanniball_svc_kit::ClientTls::default(),
+            tls: hanniball_client::ClientTls::default(),
             finished: Arc::default(),
             playing: Arc::default(),
         }
     }
 
     fn channel(&self) -> Result<Channel> {
-        hanniball_svc_kit::connect_with(&self.server, &self.tls).context("bad server URL")
+        hanniball_client::connect_with(&self.server, &self.tls).context("bad server URL")
     }
 
     fn arbiter(&self) -> Result<Arbiter> {

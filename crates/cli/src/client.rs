@@ -4,12 +4,12 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
+use hanniball_client::Bearer;
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_rules::record::GameRecord;
-use hanniball_svc_kit::Bearer;
 use tokio_stream::StreamExt;
 use tonic::Status;
 use tonic::service::interceptor::InterceptedService;
@@ -50,8 +50,8 @@ pub struct Connection {
 impl Connection {
     /// The TLS settings of this connection; an error when they are given for a plain URL
     /// (the user meant TLS, and would get plain text).
-    pub(crate) fn tls(&self) -> Result<hanniball_svc_kit::ClientTls> {
-        let tls = hanniball_svc_kit::ClientTls {
+    pub(crate) fn tls(&self) -> Result<hanniball_client::ClientTls> {
+        let tls = hanniball_client::ClientTls {
             ca: self.ca_cert.clone(),
             cert: self.client_cert.clone(),
             key: self.client_key.clone(),
@@ -186,9 +186,9 @@ pub(crate) async fn channel(connection: &Connection) -> Result<(Channel, Bearer)
     let tls = connection.tls()?;
     let channel = if connection.server.contains(',') {
         // Several replicas: every call balanced over them.
-        hanniball_svc_kit::connect_with(&connection.server, &tls)?
+        hanniball_client::connect_with(&connection.server, &tls)?
     } else {
-        hanniball_svc_kit::endpoint(&connection.server, &tls)?
+        hanniball_client::endpoint(&connection.server, &tls)?
             .connect()
             .await
             .with_context(|| format!("cannot reach {}", connection.server))?

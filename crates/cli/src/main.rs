@@ -6,10 +6,13 @@
 
 mod bot;
 mod client;
+#[cfg(feature = "server")]
 mod demo;
 mod ratings;
+#[cfg(feature = "server")]
 mod ratings_demo;
 mod rules;
+#[cfg(feature = "server")]
 mod serve;
 mod settings;
 mod swiss;
@@ -32,6 +35,7 @@ struct Cli {
 enum Command {
     /// Run the backend (arbiter, rating, scheduler; or one with --only) on the configured database;
     /// SQLite by default.
+    #[cfg(feature = "server")]
     Serve(serve::ServeArgs),
     /// Players and tokens (admin).
     Player {
@@ -51,8 +55,10 @@ enum Command {
     #[command(subcommand)]
     Rules(rules::RulesCommand),
     /// Apply the database migrations and exit (deployments run this once before the services).
+    #[cfg(feature = "server")]
     Migrate(serve::MigrateArgs),
     /// Try the whole system: services, reference bots, a Swiss tournament, ratings.
+    #[cfg(feature = "server")]
     Demo(demo::DemoArgs),
     /// Run a reference bot against a server.
     Bot {
@@ -112,6 +118,7 @@ fn main() -> ExitCode {
     };
     let result = runtime.block_on(async move {
         match command {
+            #[cfg(feature = "server")]
             Command::Serve(args) => serve::run(args).await,
             Command::Player {
                 connection,
@@ -121,7 +128,9 @@ fn main() -> ExitCode {
                 connection,
                 command,
             } => client::game(connection, command).await,
+            #[cfg(feature = "server")]
             Command::Demo(args) => demo::run(args).await,
+            #[cfg(feature = "server")]
             Command::Migrate(args) => serve::migrate(args).await,
             Command::Bot {
                 connection,

@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
+use hanniball_client::Bearer;
 use hanniball_proto::rating::v1 as pb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
-use hanniball_svc_kit::Bearer;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 

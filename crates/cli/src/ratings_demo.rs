@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use hanniball_client::Bearer;
 use hanniball_proto::rating::v1 as rpb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
-use hanniball_svc_kit::Bearer;
 use tonic::transport::Channel;
 
 /// (rating, games) per player.

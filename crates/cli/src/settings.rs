@@ -1,6 +1,10 @@
 //! Configuration: defaults, then an optional TOML file, then environment variables with the
 //! `HANNIBALL__` prefix (`HANNIBALL__DATABASE__URL=postgres://...`). Later sources win.
 
+// Without the `server` feature only the admin token's file is read (client commands): the rest
+// of the configuration is the server's.
+#![cfg_attr(not(feature = "server"), allow(dead_code))]
+
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -61,9 +65,9 @@ pub struct ServicesTls {
 impl ServicesTls {
     /// As the clients take it.
     #[must_use]
-    pub fn client(&self) -> hanniball_svc_kit::ClientTls {
+    pub fn client(&self) -> hanniball_client::ClientTls {
         let path = |p: &str| (!p.is_empty()).then(|| PathBuf::from(p));
-        hanniball_svc_kit::ClientTls {
+        hanniball_client::ClientTls {
             ca: path(&self.ca),
             cert: path(&self.cert),
             key: path(&self.key),
@@ -86,6 +90,7 @@ pub struct ServerTls {
     pub reload_ms: u64,
 }
 
+#[cfg(feature = "server")]
 impl ServerTls {
     /// The files, when TLS is configured; an error when only half of it is.
     pub fn files(&self) -> Result<Option<hanniball_svc_kit::TlsFiles>> {
@@ -126,12 +131,17 @@ pub struct Server {
     /// Address to listen on.
     pub listen: String,
     /// Steady calls per second per caller (token, or peer address without one); 0: no limit.
+    /// (The edge limits' defaults are the server's: absent, 0, in a client-only build.)
+    #[serde(default)]
     pub calls_per_second: u32,
     /// Calls above the steady rate a caller may make at once.
+    #[serde(default)]
     pub burst: u32,
     /// Calls (streams included) a caller may have open at once; 0: no limit.
+    #[serde(default)]
     pub open_calls: u32,
     /// Failed authentications per peer address per minute before it is refused; 0: no limit.
+    #[serde(default)]
     pub failed_auth_per_minute: u32,
     /// A second address serving only gRPC health, in plain text, for probes that cannot speak
     /// TLS (Kubernetes' `grpc` probe); empty: none.
@@ -148,6 +158,7 @@ pub struct Server {
     pub tls: ServerTls,
 }
 
+#[cfg(feature = "server")]
 impl Server {
     /// The limits every request is held to.
     #[must_use]
@@ -192,14 +203,19 @@ pub const DEFAULT_FILE: &str = "hanniball.toml";
 impl Settings {
     /// Loads settings; `file` must exist when given, `hanniball.toml` is read if it exists.
     pub fn load(file: Option<&Path>) -> Result<Settings> {
-        let edge = hanniball_svc_kit::EdgeLimits::default();
-        let builder = config::Config::builder()
+        let builder = config::Config::builder();
+        #[cfg(feature = "server")]
+        let builder = {
+            let edge = hanniball_svc_kit::EdgeLimits::default();
+            builder
+                .set_default("server.calls_per_second", edge.calls_per_second)?
+                .set_default("server.burst", edge.burst)?
+                .set_default("server.open_calls", edge.open_calls)?
+                .set_default("server.failed_auth_per_minute", edge.failed_auth_per_minute)?
+        };
+        let builder = builder
             .set_default("data_dir", "hanniball-data")?
             .set_default("server.listen", "127.0.0.1:50051")?
-            .set_default("server.calls_per_second", edge.calls_per_second)?
-            .set_default("server.burst", edge.burst)?
-            .set_default("server.open_calls", edge.open_calls)?
-            .set_default("server.failed_auth_per_minute", edge.failed_auth_per_minute)?
             .set_default("server.allow_plaintext", false)?
             .set_default("server.health_listen", "")?
             .set_default("server.metrics_listen", "")?
@@ -424,6 +440,7 @@ impl RatingSettings {
 
 /// Puts the `[rating]` settings into the rating service's options (the service checks the
 /// systems' parameters and the ladder names when it starts).
+#[cfg(feature = "server")]
 pub fn apply_rating(
     settings: &Settings,
     options: &mut hanniball_rating_svc::RatingOptions,
@@ -449,7 +466,7 @@ pub fn apply_rating(
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "server"))]
 mod rating_tests {
     use super::*;
 

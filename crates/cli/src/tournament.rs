@@ -98,7 +98,7 @@ pub enum TournamentCommand {
 type Scheduler = SchedulerClient<
     tonic::service::interceptor::InterceptedService<
         tonic::transport::Channel,
-        hanniball_svc_kit::Bearer,
+        hanniball_client::Bearer,
     >,
 >;
 

@@ -211,3 +211,15 @@ async fn probe_replicas(endpoints: Vec<Endpoint>, changes: Sender<Change<usize, 
         }
     }
 }
+
+/// Waits `delay`, or less if `shutdown` comes first; false on shutdown. The retry loops of every
+/// service and of the bot client back off with it.
+pub async fn pause(
+    delay: std::time::Duration,
+    shutdown: &tokio_util::sync::CancellationToken,
+) -> bool {
+    tokio::select! {
+        () = shutdown.cancelled() => false,
+        () = tokio::time::sleep(delay) => true,
+    }
+}

@@ -22,21 +22,9 @@ pub use edge::{EdgeLayer, EdgeLimits};
 pub use failure::{ServiceError, ServiceResult, internal_status, store_status};
 /// The client half lives in its own crate (clients link no server); re-exported for the services.
 pub use hanniball_client::{
-    self as client, Bearer, ClientTls, ConnectError, connect, connect_with, endpoint,
+    self as client, Bearer, ClientTls, ConnectError, connect, connect_with, endpoint, pause,
 };
 pub use metrics::MetricsLayer;
 pub use results::{ArbiterAsAdmin, Results, follow_results};
 pub use server::{Listeners, MAX_REQUEST_BYTES, Served, serve, serve_alone, serve_on, serve_with};
 pub use tls::{ServerTls, TlsError, TlsFiles};
-
-/// Waits `delay`, or less if `shutdown` comes first; false on shutdown. The retry loops of every
-/// service (and of the bot client) back off with it.
-pub async fn pause(
-    delay: std::time::Duration,
-    shutdown: &tokio_util::sync::CancellationToken,
-) -> bool {
-    tokio::select! {
-        () = shutdown.cancelled() => false,
-        () = tokio::time::sleep(delay) => true,
-    }
-}

@@ -188,7 +188,9 @@ impl Accounts {
     /// revocation is announced to this process ([`Accounts::token_events`]) after its commit, and on
     /// PostgreSQL to every process (`NOTIFY` on [`TOKENS_CHANNEL`] in the same transaction).
     pub async fn revoke_token(&self, id: i64, now: Timestamp) -> Result<Option<bool>, StoreError> {
-        let txn = self.db.begin().await?;
+        // A write transaction from the start: on SQLite one that reads first and writes later
+        // fails at once (BUSY), not after waiting, if another connection committed in between.
+        let txn = self.plumbing.begin_write().await?;
         let Some(token) = tokens::Entity::find_by_id(id).one(&txn).await? else {
             return Ok(None);
         };

@@ -1,7 +1,11 @@
 //! `hanniball demo`: the whole system on the embedded default, with nothing set up. It starts the
 //! services on a fresh SQLite file, registers a field of reference bots, runs a rated Swiss
 //! tournament among them over gRPC with live progress, and ends with the standings (tie-breaks
-//! included) and the rating changes.
+//! included) and the rating changes. By default the bots play at a pace a person can watch (the
+//! tournament takes a few minutes); `--fast` plays it in seconds. The server honours the settings
+//! `serve` honours (listen address, TLS, limits, health, metrics and web addresses, the web
+//! token), and the admin token is saved in the data directory, so that the CLI can be pointed at
+//! the demo while it runs.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -31,18 +35,43 @@ pub struct DemoArgs {
     /// Swiss rounds.
     #[arg(long, default_value_t = 5)]
     rounds: u32,
-    /// Fischer time control of the games in seconds, `initial+increment`.
-    #[arg(long, default_value = "20+0.2")]
-    time: String,
-    /// Longest think per turn in milliseconds.
-    #[arg(long, default_value_t = 150)]
-    think_ms: u64,
+    /// Fischer time control of the games in seconds, `initial+increment` (default 180+2, with
+    /// `--fast` 20+0.2).
+    #[arg(long)]
+    time: Option<String>,
+    /// Longest think per turn in milliseconds (default 1000, with `--fast` 150).
+    #[arg(long)]
+    think_ms: Option<u64>,
+    /// Shortest time per turn in milliseconds, so that a person can follow the games (default
+    /// 700, with `--fast` 0).
+    #[arg(long)]
+    pace_ms: Option<u64>,
+    /// Play at full speed: the tournament is over in seconds.
+    #[arg(long)]
+    fast: bool,
     /// Where the demo's database goes (default: a new temporary directory).
     #[arg(long)]
     data_dir: Option<std::path::PathBuf>,
     /// Exit when the tournament is over (by default the web pages stay up until Ctrl-C).
     #[arg(long)]
     exit: bool,
+}
+
+impl DemoArgs {
+    /// The time control, as given or by pace.
+    fn time(&self) -> &str {
+        self.time
+            .as_deref()
+            .unwrap_or(if self.fast { "20+0.2" } else { "180+2" })
+    }
+
+    fn think_ms(&self) -> u64 {
+        self.think_ms.unwrap_or(if self.fast { 150 } else { 1_000 })
+    }
+
+    fn pace_ms(&self) -> u64 {
+        self.pace_ms.unwrap_or(if self.fast { 0 } else { 700 })
+    }
 }
 
 pub async fn run(args: DemoArgs) -> Result<()> {
@@ -70,7 +99,8 @@ pub async fn run(args: DemoArgs) -> Result<()> {
         .map_err(rpc)?;
     println!(
         "tournament {tid}: {} rounds, FIDE Dutch pairing, time control {}\n",
-        args.rounds, args.time
+        args.rounds,
+        args.time()
     );
     let finished = follow(&mut scheduler, tid, &names).await?;
     print_standings(&mut scheduler, tid).await?;
@@ -93,6 +123,21 @@ pub async fn run(args: DemoArgs) -> Result<()> {
     services.stop(args.exit).await
 }
 
+/// A listener on `server.listen`; when the address is taken, any free port on loopback (a demo
+/// beside a running server still starts).
+async fn listen(address: &str) -> Result<tokio::net::TcpListener> {
+    match tokio::net::TcpListener::bind(address).await {
+        Ok(listener) => Ok(listener),
+        Err(error) if error.kind() == std::io::ErrorKind::AddrInUse => {
+            tracing::warn!(%address, "the address is taken; serving the demo on a free port");
+            tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .context("listening")
+        }
+        Err(error) => Err(error).with_context(|| format!("listening on {address} (server.listen)")),
+    }
+}
+
 type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
 type Scheduler = SchedulerClient<InterceptedService<Channel, Bearer>>;
 
@@ -112,7 +157,7 @@ struct Services {
 
 impl Services {
     /// Starts the services on a new SQLite file in `data_dir` (default: a new temporary
-    /// directory).
+    /// directory), with the server settings `serve` takes (configuration file and environment).
     async fn start(data_dir: Option<std::path::PathBuf>) -> Result<Self> {
         let mut settings = Settings::load(None)?;
         let dir = match data_dir {
@@ -123,12 +168,35 @@ impl Services {
         settings.data_dir.clone_from(&dir);
         settings.database.url = String::new();
         let url = settings.database_url();
-        let token = hanniball_svc_kit::auth::new_token().map_err(|e| anyhow::anyhow!("{e}"))?;
+        // As `serve`: `auth.admin_token`, else the token file (default `<data dir>/admin-token`,
+        // owner-only), made once.
+        let token = crate::serve::admin_token(&settings)?;
         let store = Store::connect(&url).await.context("opening the database")?;
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .context("listening")?;
+        let listener = listen(&settings.server.listen).await?;
         let shutdown = CancellationToken::new();
+        let tls = match settings.server.tls.files()? {
+            Some(files) => {
+                let tls = hanniball_svc_kit::ServerTls::load(files)
+                    .context("setting up TLS (server.tls)")?;
+                tls.watch(
+                    std::time::Duration::from_millis(settings.server.tls.reload_ms.max(100)),
+                    shutdown.clone(),
+                );
+                Some(tls)
+            }
+            None => None,
+        };
+        let metrics = if settings.server.metrics_listen.is_empty() {
+            None
+        } else {
+            let addr = crate::serve::serve_metrics(&settings.server.metrics_listen)?;
+            tokio::spawn(crate::serve::sample_metrics(
+                store.clone(),
+                None,
+                shutdown.clone(),
+            ));
+            Some(addr)
+        };
         let admin_token = hanniball_svc_kit::AdminToken::new(&token);
         let (served, _, here) = crate::serve::launch(
             &settings,
@@ -137,11 +205,28 @@ impl Services {
             &admin_token,
             None,
             shutdown.clone(),
-            None,
+            tls.clone(),
         )
         .await?;
-        let server = format!("http://{}", served.addr);
-        println!("HanniBall demo: services on {server}, database {}", url);
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let public = format!("{scheme}://{}", served.addr);
+        println!("HanniBall demo: services on {public}, database {url}");
+        if let Some(addr) = metrics {
+            println!("metrics on http://{addr}/metrics");
+        }
+        let token_line = if settings.auth.admin_token.is_empty() {
+            format!(
+                "export HANNIBALL_TOKEN=\"$(cat {})\"",
+                settings.admin_token_file().display()
+            )
+        } else {
+            "export HANNIBALL_TOKEN=... (auth.admin_token of your configuration)".to_owned()
+        };
+        println!(
+            "Point the CLI at it (admin token in {}):\n  export HANNIBALL_SERVER={public}\n  {token_line}\n  \
+             hanniball tournament standings 1",
+            settings.admin_token_file().display()
+        );
         let web = if settings.server.web_listen.is_empty() {
             None
         } else {
@@ -153,7 +238,8 @@ impl Services {
         Ok(Services {
             served,
             shutdown,
-            server,
+            // The demo's own clients and bots use the plain loopback address when TLS is on.
+            server: here,
             token,
             web,
             dir,
@@ -214,7 +300,8 @@ async fn register_bots(
                     time: None,
                     rated: false,
                     games: 0,
-                    think_ms: args.think_ms,
+                    think_ms: args.think_ms(),
+                    min_think_ms: args.pace_ms(),
                 },
                 server,
                 &bot_token,
@@ -237,7 +324,7 @@ async fn create_tournament(
     args: &DemoArgs,
     players: impl Iterator<Item = i64>,
 ) -> Result<i64> {
-    let time_control = crate::client::parse_time(&args.time)?;
+    let time_control = crate::client::parse_time(args.time())?;
     let created = scheduler
         .create_tournament(spb::CreateTournamentRequest {
             settings: Some(spb::TournamentSettings {

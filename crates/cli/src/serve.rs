@@ -89,7 +89,7 @@ fn init_logging(settings: &Settings) {
 
 /// The admin token: configured inline, or read from its file (`auth.admin_token_file`, default
 /// `<data_dir>/admin-token`), generated there once (owner-only) if the file does not exist.
-fn admin_token(settings: &Settings) -> Result<String> {
+pub(crate) fn admin_token(settings: &Settings) -> Result<String> {
     if !settings.auth.admin_token.is_empty() {
         return Ok(settings.auth.admin_token.clone());
     }
@@ -392,7 +392,7 @@ pub(crate) async fn start_web(
 }
 
 /// Installs the Prometheus recorder and its scrape listener on `listen` (`server.metrics_listen`).
-fn serve_metrics(listen: &str) -> Result<std::net::SocketAddr> {
+pub(crate) fn serve_metrics(listen: &str) -> Result<std::net::SocketAddr> {
     use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
     let addr: std::net::SocketAddr = listen
         .parse()
@@ -467,7 +467,11 @@ fn describe_metrics() {
 
 /// What the services do not record as it happens, sampled every few seconds: the database pool's
 /// use, and how far the results consumers of this process are behind the outbox.
-async fn sample_metrics(store: Store, only: Option<Service>, shutdown: CancellationToken) {
+pub(crate) async fn sample_metrics(
+    store: Store,
+    only: Option<Service>,
+    shutdown: CancellationToken,
+) {
     let runs = |service: Service| only.is_none_or(|only| only == service);
     loop {
         let (open, idle) = store.pool_use();

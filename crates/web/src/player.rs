@@ -184,7 +184,7 @@ async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> String {
         return out;
     }
     out.push_str(
-        "<table class=\"games\"><thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Date</th>\
+        "<table class=\"games\"><thead><tr><th scope=\"col\">Game</th>\
          <th scope=\"col\">Colour</th><th scope=\"col\">Opponent</th><th scope=\"col\">Result</th>\
          </tr></thead><tbody>",
     );
@@ -205,8 +205,8 @@ async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> String {
         };
         let _ = write!(
             out,
-            "<tr><td><a href=\"/games/{id}\">{id}</a> <span class=\"kind\">{kind}</span></td>\
-             <td>{date}</td><td>{colour}</td><td>{opponent}</td><td>{mine} {outcome}</td></tr>",
+            "<tr><td><a href=\"/games/{id}\">{id}</a> <span class=\"kind\">{kind} · {date}</span></td>\
+             <td>{colour}</td><td>{opponent}</td><td>{mine} {outcome}</td></tr>",
             id = game.id,
             kind = esc(&game.kind),
             date = hanniball_rules::record::date(game.created_at_ms),

@@ -194,7 +194,7 @@ fn tiebreak_meaning(acronym: &str) -> Option<&'static str> {
 /// The standings as a table whose rank and player columns stay in view when it scrolls.
 fn standings_table(standings: &spb::GetStandingsResponse) -> String {
     let mut out = String::from(
-        "<table class=\"fixed standings\"><thead><tr><th scope=\"col\">Rank</th><th scope=\"col\" class=\"name\">Player</th><th scope=\"col\">Rating</th><th scope=\"col\">Points</th>",
+        "<table class=\"fixed standings\"><thead><tr><th scope=\"col\"><abbr title=\"rank\">Rk</abbr></th><th scope=\"col\" class=\"name\">Player</th><th scope=\"col\">Rating</th><th scope=\"col\">Points</th>",
     );
     for tiebreak in &standings.tiebreak_names {
         match tiebreak_meaning(tiebreak) {
@@ -478,7 +478,11 @@ fn crosstable(
     };
     let mut out = format!(
         "<section id=\"crosstable\"><h2>Crosstable</h2><p class=\"noprint\">{start_link} · {rank_link}</p><table class=\"cross fixed\"><thead><tr><th scope=\"col\">{}</th><th scope=\"col\" class=\"name\">Player</th>",
-        if by_rank { "Rank" } else { "No" }
+        if by_rank {
+            "<abbr title=\"final rank\">Rk</abbr>"
+        } else {
+            "<abbr title=\"starting rank\">No</abbr>"
+        }
     );
     for round in 1..=rounds {
         let _ = write!(out, "<th scope=\"col\">R{round}</th>");

@@ -496,13 +496,13 @@ async fn club_tournament(served: &ServedGame) -> i64 {
             .expect("connect");
     let mut names = Vec::new();
     for name in [
-        "Alexandra Konstantinopoulou",
-        "Bartholomew Featherstonehaugh",
-        "Chidimma Okonkwo-Adeyemi",
-        "Dmitri Vasilyevich Sokolov",
-        "Eleanor Whitfield-Harrington",
-        "Fernando Alvarez de la Cruz",
-        "Gwendolyn Abernathy",
+        "Alexandra.Konstantinopoulou",
+        "Bartholomew_Featherstonehaugh",
+        "Chidimma-Okonkwo-Adeyemi",
+        "Dmitri.Vasilyevich.Sokolov",
+        "Eleanor_Whitfield-Harrington",
+        "Fernando.Alvarez.de.la.Cruz",
+        "Gwendolyn_Abernathy",
     ] {
         accounts
             .register_player(crate::common::authed(
@@ -684,6 +684,16 @@ async fn pages_on_a_phone_in_print_and_in_the_dark() {
             fill.as_f64().is_some_and(|f| f > 0.95),
             "the board fills {fill} of the room at {width} px"
         );
+        // Beside the board on a desktop, under it on a phone: never squeezed.
+        let side = js(
+            &client,
+            "return document.querySelector('.side').getBoundingClientRect().width;",
+        )
+        .await;
+        assert!(
+            side.as_f64().is_some_and(|w| w >= 250.0),
+            "the clocks and turns get {side} px at {width} px"
+        );
     }
 
     // Links and context on the pages a person follows.
@@ -735,7 +745,7 @@ async fn pages_on_a_phone_in_print_and_in_the_dark() {
     assert!(
         text(&client, "#found-players")
             .await
-            .contains("Alexandra Konstantinopoulou")
+            .contains("Alexandra.Konstantinopoulou")
     );
     client
         .goto(&format!("http://{web}/search?q=riverside"))

@@ -39,13 +39,17 @@ pub struct DemoArgs {
     /// `--fast` 20+0.2).
     #[arg(long)]
     time: Option<String>,
-    /// Longest think per turn in milliseconds (default 1000, with `--fast` 150).
+    /// Longest think per turn in milliseconds (default 800, with `--fast` 150).
     #[arg(long)]
     think_ms: Option<u64>,
     /// Shortest time per turn in milliseconds, so that a person can follow the games (default
-    /// 700, with `--fast` 0).
+    /// 500, with `--fast` 0).
     #[arg(long)]
     pace_ms: Option<u64>,
+    /// Turns after which a game is drawn (default 150, so that two aimless bots do not hold up
+    /// a round; with `--fast` the game's own limit).
+    #[arg(long)]
+    max_turns: Option<u32>,
     /// Play at full speed: the tournament is over in seconds.
     #[arg(long)]
     fast: bool,
@@ -66,11 +70,16 @@ impl DemoArgs {
     }
 
     fn think_ms(&self) -> u64 {
-        self.think_ms.unwrap_or(if self.fast { 150 } else { 1_000 })
+        self.think_ms.unwrap_or(if self.fast { 150 } else { 800 })
     }
 
     fn pace_ms(&self) -> u64 {
-        self.pace_ms.unwrap_or(if self.fast { 0 } else { 700 })
+        self.pace_ms.unwrap_or(if self.fast { 0 } else { 500 })
+    }
+
+    /// 0: the game's own limit.
+    fn max_turns(&self) -> u32 {
+        self.max_turns.unwrap_or(if self.fast { 0 } else { 150 })
     }
 }
 
@@ -332,6 +341,7 @@ async fn create_tournament(
                 kind: "hanniball".to_owned(),
                 rounds: args.rounds,
                 time_control: Some(time_control),
+                max_turns: args.max_turns(),
                 rated: true,
                 ..Default::default()
             }),

@@ -6,7 +6,6 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use hanniball_proto::arbiter::v1 as pb;
-
 use hanniball_proto::scheduler::v1 as spb;
 
 use crate::app::Api;
@@ -171,14 +170,15 @@ pub(crate) fn origin(tag: &str) -> Origin {
     }
 }
 
-/// `2026.11.26 16:20 UTC` for milliseconds since the Unix epoch.
-pub(crate) fn date_time(ms: i64) -> String {
+/// When, for people (`2026.11.26 16:20 UTC`) and for machines (`2026-11-26T16:20Z`, a
+/// `<time>` element's `datetime`), from milliseconds since the Unix epoch.
+pub(crate) fn date_time(ms: i64) -> (String, String) {
     let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
-    format!(
-        "{} {:02}:{:02} UTC",
-        hanniball_rules::record::date(ms),
-        minutes / 60,
-        minutes % 60
+    let (hour, minute) = (minutes / 60, minutes % 60);
+    let day = hanniball_rules::record::date(ms);
+    (
+        format!("{day} {hour:02}:{minute:02} UTC"),
+        format!("{}T{hour:02}:{minute:02}Z", day.replace('.', "-")),
     )
 }
 
@@ -210,11 +210,8 @@ fn context_line(game: &pb::Game, tournament: Option<&spb::Tournament>) -> String
         None => "untimed".to_owned(),
     });
     parts.push(if game.rated { "rated" } else { "unrated" }.to_owned());
-    parts.push(format!(
-        "<time datetime=\"{ms}\">{}</time>",
-        date_time(game.created_at_ms),
-        ms = game.created_at_ms
-    ));
+    let (when, machine) = date_time(game.created_at_ms);
+    parts.push(format!("<time datetime=\"{machine}\">{when}</time>"));
     format!(
         "<p class=\"context\" id=\"context\">{}</p>",
         parts.join(" · ")
@@ -408,6 +405,12 @@ mod tests {
         ] {
             assert_eq!(origin(other), Origin::Other, "{other}");
         }
-        assert_eq!(date_time(86_400_000 + 61_000), "1970.01.02 00:01 UTC");
+        assert_eq!(
+            date_time(86_400_000 + 61_000),
+            (
+                "1970.01.02 00:01 UTC".to_owned(),
+                "1970-01-02T00:01Z".to_owned()
+            )
+        );
     }
 }

@@ -49,7 +49,7 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
             let _ = write!(
                 body,
                 "<tr><td><a href=\"/games/{id}\">{id}</a> <span class=\"kind\">{kind}</span></td>\
-                 <td>{}</td><td>{}</td><td class=\"num\">{turns}</td><td>{}</td></tr>",
+                 <td>{}</td><td>{}</td><td class=\"num\">{turns}</td><td class=\"res\">{}</td></tr>",
                 name(game.white_player_id),
                 name(game.black_player_id),
                 score(game.state.as_ref()),

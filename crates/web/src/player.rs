@@ -206,7 +206,7 @@ async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> String {
         let _ = write!(
             out,
             "<tr><td><a href=\"/games/{id}\">{id}</a> <span class=\"kind\">{kind} · {date}</span></td>\
-             <td>{colour}</td><td>{opponent}</td><td>{mine} {outcome}</td></tr>",
+             <td>{colour}</td><td>{opponent}</td><td class=\"res\">{mine} {outcome}</td></tr>",
             id = game.id,
             kind = esc(&game.kind),
             date = hanniball_rules::record::date(game.created_at_ms),

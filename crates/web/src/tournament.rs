@@ -356,7 +356,7 @@ fn round_table(
         };
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td>{result}</td><td>{black}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=\"res\">{result}</td><td>{black}</td></tr>",
             b.number,
             seat(b.white_player_id)
         );
@@ -447,10 +447,12 @@ fn crosstable(
                 e.start_rank,
             )
         });
+        // Places, not ranks: tied players share a rank, but each row needs its own number.
         numbers = standings
             .standings
             .iter()
-            .map(|s| (s.player_id, s.rank))
+            .zip(1..)
+            .map(|(s, place)| (s.player_id, place))
             .collect();
     }
     // (round, player) → the board: a lookup per cell instead of a scan of every board.
@@ -606,14 +608,20 @@ mod tests {
         );
         // The bye shows its points; a tournament whose bye is worth a draw says so.
         let table = round_table(&tournament, 1, &before);
-        assert!(table.contains("<td>1</td><td>bye</td>"), "{table}");
+        assert!(
+            table.contains("<td class=\"res\">1</td><td>bye</td>"),
+            "{table}"
+        );
         assert!(table.contains("(0)</span>"), "{table}");
         tournament.settings = Some(spb::TournamentSettings {
             bye_points: 1,
             ..Default::default()
         });
         let table = round_table(&tournament, 1, &points_before(&tournament));
-        assert!(table.contains("<td>0.5</td><td>bye</td>"), "{table}");
+        assert!(
+            table.contains("<td class=\"res\">0.5</td><td>bye</td>"),
+            "{table}"
+        );
         assert_eq!(points_before(&tournament).get(&(2, 3)), Some(&1));
     }
 }

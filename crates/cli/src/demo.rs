@@ -84,12 +84,19 @@ impl DemoArgs {
 }
 
 pub async fn run(args: DemoArgs) -> Result<()> {
+    // Warnings only unless RUST_LOG says otherwise (the demo's own output is the show), in the
+    // configured log format.
+    let settings = Settings::load(None)?;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+        .with_writer(std::io::stderr);
+    if settings.log.format == "json" {
+        logs.json().init();
+    } else {
+        logs.init();
+    }
     let services = Services::start(args.data_dir.clone()).await?;
     let server = services.server.clone();
 

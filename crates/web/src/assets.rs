@@ -26,7 +26,7 @@ main{max-width:60rem;margin:0 auto;padding:1rem}section{overflow-x:auto}table{bo
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line)}\
 table.fixed td:first-child,table.fixed th:first-child{position:sticky;left:0;width:2.4rem;min-width:2.4rem;max-width:2.4rem;box-sizing:border-box;background:var(--bg)}\
 table.fixed .name{position:sticky;left:2.4rem;background:var(--bg);box-shadow:2px 0 0 var(--line);overflow-wrap:anywhere;min-width:6rem}\
-td a[href^=\"/players/\"]{overflow-wrap:anywhere}.cross td,.res{white-space:nowrap}.num{text-align:right}.pts{color:#4f5b4c;font-size:.85em}\
+td a[href^=\"/players/\"]{overflow-wrap:anywhere}.cross td,.res,.pairings td:nth-child(3){white-space:nowrap}.num{text-align:right}td small{color:#4f5b4c;font-size:.85em}\
 dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .8rem;font-size:.9rem}dl.legend dt{font-weight:bold}dl.legend dd{margin:0}\
 .game{display:flex;flex-wrap:wrap;gap:1.5rem}.board{width:100%;max-width:26rem;height:auto}\
 .side{flex:1;min-width:16rem}.clock{font-variant-numeric:tabular-nums;font-size:1.4rem}\
@@ -39,7 +39,7 @@ svg.chart{width:100%;height:13rem;display:block}svg.chart text{font-size:12px;fi
 nav.pages{display:flex;gap:1rem}\
 @media (max-width:40rem){main{padding:.5rem}table.fixed .name{max-width:8.5rem}th,td{padding:.25rem .3rem}h1{font-size:1.4rem}\
 .game{gap:.8rem}.game>#board,.game>.side{flex:1 1 100%;max-width:none;min-width:0}.kind{display:block;font-size:.8em}}\
-@media (prefers-color-scheme:dark){:root{--bg:#121712;--line:#3a4438;--fg:#e3e7e1}.pts{color:#a9b4a5}\
+@media (prefers-color-scheme:dark){:root{--bg:#121712;--line:#3a4438;--fg:#e3e7e1}td small{color:#a9b4a5}\
 pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}header a{color:#fff}[aria-current]{color:#fff}\
 .running{color:#7fd36f}a:focus,button:focus,input:focus{outline-color:#ffb347}}\
 @media print,(min-width:40rem){.sheet h2{font-size:2rem}.sheet table{font-size:1.5rem}.sheet td,.sheet th{padding:.45rem .6rem}}\

@@ -321,7 +321,7 @@ fn round_table(
             .get(&id)
             .map_or_else(|| format!("player {id}"), |n| (*n).to_owned());
         format!(
-            "{} <span class=\"pts\">({})</span>",
+            "{} <small>({})</small>",
             player_link(id, &name),
             points(before.get(&(round, id)).copied().unwrap_or(0))
         )
@@ -356,7 +356,7 @@ fn round_table(
         };
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{}</td><td class=\"res\">{result}</td><td>{black}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{result}</td><td>{black}</td></tr>",
             b.number,
             seat(b.white_player_id)
         );
@@ -608,20 +608,14 @@ mod tests {
         );
         // The bye shows its points; a tournament whose bye is worth a draw says so.
         let table = round_table(&tournament, 1, &before);
-        assert!(
-            table.contains("<td class=\"res\">1</td><td>bye</td>"),
-            "{table}"
-        );
-        assert!(table.contains("(0)</span>"), "{table}");
+        assert!(table.contains("<td>1</td><td>bye</td>"), "{table}");
+        assert!(table.contains("(0)</small>"), "{table}");
         tournament.settings = Some(spb::TournamentSettings {
             bye_points: 1,
             ..Default::default()
         });
         let table = round_table(&tournament, 1, &points_before(&tournament));
-        assert!(
-            table.contains("<td class=\"res\">0.5</td><td>bye</td>"),
-            "{table}"
-        );
+        assert!(table.contains("<td>0.5</td><td>bye</td>"), "{table}");
         assert_eq!(points_before(&tournament).get(&(2, 3)), Some(&1));
     }
 }

@@ -810,6 +810,24 @@ async fn pages_on_a_phone_in_print_and_in_the_dark() {
     viewport(&client, 390, 844, true).await;
     client.goto(&pages[4].1).await.expect("game");
     screenshot(&client, "dark-phone-game").await;
+    // The board's coordinates are drawn in the text colour, so they show on the dark page too.
+    let ink = js(
+        &client,
+        "return getComputedStyle(document.querySelector('#board text.coord')).fill;",
+    )
+    .await;
+    let ink: Vec<f64> = ink
+        .as_str()
+        .unwrap_or_default()
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(',')
+        .filter_map(|c| c.trim().parse().ok())
+        .collect();
+    assert!(
+        ink.len() == 3 && ink.iter().all(|c| *c > 150.0),
+        "light coordinates on the dark page: {ink:?}"
+    );
     client.close().await.expect("close the browser");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -48,6 +48,10 @@ pub struct BotArgs {
     /// Longest think per turn in milliseconds (the clock may allow less).
     #[arg(long, default_value_t = 1_000)]
     pub think_ms: u64,
+    /// Shortest time per turn in milliseconds, a pace people can follow (the clock may allow
+    /// less); 0: move as soon as the turn is chosen.
+    #[arg(long, default_value_t = 0)]
+    pub min_think_ms: u64,
 }
 
 /// A deadline on the wall clock (the bots crate reads no clock itself).
@@ -358,6 +362,14 @@ impl Bot {
             increment,
             Duration::from_millis(self.args.think_ms),
         );
+        // The pace: at least this long a turn, within the same share of the clock as a think.
+        let pace = budget(
+            state,
+            mine,
+            increment,
+            Duration::from_millis(self.args.min_think_ms),
+        );
+        let started = Instant::now();
         let strategy = self.args.strategy;
         let seed = (game.id as u64) << 16 | u64::from(state.next_turn_number);
         let turn = tokio::task::spawn_blocking(move || -> Result<String> {
@@ -378,6 +390,9 @@ impl Bot {
         })
         .await
         .context("the thinking task failed")??;
+        if self.args.min_think_ms > 0 {
+            tokio::time::sleep(pace.saturating_sub(started.elapsed())).await;
+        }
         match arbiter
             .submit_turn(pb::SubmitTurnRequest {
                 game_id: game.id,

@@ -1,7 +1,11 @@
 //! `hanniball demo`: the whole system on the embedded default, with nothing set up. It starts the
 //! services on a fresh SQLite file, registers a field of reference bots, runs a rated Swiss
 //! tournament among them over gRPC with live progress, and ends with the standings (tie-breaks
-//! included) and the rating changes.
+//! included) and the rating changes. By default the bots play at a pace a person can watch (the
+//! tournament takes a few minutes); `--fast` plays it in seconds. The server honours the settings
+//! `serve` honours (listen address, TLS, limits, health, metrics and web addresses, the web
+//! token), and the admin token is saved in the data directory, so that the CLI can be pointed at
+//! the demo while it runs.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -31,12 +35,24 @@ pub struct DemoArgs {
     /// Swiss rounds.
     #[arg(long, default_value_t = 5)]
     rounds: u32,
-    /// Fischer time control of the games in seconds, `initial+increment`.
-    #[arg(long, default_value = "20+0.2")]
-    time: String,
-    /// Longest think per turn in milliseconds.
-    #[arg(long, default_value_t = 150)]
-    think_ms: u64,
+    /// Fischer time control of the games in seconds, `initial+increment` (default 180+2, with
+    /// `--fast` 20+0.2).
+    #[arg(long)]
+    time: Option<String>,
+    /// Longest think per turn in milliseconds (default 800, with `--fast` 150).
+    #[arg(long)]
+    think_ms: Option<u64>,
+    /// Shortest time per turn in milliseconds, so that a person can follow the games (default
+    /// 500, with `--fast` 0).
+    #[arg(long)]
+    pace_ms: Option<u64>,
+    /// Turns after which a game is drawn (default 150, so that two aimless bots do not hold up
+    /// a round; with `--fast` the game's own limit).
+    #[arg(long)]
+    max_turns: Option<u32>,
+    /// Play at full speed: the tournament is over in seconds.
+    #[arg(long)]
+    fast: bool,
     /// Where the demo's database goes (default: a new temporary directory).
     #[arg(long)]
     data_dir: Option<std::path::PathBuf>,
@@ -45,13 +61,42 @@ pub struct DemoArgs {
     exit: bool,
 }
 
+impl DemoArgs {
+    /// The time control, as given or by pace.
+    fn time(&self) -> &str {
+        self.time
+            .as_deref()
+            .unwrap_or(if self.fast { "20+0.2" } else { "180+2" })
+    }
+
+    fn think_ms(&self) -> u64 {
+        self.think_ms.unwrap_or(if self.fast { 150 } else { 800 })
+    }
+
+    fn pace_ms(&self) -> u64 {
+        self.pace_ms.unwrap_or(if self.fast { 0 } else { 500 })
+    }
+
+    /// 0: the game's own limit.
+    fn max_turns(&self) -> u32 {
+        self.max_turns.unwrap_or(if self.fast { 0 } else { 150 })
+    }
+}
+
 pub async fn run(args: DemoArgs) -> Result<()> {
+    // Warnings only unless RUST_LOG says otherwise (the demo's own output is the show), in the
+    // configured log format.
+    let settings = Settings::load(None)?;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+        .with_writer(std::io::stderr);
+    if settings.log.format == "json" {
+        logs.json().init();
+    } else {
+        logs.init();
+    }
     let services = Services::start(args.data_dir.clone()).await?;
     let server = services.server.clone();
 
@@ -70,7 +115,8 @@ pub async fn run(args: DemoArgs) -> Result<()> {
         .map_err(rpc)?;
     println!(
         "tournament {tid}: {} rounds, FIDE Dutch pairing, time control {}\n",
-        args.rounds, args.time
+        args.rounds,
+        args.time()
     );
     let finished = follow(&mut scheduler, tid, &names).await?;
     print_standings(&mut scheduler, tid).await?;
@@ -93,6 +139,21 @@ pub async fn run(args: DemoArgs) -> Result<()> {
     services.stop(args.exit).await
 }
 
+/// A listener on `server.listen`; when the address is taken, any free port on loopback (a demo
+/// beside a running server still starts).
+async fn listen(address: &str) -> Result<tokio::net::TcpListener> {
+    match tokio::net::TcpListener::bind(address).await {
+        Ok(listener) => Ok(listener),
+        Err(error) if error.kind() == std::io::ErrorKind::AddrInUse => {
+            tracing::warn!(%address, "the address is taken; serving the demo on a free port");
+            tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .context("listening")
+        }
+        Err(error) => Err(error).with_context(|| format!("listening on {address} (server.listen)")),
+    }
+}
+
 type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
 type Scheduler = SchedulerClient<InterceptedService<Channel, Bearer>>;
 
@@ -112,7 +173,7 @@ struct Services {
 
 impl Services {
     /// Starts the services on a new SQLite file in `data_dir` (default: a new temporary
-    /// directory).
+    /// directory), with the server settings `serve` takes (configuration file and environment).
     async fn start(data_dir: Option<std::path::PathBuf>) -> Result<Self> {
         let mut settings = Settings::load(None)?;
         let dir = match data_dir {
@@ -123,12 +184,35 @@ impl Services {
         settings.data_dir.clone_from(&dir);
         settings.database.url = String::new();
         let url = settings.database_url();
-        let token = hanniball_svc_kit::auth::new_token().map_err(|e| anyhow::anyhow!("{e}"))?;
+        // As `serve`: `auth.admin_token`, else the token file (default `<data dir>/admin-token`,
+        // owner-only), made once.
+        let token = crate::serve::admin_token(&settings)?;
         let db = Db::connect(&url).await.context("opening the database")?;
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .context("listening")?;
+        let listener = listen(&settings.server.listen).await?;
         let shutdown = CancellationToken::new();
+        let tls = match settings.server.tls.files()? {
+            Some(files) => {
+                let tls = hanniball_svc_kit::ServerTls::load(files)
+                    .context("setting up TLS (server.tls)")?;
+                tls.watch(
+                    std::time::Duration::from_millis(settings.server.tls.reload_ms.max(100)),
+                    shutdown.clone(),
+                );
+                Some(tls)
+            }
+            None => None,
+        };
+        let metrics = if settings.server.metrics_listen.is_empty() {
+            None
+        } else {
+            let addr = crate::serve::serve_metrics(&settings.server.metrics_listen)?;
+            tokio::spawn(crate::serve::sample_metrics(
+                db.clone(),
+                None,
+                shutdown.clone(),
+            ));
+            Some(addr)
+        };
         let admin_token = hanniball_svc_kit::AdminToken::new(&token);
         let (served, _, here) = crate::serve::launch(
             &settings,
@@ -137,11 +221,28 @@ impl Services {
             &admin_token,
             None,
             shutdown.clone(),
-            None,
+            tls.clone(),
         )
         .await?;
-        let server = format!("http://{}", served.addr);
-        println!("HanniBall demo: services on {server}, database {}", url);
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let public = format!("{scheme}://{}", served.addr);
+        println!("HanniBall demo: services on {public}, database {url}");
+        if let Some(addr) = metrics {
+            println!("metrics on http://{addr}/metrics");
+        }
+        let token_line = if settings.auth.admin_token.is_empty() {
+            format!(
+                "export HANNIBALL_TOKEN=\"$(cat {})\"",
+                settings.admin_token_file().display()
+            )
+        } else {
+            "export HANNIBALL_TOKEN=... (auth.admin_token of your configuration)".to_owned()
+        };
+        println!(
+            "Point the CLI at it (admin token in {}):\n  export HANNIBALL_SERVER={public}\n  {token_line}\n  \
+             hanniball tournament standings 1",
+            settings.admin_token_file().display()
+        );
         let web = if settings.server.web_listen.is_empty() {
             None
         } else {
@@ -153,7 +254,8 @@ impl Services {
         Ok(Services {
             served,
             shutdown,
-            server,
+            // The demo's own clients and bots use the plain loopback address when TLS is on.
+            server: here,
             token,
             web,
             dir,
@@ -214,7 +316,8 @@ async fn register_bots(
                     time: None,
                     rated: false,
                     games: 0,
-                    think_ms: args.think_ms,
+                    think_ms: args.think_ms(),
+                    min_think_ms: args.pace_ms(),
                 },
                 server,
                 &bot_token,
@@ -237,7 +340,7 @@ async fn create_tournament(
     args: &DemoArgs,
     players: impl Iterator<Item = i64>,
 ) -> Result<i64> {
-    let time_control = crate::client::parse_time(&args.time)?;
+    let time_control = crate::client::parse_time(args.time())?;
     let created = scheduler
         .create_tournament(spb::CreateTournamentRequest {
             settings: Some(spb::TournamentSettings {
@@ -245,6 +348,7 @@ async fn create_tournament(
                 kind: "hanniball".to_owned(),
                 rounds: args.rounds,
                 time_control: Some(time_control),
+                max_turns: args.max_turns(),
                 rated: true,
                 ..Default::default()
             }),

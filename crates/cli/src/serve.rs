@@ -112,7 +112,7 @@ fn init_logging(settings: &Settings) {
 
 /// The admin token: configured inline, or read from its file (`auth.admin_token_file`, default
 /// `<data_dir>/admin-token`), generated there once (owner-only) if the file does not exist.
-fn admin_token(settings: &Settings) -> Result<String> {
+pub(crate) fn admin_token(settings: &Settings) -> Result<String> {
     if !settings.auth.admin_token.is_empty() {
         return Ok(settings.auth.admin_token.clone());
     }
@@ -417,7 +417,7 @@ pub(crate) async fn start_web(
 }
 
 /// Installs the Prometheus recorder and its scrape listener on `listen` (`server.metrics_listen`).
-fn serve_metrics(listen: &str) -> Result<std::net::SocketAddr> {
+pub(crate) fn serve_metrics(listen: &str) -> Result<std::net::SocketAddr> {
     use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
     let addr: std::net::SocketAddr = listen
         .parse()
@@ -493,7 +493,7 @@ fn describe_metrics() {
 /// What the services do not record as it happens, sampled every few seconds: the database pool's
 /// use, and, when the arbiter runs in this process beside a results consumer, how far that
 /// consumer is behind the outbox (each reads its own tables: the outbox is the arbiter's).
-async fn sample_metrics(db: Db, only: Option<Service>, shutdown: CancellationToken) {
+pub(crate) async fn sample_metrics(db: Db, only: Option<Service>, shutdown: CancellationToken) {
     let runs = |service: Service| only.is_none_or(|only| only == service);
     // Opening runs no migration here: the launch has applied them.
     let outbox = match runs(Service::Arbiter) {

@@ -15,7 +15,7 @@ use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
 use crate::live::{Feeds, TournamentFeeds};
-use crate::{assets, game, home, html, ladder, live, player, record, rules, tournament};
+use crate::{assets, game, home, html, ladder, live, player, record, rules, search, tournament};
 
 type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
 type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
@@ -74,6 +74,8 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .route("/rules", get(rules::rules_page))
         .route("/tournaments/{id}", get(tournament::tournament_page))
         .route("/tournaments/{id}/trf", get(tournament::trf_download))
+        .route("/tournaments/{id}/print", get(tournament::print_page))
+        .route("/search", get(search::search_page))
         .route("/tournaments/{id}/events", get(live::tournament_events))
         .route("/ladders/{*name}", get(ladder::ladder_page))
         .route("/players/{id}", get(player::player_page))
@@ -133,6 +135,26 @@ impl Api {
                 .map_or_else(|| format!("player {id}"), |p| p.name),
             Err(_) => format!("player {id}"),
         }
+    }
+
+    /// The names of `ids` (each asked for once, all at once).
+    pub(crate) async fn names(
+        &self,
+        ids: impl IntoIterator<Item = i64>,
+    ) -> std::collections::HashMap<i64, String> {
+        let ids: std::collections::BTreeSet<i64> = ids.into_iter().filter(|id| *id > 0).collect();
+        let mut asks = tokio::task::JoinSet::new();
+        for id in ids {
+            let mut api = self.clone();
+            asks.spawn(async move { (id, api.name(id).await) });
+        }
+        let mut names = std::collections::HashMap::new();
+        while let Some(answer) = asks.join_next().await {
+            if let Ok((id, name)) = answer {
+                names.insert(id, name);
+            }
+        }
+        names
     }
 
     pub(crate) async fn game(&mut self, id: i64) -> Result<pb::Game, tonic::Status> {

@@ -18,24 +18,39 @@ pub(crate) async fn favicon() -> Response {
         .into_response()
 }
 
-pub(crate) const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0;color:#1d2327;background:#f4f6f3}\
-header{background:#2d5a27;color:#fff;padding:.6rem 1rem}header a{color:#fff;text-decoration:none;font-weight:bold}\
+pub(crate) const STYLE: &str = ":root{color-scheme:light dark;--bg:#f4f6f3;--line:#d5dbd2;--fg:#1d2327}\
+body{font-family:system-ui,sans-serif;margin:0;color:var(--fg);background:var(--bg)}\
+header{background:#2d5a27;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:center;justify-content:space-between}\
+header a{color:#fff;text-decoration:none;font-weight:bold}form.search{display:flex;gap:.3rem}form.search input{width:12rem;max-width:55vw}\
 main{max-width:60rem;margin:0 auto;padding:1rem}section{overflow-x:auto}table{border-collapse:collapse;width:100%}\
-th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #d5dbd2}\
+th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line)}\
+table.fixed td:first-child,table.fixed th:first-child{position:sticky;left:0;width:2.4rem;min-width:2.4rem;max-width:2.4rem;box-sizing:border-box;background:var(--bg)}\
+table.fixed .name{position:sticky;left:2.4rem;background:var(--bg);box-shadow:2px 0 0 var(--line);overflow-wrap:anywhere;min-width:6rem}\
+td a[href^=\"/players/\"]{overflow-wrap:anywhere}.cross td,.res,.pairings td:nth-child(3){white-space:nowrap}.num{text-align:right}td small{color:#4f5b4c;font-size:.85em}\
+dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .8rem;font-size:.9rem}dl.legend dt{font-weight:bold}dl.legend dd{margin:0}\
 .game{display:flex;flex-wrap:wrap;gap:1.5rem}.board{width:100%;max-width:26rem;height:auto}\
 .side{flex:1;min-width:16rem}.clock{font-variant-numeric:tabular-nums;font-size:1.4rem}\
 .running{font-weight:bold;color:#2d5a27}ol.turns{max-height:24rem;overflow:auto;font-family:monospace}\
-pre{background:#fff;padding:.5rem;overflow:auto}input[type=number]{width:5rem}[aria-current]{font-weight:bold;color:#1d2327}\
-a:focus,button:focus{outline:3px solid #a04d00}\
+pre{background:#fff;padding:.5rem;overflow:auto}input[type=number]{width:5rem}[aria-current]{font-weight:bold;color:var(--fg)}\
+a:focus,button:focus,input:focus{outline:3px solid #a04d00}\
 .rules-board{max-width:26rem;margin:1rem 0}.rules-board svg{width:100%;height:auto}\
-.game>#board{flex:1 1 20rem;max-width:30rem}\
-:root{color-scheme:light dark}\
-@media (prefers-color-scheme:dark){body{color:#e3e7e1;background:#121712}th,td{border-bottom-color:#3a4438}\
-pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}[aria-current]{color:#fff}\
-.running{color:#7fd36f}a:focus,button:focus{outline-color:#ffb347}}";
+.game>#board{flex:1 1 20rem;max-width:30rem}.game>#board svg{width:100%;max-width:none;height:auto}\
+svg.chart{width:100%;height:13rem;display:block}svg.chart text{font-size:12px;fill:currentColor}svg text.coord{fill:currentColor}\
+nav.pages{display:flex;gap:1rem}\
+@media (max-width:40rem){main{padding:.5rem}table.fixed .name{max-width:8.5rem}th,td{padding:.25rem .3rem}h1{font-size:1.4rem}\
+.game{gap:.8rem}.game>#board,.game>.side{flex:1 1 100%;max-width:none;min-width:0}.kind{display:block;font-size:.8em}}\
+@media (prefers-color-scheme:dark){:root{--bg:#121712;--line:#3a4438;--fg:#e3e7e1}td small{color:#a9b4a5}\
+pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}header a{color:#fff}[aria-current]{color:#fff}\
+.running{color:#7fd36f}a:focus,button:focus,input:focus{outline-color:#ffb347}}\
+@media print,(min-width:40rem){.sheet h2{font-size:2rem}.sheet table{font-size:1.5rem}.sheet td,.sheet th{padding:.45rem .6rem}}\
+table.fixed thead th{white-space:nowrap}\
+@media print{:root{--bg:#fff;--fg:#000}body{background:#fff;color:#000}header,.noprint{display:none}main{max-width:none;padding:0}\
+a{color:#000;text-decoration:none}.sheet{break-after:page;page-break-after:always}.sheet:last-child{break-after:auto;page-break-after:auto}\
+section{overflow:visible}}";
 
 /// Live updates on a game's page: each `update` event carries the new board, the turn played,
-/// the status line and the clocks; the clocks tick in between.
+/// the status line and the clocks (and, once the game is over, the replay links); the clocks
+/// tick in between, and the current-turn marker moves to the turn just played.
 pub(crate) const LIVE_SCRIPT: &str = r"
 (function(){
   var source = new EventSource('/games/GAME_ID/events');
@@ -54,12 +69,27 @@ pub(crate) const LIVE_SCRIPT: &str = r"
     if (u.turn) last = u.turn.number;
     document.getElementById('board').innerHTML = u.board;
     document.getElementById('status').textContent = u.status;
-    if (u.turn) { var li = document.createElement('li'); li.value = u.turn.number; var a = document.createElement('a'); a.href = '/games/GAME_ID?turn=' + u.turn.number; a.textContent = u.turn.text; li.appendChild(a); var ol = document.getElementById('turns'); ol.appendChild(li); ol.scrollTop = ol.scrollHeight; }
+    if (u.turn) {
+      var ol = document.getElementById('turns');
+      ol.querySelectorAll('[aria-current]').forEach(function(el){ el.removeAttribute('aria-current'); });
+      var li = document.createElement('li'); li.value = u.turn.number;
+      var a = document.createElement('a'); a.href = '/games/GAME_ID?turn=' + u.turn.number; a.textContent = u.turn.text;
+      a.setAttribute('aria-current', 'step'); li.appendChild(a); ol.appendChild(li); ol.scrollTop = ol.scrollHeight;
+    }
     if (u.clocks) { ['white','black'].forEach(function(side){ var el = clocks[side]; if(!el) return; el.dataset.ms = u.clocks[side]; el.classList.toggle('running', u.clocks.running === side); show(el, u.clocks[side]); }); running = u.clocks.running; since = Date.now(); }
+    if (u.replay && !document.querySelector('nav.replay')) { document.querySelector('.game').insertAdjacentHTML('beforebegin', u.replay); }
     if (u.over) { running = null; source.close(); }
   });
 })();
 ";
+
+/// The arrow keys (and Home, End) follow a game page's replay links, whenever they are there.
+pub(crate) const KEYS_SCRIPT: &str = "document.addEventListener('keydown',function(e){var a=null;\
+if(e.key==='ArrowLeft')a=document.getElementById('prev');\
+if(e.key==='ArrowRight')a=document.getElementById('next');\
+if(e.key==='Home')a=document.getElementById('first');\
+if(e.key==='End')a=document.getElementById('last');\
+if(a){e.preventDefault();location.href=a.href;}});";
 
 /// A live tournament page: on each change notice, fetch the page again and swap its main part in
 /// (the scroll position and anything the reader opened stay); stop when the tournament is over.

@@ -6,10 +6,12 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use hanniball_proto::arbiter::v1 as pb;
+use hanniball_proto::scheduler::v1 as spb;
 
 use crate::app::Api;
-use crate::assets::LIVE_SCRIPT;
-use crate::html::{api_error, error_page, esc, page};
+use crate::assets::{KEYS_SCRIPT, LIVE_SCRIPT};
+use crate::html::{api_error, error_page, esc, page, player_link};
+use crate::tournament::tournament_of;
 use crate::url::{game_id, query_value};
 
 /// The page for a path whose game id is not one.
@@ -121,8 +123,8 @@ fn position_after(game: &pb::Game, shown: usize) -> String {
         .map_or_else(String::new, |g| g.position())
 }
 
-/// Links to step through the turns (`?turn=N`), with the arrow keys following them.
-fn replay_nav(id: i64, shown: usize, total: usize) -> String {
+/// Links to step through the turns (`?turn=N`); the arrow keys follow them ([`KEYS_SCRIPT`]).
+pub(crate) fn replay_nav(id: i64, shown: usize, total: usize) -> String {
     let link = |to: usize, label: &str, rel: &str, enabled: bool| {
         if enabled {
             format!("<a href=\"/games/{id}?turn={to}\" id=\"{rel}\" rel=\"{rel}\">{label}</a>")
@@ -132,17 +134,87 @@ fn replay_nav(id: i64, shown: usize, total: usize) -> String {
     };
     format!(
         "<nav class=\"replay\" aria-label=\"replay\"><p>Showing the position after turn {shown} of \
-         {total}: {} · {} · {} · {}</p></nav>\
-         <script>document.addEventListener('keydown',function(e){{var a=null;\
-         if(e.key==='ArrowLeft')a=document.getElementById('prev');\
-         if(e.key==='ArrowRight')a=document.getElementById('next');\
-         if(e.key==='Home')a=document.getElementById('first');\
-         if(e.key==='End')a=document.getElementById('last');\
-         if(a){{e.preventDefault();location.href=a.href;}}}});</script>",
+         {total}: {} · {} · {} · {}</p></nav>",
         link(0, "« start", "first", shown > 0),
         link(shown.saturating_sub(1), "◀ previous", "prev", shown > 0),
         link(shown + 1, "next ▶", "next", shown < total),
         link(total, "end »", "last", shown < total),
+    )
+}
+
+/// Where a game comes from, read from the tag its creator gave it (the scheduler's
+/// `tournament:ID:ROUND:BOARD`, the queue's `match:ID`).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Origin {
+    Tournament { id: i64, round: u32, board: u32 },
+    Queue,
+    Other,
+}
+
+pub(crate) fn origin(tag: &str) -> Origin {
+    let mut parts = tag.split(':');
+    match parts.next() {
+        Some("tournament") => {
+            let mut number = || parts.next().and_then(|p| p.parse::<i64>().ok());
+            match (number(), number(), number()) {
+                (Some(id), Some(round), Some(board)) if id > 0 => Origin::Tournament {
+                    id,
+                    round: u32::try_from(round).unwrap_or(0),
+                    board: u32::try_from(board).unwrap_or(0),
+                },
+                _ => Origin::Other,
+            }
+        }
+        Some("match") => Origin::Queue,
+        _ => Origin::Other,
+    }
+}
+
+/// When, for people (`2026.11.26 16:20 UTC`) and for machines (`2026-11-26T16:20Z`, a
+/// `<time>` element's `datetime`), from milliseconds since the Unix epoch.
+pub(crate) fn date_time(ms: i64) -> (String, String) {
+    let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
+    let (hour, minute) = (minutes / 60, minutes % 60);
+    let day = hanniball_rules::record::date(ms);
+    (
+        format!("{day} {hour:02}:{minute:02} UTC"),
+        format!("{}T{hour:02}:{minute:02}Z", day.replace('.', "-")),
+    )
+}
+
+/// The line under a game's title: its tournament, round and board (or the queue), the time
+/// control, whether it is rated, and when it started.
+fn context_line(game: &pb::Game, tournament: Option<&spb::Tournament>) -> String {
+    let mut parts = Vec::new();
+    match origin(&game.tag) {
+        Origin::Tournament { id, round, board } => {
+            let name = tournament
+                .and_then(|t| t.settings.as_ref())
+                .map_or_else(|| format!("Tournament {id}"), |s| s.name.clone());
+            parts.push(format!(
+                "<a href=\"/tournaments/{id}\" id=\"tournament-link\">{}</a>",
+                esc(&name)
+            ));
+            parts.push(format!("round {round}"));
+            parts.push(format!("board {board}"));
+        }
+        Origin::Queue => parts.push("matchmaking queue".to_owned()),
+        Origin::Other => {}
+    }
+    parts.push(esc(&game.kind));
+    parts.push(match game.time_control {
+        Some(tc) => format!(
+            "time control {}",
+            hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms)
+        ),
+        None => "untimed".to_owned(),
+    });
+    parts.push(if game.rated { "rated" } else { "unrated" }.to_owned());
+    let (when, machine) = date_time(game.created_at_ms);
+    parts.push(format!("<time datetime=\"{machine}\">{when}</time>"));
+    format!(
+        "<p class=\"context\" id=\"context\">{}</p>",
+        parts.join(" · ")
     )
 }
 
@@ -159,8 +231,27 @@ pub(crate) async fn game_page(
         Err(status) => return api_error(&status),
     };
     let mut state = game.state.clone().unwrap_or_default();
-    let white = api.name(game.white_player_id).await;
-    let black = api.name(game.black_player_id).await;
+    // A tournament's game names its tournament (whose entrants carry the players' names).
+    let tournament = match (origin(&game.tag), api.scheduler.as_mut()) {
+        (Origin::Tournament { id, .. }, Some(scheduler)) => tournament_of(scheduler, id).await.ok(),
+        _ => None,
+    };
+    let entrant = |id: i64| {
+        tournament
+            .as_ref()
+            .and_then(|t| t.entrants.iter().find(|e| e.player_id == id))
+            .map(|e| e.name.clone())
+    };
+    let (white, black) = match (entrant(game.white_player_id), entrant(game.black_player_id)) {
+        (Some(white), Some(black)) => (white, black),
+        _ => {
+            let mut other = api.clone();
+            tokio::join!(
+                api.name(game.white_player_id),
+                other.name(game.black_player_id)
+            )
+        }
+    };
     let total = game.turns.len();
     // Replay: `?turn=N` shows the position after turn N; a finished game starts at its end.
     let replaying = query_value(uri.query(), "turn").and_then(|v| v.parse::<usize>().ok());
@@ -246,19 +337,20 @@ pub(crate) async fn game_page(
         String::new()
     };
     let body = format!(
-        "<h1>Game {id}: {white} – {black}</h1>\
+        "<h1>Game {id}: {white} – {black}</h1>{context}\
          {replay}<div class=\"game\"><div id=\"board\" aria-live=\"off\">{board}</div>\
          <div class=\"side\"><p id=\"status\" aria-live=\"polite\">{status}</p>{clocks}\
-         <p>White: <a href=\"/players/{wid}\"><strong>{white}</strong></a> · Black: <a href=\"/players/{bid}\"><strong>{black}</strong></a> · {kind}</p>\
+         <p>White: <strong>{white_link}</strong> · Black: <strong>{black_link}</strong></p>\
          <p><a href=\"/games/{id}/record\" download>Download the game record</a></p>\
-         <h2>Turns</h2><ol class=\"turns\" id=\"turns\">{turns}</ol></div></div>{live}",
+         <h2>Turns</h2><ol class=\"turns\" id=\"turns\">{turns}</ol></div></div>\
+         <script>{KEYS_SCRIPT}</script>{live}",
         white = esc(&white),
         black = esc(&black),
-        wid = game.white_player_id,
-        bid = game.black_player_id,
+        white_link = player_link(game.white_player_id, &white),
+        black_link = player_link(game.black_player_id, &black),
+        context = context_line(&game, tournament.as_ref()),
         board = board(&game.kind, &state, last),
         status = esc(&status_line(&state)),
-        kind = esc(&game.kind),
     );
     let mut html = page(&format!("Game {id}"), &body).0;
     if !live.is_empty() {
@@ -291,5 +383,34 @@ mod tests {
             ("1:58".to_owned(), "1:45".to_owned())
         );
         assert_eq!(clocks_at(&clocks, 9_999_999).1, 0);
+    }
+
+    #[test]
+    fn a_games_tag_names_where_it_comes_from() {
+        assert_eq!(
+            origin("tournament:12:3:4"),
+            Origin::Tournament {
+                id: 12,
+                round: 3,
+                board: 4
+            }
+        );
+        assert_eq!(origin("match:7"), Origin::Queue);
+        for other in [
+            "",
+            "tournament:x:1:1",
+            "tournament:0:1:1",
+            "tournament:5",
+            "friendly",
+        ] {
+            assert_eq!(origin(other), Origin::Other, "{other}");
+        }
+        assert_eq!(
+            date_time(86_400_000 + 61_000),
+            (
+                "1970.01.02 00:01 UTC".to_owned(),
+                "1970-01-02T00:01Z".to_owned()
+            )
+        );
     }
 }

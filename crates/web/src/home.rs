@@ -10,7 +10,7 @@ use hanniball_proto::scheduler::v1 as spb;
 
 use crate::app::Api;
 use crate::game::score;
-use crate::html::{api_error, esc, page};
+use crate::html::{api_error, esc, page, player_link};
 use crate::tournament::tournament_status;
 
 pub(crate) async fn home(State(mut api): State<Api>) -> Response {
@@ -33,19 +33,25 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
              <th scope=\"col\">Black</th><th scope=\"col\">Turns</th><th scope=\"col\">Result</th>\
              </tr></thead><tbody>",
         );
+        let names = api
+            .names(
+                games
+                    .iter()
+                    .flat_map(|g| [g.white_player_id, g.black_player_id]),
+            )
+            .await;
+        let name = |id: i64| player_link(id, names.get(&id).map_or("", String::as_str));
         for game in &games {
-            let white = api.name(game.white_player_id).await;
-            let black = api.name(game.black_player_id).await;
             let turns = game
                 .state
                 .as_ref()
                 .map_or(0, |s| s.next_turn_number.saturating_sub(1));
             let _ = write!(
                 body,
-                "<tr><td><a href=\"/games/{id}\">{id} · {kind}</a></td><td>{}</td><td>{}</td>\
-                 <td>{turns}</td><td>{}</td></tr>",
-                esc(&white),
-                esc(&black),
+                "<tr><td><a href=\"/games/{id}\">{id}</a> <span class=\"kind\">{kind}</span></td>\
+                 <td>{}</td><td>{}</td><td class=\"num\">{turns}</td><td class=\"res\">{}</td></tr>",
+                name(game.white_player_id),
+                name(game.black_player_id),
                 score(game.state.as_ref()),
                 id = game.id,
                 kind = esc(&game.kind),
@@ -112,7 +118,12 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
             } else {
                 body.push_str("<ol>");
                 for entry in &top {
-                    let _ = write!(body, "<li>{} {:.0}</li>", esc(&entry.name), entry.rating);
+                    let _ = write!(
+                        body,
+                        "<li>{} {:.0}</li>",
+                        player_link(entry.player_id, &entry.name),
+                        entry.rating
+                    );
                 }
                 body.push_str("</ol>");
             }

@@ -37,10 +37,26 @@ pub(crate) fn page(title: &str, body: &str) -> Html<String> {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{} · HanniBall</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\
          <style>{STYLE}</style></head><body>\
-         <header><nav aria-label=\"site\"><a href=\"/\">HanniBall</a> · <a href=\"/rules\">Rules</a></nav></header>\
+         <header><nav aria-label=\"site\"><a href=\"/\">HanniBall</a> · <a href=\"/rules\">Rules</a></nav>{}</header>\
          <main>{body}</main></body></html>",
-        esc(title)
+        esc(title),
+        search_form(""),
     ))
+}
+
+/// The search form every page carries in its header (`query`: the words searched for).
+pub(crate) fn search_form(query: &str) -> String {
+    format!(
+        "<form action=\"/search\" method=\"get\" role=\"search\" class=\"search\">\
+         <input type=\"search\" name=\"q\" value=\"{}\" aria-label=\"Search players, tournaments and games\" \
+         placeholder=\"Player, tournament, game\"> <button type=\"submit\">Search</button></form>",
+        esc(query)
+    )
+}
+
+/// Points from half-points, as the standings write them (`2.5`).
+pub(crate) fn points(halves: u32) -> String {
+    format!("{}{}", halves / 2, if halves % 2 == 1 { ".5" } else { "" })
 }
 
 /// An error page with its HTTP status.

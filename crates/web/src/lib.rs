@@ -6,13 +6,15 @@
 //! comes from another site: styles and the few lines of script are in the page.
 //!
 //! Pages: `/` (live and recent games), `/games/{id}` (board, players, clocks, turns, record),
-//! `/games/{id}/record` (the game record, docs/RULES.md Part 3), `/games/{id}/events` (SSE).
+//! `/games/{id}/record` (the game record, docs/RULES.md Part 3), `/games/{id}/events` (SSE),
+//! `/tournaments/{id}` (standings, crosstable, pairings) and its `/print` sheets, `/players/{id}`,
+//! `/ladders/{name}`, `/search?q=`, `/rules`.
 //!
 //! What this crate does NOT do: no SQL, no rules of its own (it draws positions with the rules
 //! crate's renderer), no process set-up.
 //!
 //! Code map: `app` (router, shared state, serving); a module per page family (`home`, `game` and
-//! `record`, `tournament`, `player`, `ladder`, `rules`); `html` (layout, escaping, error pages);
+//! `record`, `tournament`, `player`, `ladder`, `rules`, `search`); `html` (layout, escaping, error pages);
 //! `url` (ids in paths, query strings); `assets` (style sheet, icon, scripts); `live` (the fan-out
 //! of watched games, the poller of watched tournaments, their event streams).
 
@@ -26,6 +28,7 @@ mod live;
 mod player;
 mod record;
 mod rules;
+mod search;
 mod tournament;
 mod url;
 

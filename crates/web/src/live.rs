@@ -12,7 +12,7 @@ use hanniball_proto::scheduler::v1 as spb;
 use tokio_stream::StreamExt;
 
 use crate::app::{Api, Scheduler};
-use crate::game::{bad_game_id, board, clocks_at, now_ms, side_name, status_line};
+use crate::game::{bad_game_id, board, clocks_at, now_ms, replay_nav, side_name, status_line};
 use crate::html::{api_error, unavailable};
 use crate::tournament::{bad_tournament_id, is_live, tournament_of};
 use crate::url::game_id;
@@ -70,8 +70,9 @@ impl<T> Channels<T> {
 /// How often a watched tournament is asked for.
 const TOURNAMENT_POLL: Duration = Duration::from_secs(1);
 
-/// The update a page gets for one game event (`None`: nothing to show).
-fn update(kind: &str, event: pb::GameEvent) -> Option<serde_json::Value> {
+/// The update a page of game `id` gets for one game event (`None`: nothing to show). Once the
+/// game is over it carries the replay links.
+fn update(id: i64, kind: &str, event: pb::GameEvent) -> Option<serde_json::Value> {
     let (state, turn) = match event.event? {
         pb::game_event::Event::TurnPlayed(played) => (played.state?, played.record),
         pb::game_event::Event::GameOver(over) => (over.state?, None),
@@ -86,8 +87,13 @@ fn update(kind: &str, event: pb::GameEvent) -> Option<serde_json::Value> {
             "running": side_name(c.running),
         })
     });
+    let replay = state.result.as_ref().map(|_| {
+        let total = state.next_turn_number.saturating_sub(1) as usize;
+        replay_nav(id, total, total)
+    });
     Some(serde_json::json!({
         "board": board(kind, &state, turn.as_ref().map(|t| t.turn.as_str())),
+        "replay": replay,
         "status": status_line(&state),
         "turn": turn.map(|t| serde_json::json!({"number": t.number, "text": t.turn})),
         "clocks": clocks,
@@ -135,7 +141,7 @@ impl Api {
                     }
                 };
                 let Some(Ok(event)) = event else { break };
-                if let Some(update) = update(&kind, event) {
+                if let Some(update) = update(id, &kind, event) {
                     let _ = feed.send(update.to_string().into());
                 }
                 if feed.receiver_count() == 0 {

@@ -11,45 +11,56 @@ use hanniball_proto::rating::v1 as rpb;
 
 use crate::app::Api;
 use crate::game::score;
-use crate::html::{api_error, error_page, esc, page};
+use crate::html::{api_error, error_page, esc, page, player_link};
 use crate::url::game_id;
 
-/// A rating history as an SVG line chart (oldest to newest), with the lowest and highest
-/// ratings marked.
-fn rating_chart(ratings: &[f64]) -> String {
+/// A rating history as an SVG line chart (oldest to newest, `(when, rating)` in unix ms), with
+/// the lowest and highest ratings and the first and last dates marked. The line is drawn in a
+/// stretched inner plot; the labels sit outside it in CSS pixels, so that they stay legible
+/// (12 px) at any width, a phone's included.
+fn rating_chart(ratings: &[(i64, f64)]) -> String {
     const W: f64 = 600.0;
-    const H: f64 = 200.0;
-    const PAD: f64 = 30.0;
+    const H: f64 = 140.0;
     if ratings.is_empty() {
         return String::new();
     }
-    let low = ratings.iter().copied().fold(f64::INFINITY, f64::min);
-    let high = ratings.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let low = ratings.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
+    let high = ratings
+        .iter()
+        .map(|r| r.1)
+        .fold(f64::NEG_INFINITY, f64::max);
     let span = (high - low).max(1.0);
     let step = if ratings.len() > 1 {
-        (W - 2.0 * PAD) / (ratings.len() - 1) as f64
+        W / (ratings.len() - 1) as f64
     } else {
         0.0
     };
     let points: Vec<String> = ratings
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            let x = PAD + step * i as f64;
-            let y = H - PAD - (r - low) / span * (H - 2.0 * PAD);
+        .map(|(i, (_, r))| {
+            let x = step * i as f64;
+            let y = H - (r - low) / span * H;
             format!("{x:.1},{y:.1}")
         })
         .collect();
+    let first = ratings[0];
+    let last = ratings[ratings.len() - 1];
+    let day = |ms: i64| hanniball_rules::record::date(ms);
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" class=\"chart\" role=\"img\" aria-label=\"rating history: from {:.0} to {:.0}, lowest {low:.0}, highest {high:.0}\">\
-         <rect width=\"{W}\" height=\"{H}\" fill=\"#fff\"/>\
-         <text x=\"4\" y=\"{:.0}\" font-size=\"11\">{high:.0}</text><text x=\"4\" y=\"{:.0}\" font-size=\"11\">{low:.0}</text>\
-         <polyline fill=\"none\" stroke=\"#2d5a27\" stroke-width=\"2\" points=\"{}\"/></svg>",
-        ratings[0],
-        ratings[ratings.len() - 1],
-        PAD - 4.0,
-        H - PAD + 12.0,
-        points.join(" ")
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" aria-label=\"rating history from {} to {}: from {:.0} to {:.0}, lowest {low:.0}, highest {high:.0}\">\
+         <rect width=\"100%\" height=\"100%\" fill=\"none\" stroke=\"#8a9687\"/>\
+         <svg x=\"0\" y=\"20\" width=\"100%\" height=\"148\" viewBox=\"-70 -4 680 148\" preserveAspectRatio=\"none\">\
+         <polyline fill=\"none\" stroke=\"#2d8a27\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" points=\"{}\"/></svg>\
+         <text x=\"4\" y=\"28\" class=\"high\">{high:.0}</text><text x=\"4\" y=\"164\" class=\"low\">{low:.0}</text>\
+         <text x=\"4\" y=\"200\" class=\"date\">{}</text><text x=\"99%\" y=\"200\" text-anchor=\"end\" class=\"date\">{}</text></svg>",
+        day(first.0),
+        day(last.0),
+        first.1,
+        last.1,
+        points.join(" "),
+        day(first.0),
+        day(last.0),
     )
 }
 
@@ -93,13 +104,23 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
             if history.is_empty() {
                 continue;
             }
-            // Newest first from the API; the chart runs oldest to newest.
-            let mut ratings: Vec<f64> = history.iter().rev().map(|p| p.rating_after).collect();
-            ratings.insert(0, history.last().map_or(0.0, |p| p.rating_before));
+            // Newest first from the API; the chart runs oldest to newest, from the rating before
+            // the oldest point.
+            let mut ratings: Vec<(i64, f64)> = history
+                .iter()
+                .rev()
+                .map(|p| (p.at_ms, p.rating_after))
+                .collect();
+            ratings.insert(
+                0,
+                history
+                    .last()
+                    .map_or((0, 0.0), |p| (p.at_ms, p.rating_before)),
+            );
             let _ = write!(
                 body,
                 "<section><h2>Ladder <a href=\"/ladders/{name}\">{name}</a>: {:.0}</h2>{}",
-                ratings.last().copied().unwrap_or_default(),
+                ratings.last().map_or(0.0, |r| r.1),
                 rating_chart(&ratings),
                 name = esc(&ladder.name)
             );
@@ -142,18 +163,59 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
         .await
         .map(|a| a.into_inner().games)
         .unwrap_or_default();
-    body.push_str("<section><h2>Recent games</h2><ul>");
-    for game in &games {
+    body.push_str(&games_table(&api, id, &games).await);
+    page(&player.name, &body).into_response()
+}
+
+/// A player's games: date, colour, opponent, result from the player's side, and what was played.
+async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> String {
+    let names = api
+        .names(games.iter().map(|g| {
+            if g.white_player_id == me {
+                g.black_player_id
+            } else {
+                g.white_player_id
+            }
+        }))
+        .await;
+    let mut out = String::from("<section><h2>Recent games</h2>");
+    if games.is_empty() {
+        out.push_str("<p>None.</p></section>");
+        return out;
+    }
+    out.push_str(
+        "<table class=\"games\"><thead><tr><th scope=\"col\">Game</th>\
+         <th scope=\"col\">Colour</th><th scope=\"col\">Opponent</th><th scope=\"col\">Result</th>\
+         </tr></thead><tbody>",
+    );
+    for game in games {
+        let white = game.white_player_id == me;
+        let opponent = if white {
+            game.black_player_id
+        } else {
+            game.white_player_id
+        };
+        let outcome = score(game.state.as_ref());
+        let mine = match (outcome, white) {
+            ("1-0", true) | ("0-1", false) => "won",
+            ("1-0", false) | ("0-1", true) => "lost",
+            ("1/2-1/2", _) => "drawn",
+            _ if game.state.as_ref().is_some_and(|s| s.result.is_some()) => "aborted",
+            _ => "playing",
+        };
         let _ = write!(
-            body,
-            "<li><a href=\"/games/{id}\">game {id}</a> · {} · {}</li>",
-            esc(&game.kind),
-            score(game.state.as_ref()),
-            id = game.id
+            out,
+            "<tr><td><a href=\"/games/{id}\">{id}</a> <span class=\"kind\">{kind} · {date}</span></td>\
+             <td>{colour}</td><td>{opponent}</td><td class=\"res\">{mine} {outcome}</td></tr>",
+            id = game.id,
+            kind = esc(&game.kind),
+            date = hanniball_rules::record::date(game.created_at_ms),
+            colour = if white { "white" } else { "black" },
+            opponent = player_link(opponent, names.get(&opponent).map_or("", String::as_str)),
         );
     }
-    body.push_str("</ul></section>");
-    page(&player.name, &body).into_response()
+    out.push_str("</tbody></table></section>");
+    out
 }
 
 #[cfg(test)]
@@ -161,16 +223,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_rating_chart_spans_lowest_to_highest() {
-        let chart = rating_chart(&[1500.0, 1520.0, 1490.0, 1550.0]);
+    fn a_rating_chart_spans_lowest_to_highest_with_dates() {
+        let day = 86_400_000;
+        let chart = rating_chart(&[
+            (day, 1500.0),
+            (2 * day, 1520.0),
+            (3 * day, 1490.0),
+            (40 * day, 1550.0),
+        ]);
         assert!(chart.starts_with("<svg") && chart.ends_with("</svg>"));
-        assert!(chart.contains("from 1500 to 1550, lowest 1490, highest 1550"));
-        // Four points; the highest at the top margin, the lowest at the bottom one.
+        assert!(
+            chart.contains(
+                "from 1970.01.02 to 1970.02.10: from 1500 to 1550, lowest 1490, highest 1550"
+            ),
+            "{chart}"
+        );
+        assert!(chart.contains(">1970.01.02</text>") && chart.contains(">1970.02.10</text>"));
+        // Four points; the highest at the top of the plot, the lowest at its bottom.
         let points = chart.split("points=\"").nth(1).expect("points");
         let points: Vec<&str> = points.split('"').next().expect("end").split(' ').collect();
         assert_eq!(points.len(), 4);
         assert!(
-            points[3].ends_with(",30.0") && points[2].ends_with(",170.0"),
+            points[3].ends_with(",0.0") && points[2].ends_with(",140.0"),
             "{points:?}"
         );
         assert_eq!(rating_chart(&[]), "");

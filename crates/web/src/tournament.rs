@@ -9,8 +9,8 @@ use hanniball_proto::scheduler::v1 as spb;
 
 use crate::app::{Api, Scheduler};
 use crate::assets::TOURNAMENT_SCRIPT;
-use crate::html::{api_error, error_page, esc, page, player_link, unavailable};
-use crate::url::game_id;
+use crate::html::{api_error, error_page, esc, page, player_link, points, unavailable};
+use crate::url::{game_id, query_value};
 
 pub(crate) fn tournament_status(status: i32) -> &'static str {
     match spb::TournamentStatus::try_from(status) {
@@ -32,111 +32,46 @@ pub(crate) fn bad_tournament_id() -> Response {
 pub(crate) async fn tournament_page(
     State(mut api): State<Api>,
     Path(id): Path<String>,
+    uri: axum::http::Uri,
 ) -> Response {
     let Some(id) = game_id(&id) else {
         return bad_tournament_id();
     };
-    let Some(scheduler) = api.scheduler.as_mut() else {
-        return unavailable("tournaments");
+    let (tournament, standings) = match read(&mut api, id).await {
+        Ok(both) => both,
+        Err(response) => return response,
     };
-    // Both calls at once: a large tournament's page waits for the slower, not for the sum.
-    let mut other = scheduler.clone();
-    let (tournament, standings) = tokio::join!(
-        tournament_of(scheduler, id),
-        other.get_standings(spb::GetStandingsRequest { tournament_id: id })
-    );
-    let tournament = match tournament {
-        Ok(t) => t,
-        Err(status) => return api_error(&status),
-    };
-    let standings = match standings {
-        Ok(answer) => answer.into_inner(),
-        Err(status) => return api_error(&status),
-    };
+    let by_rank = query_value(uri.query(), "order").as_deref() == Some("rank");
     let settings = tournament.settings.clone().unwrap_or_default();
-    let names: std::collections::HashMap<i64, &str> = tournament
-        .entrants
-        .iter()
-        .map(|e| (e.player_id, e.name.as_str()))
-        .collect();
-    let name = |id: i64| {
-        names
-            .get(&id)
-            .map_or_else(|| format!("player {id}"), |n| (*n).to_owned())
-    };
     let live = is_live(&tournament);
     let mut body = format!(
-        "<h1>{}</h1><p id=\"summary\"{}>{} · round {} of {} · {} players · <a href=\"/tournaments/{id}/trf\" download>TRF</a></p>",
+        "<h1>{}</h1><p id=\"summary\"{}>{} · round {} of {} · {} players · {} · \
+         <a href=\"/tournaments/{id}/trf\" download>TRF</a> · \
+         <a href=\"/tournaments/{id}/print\" id=\"print-link\">Print pairings and standings</a></p>",
         esc(&settings.name),
         if live { " data-live" } else { "" },
         tournament_status(tournament.status),
         tournament.current_round,
         tournament.rounds,
-        tournament.entrants.len()
+        tournament.entrants.len(),
+        settings.time_control.map_or_else(
+            || "untimed".to_owned(),
+            |tc| hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms)
+        ),
     );
-    // Standings.
-    body.push_str("<section><h2>Standings</h2><table><thead><tr><th scope=\"col\">Rank</th><th scope=\"col\">Player</th><th scope=\"col\">Rating</th><th scope=\"col\">Points</th>");
-    for tiebreak in &standings.tiebreak_names {
-        let _ = write!(body, "<th scope=\"col\">{}</th>", esc(tiebreak));
-    }
-    body.push_str("</tr></thead><tbody>");
-    for row in &standings.standings {
-        let _ = write!(
-            body,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
-            row.rank,
-            player_link(row.player_id, &row.name),
-            row.rating,
-            esc(&row.points)
-        );
-        for value in &row.tiebreaks {
-            let _ = write!(body, "<td>{}</td>", esc(value));
-        }
-        body.push_str("</tr>");
-    }
-    body.push_str("</tbody></table></section>");
-    body.push_str(&crosstable(&tournament));
+    body.push_str("<section><h2>Standings</h2>");
+    body.push_str(&standings_table(&standings));
+    body.push_str(&legend(&standings.tiebreak_names));
+    body.push_str("</section>");
+    body.push_str(&crosstable(&tournament, &standings, by_rank));
     // Pairings and results, newest round first.
-    let mut rounds: Vec<u32> = tournament.boards.iter().map(|b| b.round).collect();
-    rounds.sort_unstable();
-    rounds.dedup();
-    for round in rounds.iter().rev() {
+    let before = points_before(&tournament);
+    for round in rounds(&tournament).iter().rev() {
         let _ = write!(
             body,
-            "<section><h2>Round {round}</h2><table><thead><tr><th scope=\"col\">Board</th><th scope=\"col\">White</th><th scope=\"col\">Result</th><th scope=\"col\">Black</th></tr></thead><tbody>"
+            "<section id=\"round-{round}\"><h2>Round {round}</h2>{}</section>",
+            round_table(&tournament, *round, &before)
         );
-        for b in tournament.boards.iter().filter(|b| b.round == *round) {
-            let kind = spb::BoardKind::try_from(b.kind).unwrap_or(spb::BoardKind::Unspecified);
-            let (black, result) = match kind {
-                spb::BoardKind::Game => (
-                    player_link(b.black_player_id, &name(b.black_player_id)),
-                    if b.game_id > 0 {
-                        format!(
-                            "<a href=\"/games/{}\">{}</a>",
-                            b.game_id,
-                            if b.result.is_empty() {
-                                "playing"
-                            } else {
-                                b.result.as_str()
-                            }
-                        )
-                    } else {
-                        esc(&b.result)
-                    },
-                ),
-                spb::BoardKind::PairingBye => ("bye".to_owned(), String::new()),
-                spb::BoardKind::HalfPointBye => ("half-point bye".to_owned(), String::new()),
-                spb::BoardKind::ZeroPointBye => ("zero-point bye".to_owned(), String::new()),
-                _ => ("absent".to_owned(), String::new()),
-            };
-            let _ = write!(
-                body,
-                "<tr><td>{}</td><td>{}</td><td>{result}</td><td>{black}</td></tr>",
-                b.number,
-                player_link(b.white_player_id, &name(b.white_player_id))
-            );
-        }
-        body.push_str("</tbody></table></section>");
     }
     let mut html = page(&settings.name, &body).0;
     if live {
@@ -158,6 +93,276 @@ pub(crate) async fn tournament_page(
             );
     }
     Html(html).into_response()
+}
+
+/// `/tournaments/{id}/print`: what a club pins on the wall. Each round's pairings on a sheet of
+/// its own in large type (`?round=N`: that round only), then the standings; printed, each sheet
+/// is a page.
+pub(crate) async fn print_page(
+    State(mut api): State<Api>,
+    Path(id): Path<String>,
+    uri: axum::http::Uri,
+) -> Response {
+    let Some(id) = game_id(&id) else {
+        return bad_tournament_id();
+    };
+    let (tournament, standings) = match read(&mut api, id).await {
+        Ok(both) => both,
+        Err(response) => return response,
+    };
+    let all = rounds(&tournament);
+    let wanted = match query_value(uri.query(), "round") {
+        None => all.clone(),
+        Some(text) => match text.parse::<u32>() {
+            Ok(round) if all.contains(&round) => vec![round],
+            _ => {
+                return error_page(
+                    StatusCode::NOT_FOUND,
+                    &format!("This tournament has no round {text} paired."),
+                );
+            }
+        },
+    };
+    let settings = tournament.settings.clone().unwrap_or_default();
+    let name = esc(&settings.name);
+    let before = points_before(&tournament);
+    let mut body = format!(
+        "<p class=\"noprint\"><a href=\"/tournaments/{id}\">Back to {name}</a> · \
+         each sheet below prints on a page of its own.</p>"
+    );
+    for round in &wanted {
+        let _ = write!(
+            body,
+            "<section class=\"sheet\" id=\"sheet-round-{round}\"><h2>{name}: round {round} pairings</h2>{}</section>",
+            round_table(&tournament, *round, &before)
+        );
+    }
+    let _ = write!(
+        body,
+        "<section class=\"sheet\" id=\"sheet-standings\"><h2>{name}: standings after round {}</h2>{}{}</section>",
+        standings.rounds,
+        standings_table(&standings),
+        legend(&standings.tiebreak_names)
+    );
+    page(&format!("{} (print)", settings.name), &body).into_response()
+}
+
+/// A tournament and its standings, both asked for at once (a large tournament's page waits for
+/// the slower call, not for the sum); an error page if either fails.
+async fn read(
+    api: &mut Api,
+    id: i64,
+) -> Result<(spb::Tournament, spb::GetStandingsResponse), Response> {
+    let Some(scheduler) = api.scheduler.as_mut() else {
+        return Err(unavailable("tournaments"));
+    };
+    let mut other = scheduler.clone();
+    let (tournament, standings) = tokio::join!(
+        tournament_of(scheduler, id),
+        other.get_standings(spb::GetStandingsRequest { tournament_id: id })
+    );
+    let tournament = tournament.map_err(|status| api_error(&status))?;
+    let standings = standings.map_err(|status| api_error(&status))?.into_inner();
+    Ok((tournament, standings))
+}
+
+/// The rounds with boards, in order.
+fn rounds(tournament: &spb::Tournament) -> Vec<u32> {
+    let mut rounds: Vec<u32> = tournament.boards.iter().map(|b| b.round).collect();
+    rounds.sort_unstable();
+    rounds.dedup();
+    rounds
+}
+
+/// What each tie-break acronym means (FIDE Handbook C.07).
+fn tiebreak_meaning(acronym: &str) -> Option<&'static str> {
+    Some(match acronym {
+        "BH" => "Buchholz: the sum of the opponents' scores",
+        "BH-C1" => "Buchholz Cut-1: Buchholz without the lowest opponent's score",
+        "SB" => {
+            "Sonneborn-Berger: each opponent's score times the points scored against them, summed"
+        }
+        "PS" => "progressive score: the running score after each round, summed",
+        "DE" => "direct encounter: the results among the tied players",
+        "WIN" => "rounds won, with or without playing (a bye or forfeit win counts)",
+        "WON" => "games won over the board",
+        "TPR" => "tournament performance rating",
+        _ => return None,
+    })
+}
+
+/// The standings as a table whose rank and player columns stay in view when it scrolls.
+fn standings_table(standings: &spb::GetStandingsResponse) -> String {
+    let mut out = String::from(
+        "<table class=\"fixed standings\"><thead><tr><th scope=\"col\"><abbr title=\"rank\">Rk</abbr></th><th scope=\"col\" class=\"name\">Player</th><th scope=\"col\">Rating</th><th scope=\"col\">Points</th>",
+    );
+    for tiebreak in &standings.tiebreak_names {
+        match tiebreak_meaning(tiebreak) {
+            Some(meaning) => {
+                let _ = write!(
+                    out,
+                    "<th scope=\"col\"><abbr title=\"{meaning}\">{}</abbr></th>",
+                    esc(tiebreak)
+                );
+            }
+            None => {
+                let _ = write!(out, "<th scope=\"col\">{}</th>", esc(tiebreak));
+            }
+        }
+    }
+    out.push_str("</tr></thead><tbody>");
+    for row in &standings.standings {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td>",
+            row.rank,
+            player_link(row.player_id, &row.name),
+            row.rating,
+            esc(&row.points)
+        );
+        for value in &row.tiebreaks {
+            let _ = write!(out, "<td>{}</td>", esc(value));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// The legend of the standings' tie-break columns.
+fn legend(names: &[String]) -> String {
+    if names.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<dl class=\"legend\" id=\"tiebreak-legend\">");
+    for name in names {
+        let _ = write!(
+            out,
+            "<dt>{}</dt><dd>{}</dd>",
+            esc(name),
+            tiebreak_meaning(name).unwrap_or("a tie-break of the tournament's settings")
+        );
+    }
+    out.push_str("</dl>");
+    out
+}
+
+/// Half-points a player got from one board (nothing yet for a game still on).
+fn board_halves(board: &spb::Board, me: i64, bye_halves: u32) -> u32 {
+    match spb::BoardKind::try_from(board.kind).unwrap_or(spb::BoardKind::Unspecified) {
+        spb::BoardKind::Game => {
+            let white = board.white_player_id == me;
+            match (board.result.as_str(), white) {
+                ("1-0" | "+/-", true) | ("0-1" | "-/+", false) => 2,
+                ("1/2-1/2", _) => 1,
+                _ => 0,
+            }
+        }
+        spb::BoardKind::PairingBye => bye_halves,
+        spb::BoardKind::HalfPointBye => 1,
+        _ => 0,
+    }
+}
+
+/// The pairing-allocated bye's half-points (a win's unless the settings say otherwise).
+fn bye_halves(tournament: &spb::Tournament) -> u32 {
+    let settings = tournament.settings.clone().unwrap_or_default();
+    if settings.bye_points == 0 && !settings.bye_points_set {
+        2
+    } else {
+        settings.bye_points
+    }
+}
+
+/// Each player's half-points before each round: (round, player) → half-points scored in the
+/// rounds before it.
+fn points_before(tournament: &spb::Tournament) -> std::collections::HashMap<(u32, i64), u32> {
+    let bye = bye_halves(tournament);
+    let mut scored: std::collections::HashMap<(u32, i64), u32> =
+        std::collections::HashMap::with_capacity(2 * tournament.boards.len());
+    for b in &tournament.boards {
+        *scored.entry((b.round, b.white_player_id)).or_default() +=
+            board_halves(b, b.white_player_id, bye);
+        if b.black_player_id > 0 {
+            *scored.entry((b.round, b.black_player_id)).or_default() +=
+                board_halves(b, b.black_player_id, bye);
+        }
+    }
+    let last = tournament.boards.iter().map(|b| b.round).max().unwrap_or(0);
+    let mut before =
+        std::collections::HashMap::with_capacity(tournament.entrants.len() * last as usize);
+    for entrant in &tournament.entrants {
+        let mut sum = 0;
+        for round in 1..=last {
+            before.insert((round, entrant.player_id), sum);
+            sum += scored
+                .get(&(round, entrant.player_id))
+                .copied()
+                .unwrap_or(0);
+        }
+    }
+    before
+}
+
+/// One round's pairings and results: each player with the points they had before the round,
+/// byes with the points they gave.
+fn round_table(
+    tournament: &spb::Tournament,
+    round: u32,
+    before: &std::collections::HashMap<(u32, i64), u32>,
+) -> String {
+    let names: std::collections::HashMap<i64, &str> = tournament
+        .entrants
+        .iter()
+        .map(|e| (e.player_id, e.name.as_str()))
+        .collect();
+    let seat = |id: i64| {
+        let name = names
+            .get(&id)
+            .map_or_else(|| format!("player {id}"), |n| (*n).to_owned());
+        format!(
+            "{} <small>({})</small>",
+            player_link(id, &name),
+            points(before.get(&(round, id)).copied().unwrap_or(0))
+        )
+    };
+    let bye = bye_halves(tournament);
+    let mut out = String::from(
+        "<table class=\"pairings\"><thead><tr><th scope=\"col\">Board</th><th scope=\"col\">White</th><th scope=\"col\">Result</th><th scope=\"col\">Black</th></tr></thead><tbody>",
+    );
+    for b in tournament.boards.iter().filter(|b| b.round == round) {
+        let kind = spb::BoardKind::try_from(b.kind).unwrap_or(spb::BoardKind::Unspecified);
+        let (black, result) = match kind {
+            spb::BoardKind::Game => (
+                seat(b.black_player_id),
+                if b.game_id > 0 {
+                    format!(
+                        "<a href=\"/games/{}\">{}</a>",
+                        b.game_id,
+                        if b.result.is_empty() {
+                            "playing"
+                        } else {
+                            b.result.as_str()
+                        }
+                    )
+                } else {
+                    esc(&b.result)
+                },
+            ),
+            spb::BoardKind::PairingBye => ("bye".to_owned(), points(bye)),
+            spb::BoardKind::HalfPointBye => ("half-point bye".to_owned(), points(1)),
+            spb::BoardKind::ZeroPointBye => ("zero-point bye".to_owned(), points(0)),
+            _ => ("absent".to_owned(), points(0)),
+        };
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td>{}</td><td>{result}</td><td>{black}</td></tr>",
+            b.number,
+            seat(b.white_player_id)
+        );
+    }
+    out.push_str("</tbody></table>");
+    out
 }
 
 /// Tournament `id` with its boards, as [`Api::game`] reads a game.
@@ -212,19 +417,44 @@ fn cross_cell(board: &spb::Board, me: i64, ranks: &std::collections::HashMap<i64
     }
 }
 
-/// The crosstable: a row per player by starting rank, a column per round.
-fn crosstable(tournament: &spb::Tournament) -> String {
-    let ranks: std::collections::HashMap<i64, u32> = tournament
-        .entrants
-        .iter()
-        .map(|e| (e.player_id, e.start_rank))
-        .collect();
+/// The crosstable: a row per player, by starting rank or (`by_rank`) by the standings' final
+/// rank, a column per round; each cell names the opponent by the number of the table's order.
+fn crosstable(
+    tournament: &spb::Tournament,
+    standings: &spb::GetStandingsResponse,
+    by_rank: bool,
+) -> String {
     let rounds = tournament.boards.iter().map(|b| b.round).max().unwrap_or(0);
     if rounds == 0 {
         return String::new();
     }
     let mut entrants: Vec<&spb::Entrant> = tournament.entrants.iter().collect();
     entrants.sort_by_key(|e| (e.start_rank, e.player_id));
+    let mut numbers: std::collections::HashMap<i64, u32> = entrants
+        .iter()
+        .map(|e| (e.player_id, e.start_rank))
+        .collect();
+    if by_rank {
+        let place: std::collections::HashMap<i64, usize> = standings
+            .standings
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.player_id, i))
+            .collect();
+        entrants.sort_by_key(|e| {
+            (
+                place.get(&e.player_id).copied().unwrap_or(usize::MAX),
+                e.start_rank,
+            )
+        });
+        // Places, not ranks: tied players share a rank, but each row needs its own number.
+        numbers = standings
+            .standings
+            .iter()
+            .zip(1..)
+            .map(|(s, place)| (s.player_id, place))
+            .collect();
+    }
     // (round, player) → the board: a lookup per cell instead of a scan of every board.
     let mut seat: std::collections::HashMap<(u32, i64), &spb::Board> =
         std::collections::HashMap::with_capacity(2 * tournament.boards.len());
@@ -234,8 +464,27 @@ fn crosstable(tournament: &spb::Tournament) -> String {
             seat.entry((b.round, b.black_player_id)).or_insert(b);
         }
     }
-    let mut out = String::from(
-        "<section><h2>Crosstable</h2><table class=\"cross\"><thead><tr><th scope=\"col\">No</th><th scope=\"col\">Player</th>",
+    let id = tournament.id;
+    let (start_link, rank_link) = if by_rank {
+        (
+            format!("<a href=\"/tournaments/{id}#crosstable\">by starting rank</a>"),
+            "<strong>by final rank</strong>".to_owned(),
+        )
+    } else {
+        (
+            "<strong>by starting rank</strong>".to_owned(),
+            format!(
+                "<a href=\"/tournaments/{id}?order=rank#crosstable\" id=\"by-rank\">by final rank</a>"
+            ),
+        )
+    };
+    let mut out = format!(
+        "<section id=\"crosstable\"><h2>Crosstable</h2><p class=\"noprint\">{start_link} · {rank_link}</p><table class=\"cross fixed\"><thead><tr><th scope=\"col\">{}</th><th scope=\"col\" class=\"name\">Player</th>",
+        if by_rank {
+            "<abbr title=\"final rank\">Rk</abbr>"
+        } else {
+            "<abbr title=\"starting rank\">No</abbr>"
+        }
     );
     for round in 1..=rounds {
         let _ = write!(out, "<th scope=\"col\">R{round}</th>");
@@ -244,24 +493,17 @@ fn crosstable(tournament: &spb::Tournament) -> String {
     for entrant in entrants {
         let _ = write!(
             out,
-            "<tr><td>{}</td><th scope=\"row\"><a href=\"/players/{}\">{}</a></th>",
-            entrant.start_rank,
-            entrant.player_id,
-            esc(&entrant.name)
+            "<tr><td>{}</td><th scope=\"row\" class=\"name\">{}</th>",
+            numbers.get(&entrant.player_id).copied().unwrap_or(0),
+            player_link(entrant.player_id, &entrant.name)
         );
         for round in 1..=rounds {
             let cell = seat
                 .get(&(round, entrant.player_id))
-                .map_or_else(String::new, |b| cross_cell(b, entrant.player_id, &ranks));
+                .map_or_else(String::new, |b| cross_cell(b, entrant.player_id, &numbers));
             let _ = write!(out, "<td>{}</td>", esc(&cell));
         }
-        let halves = entrant.score_halves;
-        let _ = write!(
-            out,
-            "<td>{}{}</td></tr>",
-            halves / 2,
-            if halves % 2 == 1 { ".5" } else { "" }
-        );
+        let _ = write!(out, "<td>{}</td></tr>", points(entrant.score_halves));
     }
     out.push_str("</tbody></table></section>");
     out
@@ -324,5 +566,56 @@ mod tests {
             cross_cell(&board(spb::BoardKind::PairingBye, ""), 10, &ranks),
             "+"
         );
+    }
+
+    #[test]
+    fn points_before_a_round_count_results_and_byes() {
+        let board = |round, number, kind: spb::BoardKind, white, black, result: &str| spb::Board {
+            round,
+            number,
+            kind: kind.into(),
+            white_player_id: white,
+            black_player_id: black,
+            result: result.to_owned(),
+            ..Default::default()
+        };
+        let entrant = |id| spb::Entrant {
+            player_id: id,
+            ..Default::default()
+        };
+        let mut tournament = spb::Tournament {
+            entrants: vec![entrant(1), entrant(2), entrant(3)],
+            boards: vec![
+                board(1, 1, spb::BoardKind::Game, 1, 2, "1-0"),
+                board(1, 2, spb::BoardKind::PairingBye, 3, 0, ""),
+                board(2, 1, spb::BoardKind::Game, 3, 1, "1/2-1/2"),
+                board(2, 2, spb::BoardKind::HalfPointBye, 2, 0, ""),
+                board(3, 1, spb::BoardKind::Game, 2, 3, "-/+"),
+                board(3, 2, spb::BoardKind::ZeroPointBye, 1, 0, ""),
+            ],
+            ..Default::default()
+        };
+        let before = points_before(&tournament);
+        let halves = |round, id| before.get(&(round, id)).copied();
+        assert_eq!([halves(1, 1), halves(1, 2), halves(1, 3)], [Some(0); 3]);
+        assert_eq!(
+            [halves(2, 1), halves(2, 2), halves(2, 3)],
+            [Some(2), Some(0), Some(2)]
+        );
+        assert_eq!(
+            [halves(3, 1), halves(3, 2), halves(3, 3)],
+            [Some(3), Some(1), Some(3)]
+        );
+        // The bye shows its points; a tournament whose bye is worth a draw says so.
+        let table = round_table(&tournament, 1, &before);
+        assert!(table.contains("<td>1</td><td>bye</td>"), "{table}");
+        assert!(table.contains("(0)</small>"), "{table}");
+        tournament.settings = Some(spb::TournamentSettings {
+            bye_points: 1,
+            ..Default::default()
+        });
+        let table = round_table(&tournament, 1, &points_before(&tournament));
+        assert!(table.contains("<td>0.5</td><td>bye</td>"), "{table}");
+        assert_eq!(points_before(&tournament).get(&(2, 3)), Some(&1));
     }
 }

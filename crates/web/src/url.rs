@@ -9,11 +9,23 @@ pub(crate) fn game_id(text: &str) -> Option<i64> {
 
 /// `key`'s value in a URL query string, percent-decoded (`None` if absent or not UTF-8).
 pub(crate) fn query_value(query: Option<&str>, key: &str) -> Option<String> {
-    let raw = query?
+    query_values(query, key).into_iter().next()
+}
+
+/// Every value of `key` in a URL query string, in order, percent-decoded (those not UTF-8 left
+/// out).
+pub(crate) fn query_values(query: Option<&str>, key: &str) -> Vec<String> {
+    query
+        .unwrap_or_default()
         .split('&')
         .filter_map(|pair| pair.split_once('='))
-        .find(|(k, _)| *k == key)
-        .map(|(_, v)| v)?;
+        .filter(|(k, _)| *k == key)
+        .filter_map(|(_, v)| percent_decode(v))
+        .collect()
+}
+
+/// A query value percent-decoded (`+` is a space, as forms send it); `None` if not UTF-8.
+fn percent_decode(raw: &str) -> Option<String> {
     let bytes = raw.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -30,6 +42,10 @@ pub(crate) fn query_value(query: Option<&str>, key: &str) -> Option<String> {
                     i += 1;
                 }
             },
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
             b => {
                 out.push(b);
                 i += 1;
@@ -66,6 +82,14 @@ mod tests {
         assert_eq!(query_value(Some("x=%zz%4"), "x").as_deref(), Some("%zz%4"));
         assert_eq!(query_value(Some("x=1"), "y"), None);
         assert_eq!(query_value(None, "x"), None);
+        assert_eq!(
+            query_value(Some("q=white+cup"), "q").as_deref(),
+            Some("white cup")
+        );
+        assert_eq!(
+            query_values(Some("back=a&x=1&back=b%7C&back=%ff"), "back"),
+            ["a", "b|"]
+        );
     }
 
     #[test]

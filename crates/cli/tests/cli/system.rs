@@ -124,9 +124,28 @@ fn the_demo_runs_a_swiss_tournament_among_bots_and_rates_it() {
         "--data-dir",
         dir.to_str().expect("utf-8"),
         "--exit",
+        "--fast",
     ]);
     assert!(out.contains("final standings after 2 rounds"), "{out}");
     assert!(out.contains("Watch it live: http://"), "{out}");
+    // How to point the CLI at it, with the admin token saved for the owner only.
+    let token = dir.join("admin-token");
+    assert!(
+        out.contains("export HANNIBALL_SERVER=http://")
+            && out.contains(&format!("$(cat {})", token.display())),
+        "{out}"
+    );
+    let saved = std::fs::read_to_string(&token).expect("the admin token file");
+    assert!(saved.trim().len() >= 32, "{saved}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&token)
+            .expect("metadata")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
     let standings: Vec<&str> = out
         .lines()
         .skip_while(|l| !l.starts_with("rank"))
@@ -171,12 +190,21 @@ fn the_demo_runs_a_swiss_tournament_among_bots_and_rates_it() {
 #[test]
 fn the_demo_s_pages_follow_the_tournament_and_show_the_new_ratings() {
     let dir = temp_dir("demo-web");
+    let metrics = format!("127.0.0.1:{}", common::free_port());
     let mut child = Command::new(env!("CARGO_BIN_EXE_hanniball"))
         .args(["demo", "--per-strategy", "1", "--rounds", "3"])
         // Bots that think a while: the rounds last seconds, so the page is seen while they run.
-        .args(["--time", "30+0.5", "--think-ms", "400", "--data-dir"])
+        .args([
+            "--time",
+            "30+0.5",
+            "--think-ms",
+            "400",
+            "--fast",
+            "--data-dir",
+        ])
         .arg(&dir)
         .env("HANNIBALL__SERVER__WEB_LISTEN", "127.0.0.1:0")
+        .env("HANNIBALL__SERVER__METRICS_LISTEN", &metrics)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -206,6 +234,15 @@ fn the_demo_s_pages_follow_the_tournament_and_show_the_new_ratings() {
             }
         }
     };
+    // The metrics address `serve` honours, and how to point the CLI at the demo.
+    assert_eq!(
+        read_to("metrics on "),
+        format!("metrics on http://{metrics}/metrics")
+    );
+    let server = read_to("  export HANNIBALL_SERVER=")
+        .trim()
+        .trim_start_matches("export HANNIBALL_SERVER=")
+        .to_owned();
     let line = read_to("Watch it live: http://");
     let web = line["Watch it live: http://".len()..]
         .trim_end_matches('/')
@@ -244,6 +281,21 @@ fn the_demo_s_pages_follow_the_tournament_and_show_the_new_ratings() {
         "games were rated: {out}"
     );
     read_to("The pages stay up");
+    // The CLI, pointed at the demo with its saved admin token, reads the same tournament.
+    let token = std::fs::read_to_string(dir.join("admin-token")).expect("the admin token");
+    let standings = common::ok_as(
+        token.trim(),
+        &["tournament", "standings", "1", "--server", &server],
+    );
+    for (name, _, _) in &changes {
+        assert!(standings.contains(name.as_str()), "{name}: {standings}");
+    }
+    let (code, scraped) = http_get(&metrics, "/metrics");
+    assert_eq!(code, 200);
+    assert!(
+        scraped.contains("hanniball_rpc_requests_total"),
+        "{scraped}"
+    );
     // The ladder shows every player's new rating; the tournament page its final standings.
     let (code, ladder) = http_get(&web, "/ladders/hanniball");
     assert_eq!(code, 200, "{ladder}");

@@ -30,8 +30,11 @@ async fn pages_show_games_live_and_offer_their_records() {
         "{home}"
     );
     assert!(
-        home.contains("<td>white</td>") && home.contains("<td>black</td>"),
-        "{home}"
+        home.contains(&format!(
+            "<td><a href=\"/players/{}\">white</a></td><td><a href=\"/players/{}\">black</a></td>",
+            game.white_player_id, game.black_player_id
+        )),
+        "players are linked: {home}"
     );
 
     // The game: the board as SVG after turn 1 (its arrow), players, clocks, the turn list.
@@ -119,6 +122,53 @@ async fn pages_show_games_live_and_offer_their_records() {
     assert!(
         page.contains("http-equiv=\"refresh\""),
         "a running tournament reloads"
+    );
+    // The printable view: a sheet per round and the standings, each a printed page.
+    let (code, print) = http_get(&web, &format!("/tournaments/{tournament}/print"));
+    assert_eq!(code, 200, "{print}");
+    assert_eq!(
+        print.matches("<section class=\"sheet\"").count(),
+        2,
+        "{print}"
+    );
+    assert!(print.contains("Web Open: round 1 pairings"), "{print}");
+    assert!(
+        print.contains("@media print{") && print.contains(".sheet{break-after:page"),
+        "{print}"
+    );
+    assert_eq!(
+        http_get(&web, &format!("/tournaments/{tournament}/print?round=1"))
+            .1
+            .matches("<section class=\"sheet\"")
+            .count(),
+        2
+    );
+    assert_eq!(
+        http_get(&web, &format!("/tournaments/{tournament}/print?round=9")).0,
+        404
+    );
+    // Search: a form on every page, a results page; bad input is refused.
+    assert!(page.contains("<form action=\"/search\""), "{page}");
+    let (code, found) = http_get(&web, "/search?q=Web+open");
+    assert_eq!(code, 200, "{found}");
+    assert!(
+        found.contains(&format!(
+            "<a href=\"/tournaments/{tournament}\">Web Open</a>"
+        )),
+        "{found}"
+    );
+    let (code, found) = http_get(&web, "/search?q=whit");
+    assert_eq!(code, 200);
+    assert!(
+        found.contains(&format!(
+            "href=\"/players/{}\">white</a>",
+            game.white_player_id
+        )) && found.contains(&format!("href=\"/games/{}\">game {}</a>", game.id, game.id)),
+        "{found}"
+    );
+    assert_eq!(
+        http_get(&web, &format!("/search?q={}", "x".repeat(101))).0,
+        400
     );
     let (code, trf) = http_get(&web, &format!("/tournaments/{tournament}/trf"));
     assert_eq!(code, 200);

@@ -73,7 +73,13 @@ pub fn write(t: &Tournament) -> Result<String, TrfError> {
             line.push_str("  ");
             line.push_str(&entry_text(e));
         }
-        out.push_str(line.trim_end());
+        // A last round without a pairing (`0000 -  `) keeps its blank result column: a line
+        // that stops inside a round's eight columns is malformed to bbpPairings.
+        if p.entries.last() == Some(&RoundEntry::NotPaired) {
+            out.push_str(&line);
+        } else {
+            out.push_str(line.trim_end());
+        }
         out.push('\n');
     }
     out.push_str(&format!("XXR {}\n", t.total_rounds));
@@ -90,18 +96,21 @@ pub fn write(t: &Tournament) -> Result<String, TrfError> {
         Colour::White => "152 W\n",
         Colour::Black => "152 B\n",
     });
+    // `162` in its fixed columns (a code every nine from column 6, its points in the four after
+    // it), as TRF-2026 lays it out and bbpPairings requires. An absence (`A`) worth 0 is left
+    // out: that is every reader's default, and bbpPairings knows only its own `Z` for it.
     let ps = &t.points;
-    let mut system = format!(
-        "162 W {} D {} L {}",
-        Score(ps.win),
-        Score(ps.draw),
-        Score(ps.loss)
-    );
-    if ps.zero_bye == ps.forfeit_loss {
-        system.push_str(&format!(" A {}", Score(ps.zero_bye)));
+    let mut fields = vec![('W', ps.win), ('D', ps.draw), ('L', ps.loss)];
+    if ps.zero_bye == ps.forfeit_loss && ps.zero_bye != 0 {
+        fields.push(('A', ps.zero_bye));
     }
-    system.push_str(&format!(" P {}\n", Score(ps.pab)));
-    out.push_str(&system);
+    fields.push(('P', ps.pab));
+    let mut system = String::from("162 ");
+    for (code, points) in fields {
+        system.push_str(&format!(" {code}{:>4}   ", Score(points).to_string()));
+    }
+    out.push_str(system.trim_end());
+    out.push('\n');
     let (ps, usual) = (&t.points, PointSystem::default());
     for (tag, value, default) in [
         ("BBW", ps.win, usual.win),

@@ -60,17 +60,23 @@ pub fn player_name(raw: &str) -> Result<String, NameError> {
 fn refused(c: char) -> Option<&'static str> {
     match c.general_category() {
         GeneralCategory::Control => Some("the control character"),
-        GeneralCategory::Format => Some(if matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') {
-            "the bidirectional control"
-        } else {
-            "the invisible format character"
-        }),
+        GeneralCategory::Format => Some(
+            if matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') {
+                "the bidirectional control"
+            } else {
+                "the invisible format character"
+            },
+        ),
         GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => {
             Some("the line separator")
         }
-        GeneralCategory::SpaceSeparator if c != ' ' => Some("the space character (only plain spaces)"),
+        GeneralCategory::SpaceSeparator if c != ' ' => {
+            Some("the space character (only plain spaces)")
+        }
         GeneralCategory::PrivateUse => Some("the private-use character"),
-        GeneralCategory::Unassigned | GeneralCategory::Surrogate => Some("the unassigned code point"),
+        GeneralCategory::Unassigned | GeneralCategory::Surrogate => {
+            Some("the unassigned code point")
+        }
         _ => None,
     }
 }
@@ -103,26 +109,68 @@ mod tests {
         ("bot-42.v2", "bot-42.v2"),
         ("a", "a"),
         // 40 characters, the most.
-        ("ąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąą", "ąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąą"),
+        (
+            "ąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąą",
+            "ąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąą",
+        ),
     ];
 
     /// (as typed, the start of the refusal).
     const REFUSED: &[(&str, &str)] = &[
         ("", "a player name cannot be empty"),
         ("   ", "a player name cannot be empty"),
-        ("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "player name \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\" has 41 characters"),
-        ("Ann\u{202E}nimda", "player name \"Ann\\u{202e}nimda\" contains the bidirectional control U+202E (character 4)"),
-        ("Ann\u{2067}x\u{2069}", "player name \"Ann\\u{2067}x\\u{2069}\" contains the bidirectional control U+2067"),
-        ("Ad\u{200B}min", "player name \"Ad\\u{200b}min\" contains the invisible format character U+200B"),
-        ("Ad\u{200D}min", "player name \"Ad\\u{200d}min\" contains the invisible format character U+200D"),
-        ("\u{FEFF}Bob", "player name \"\\u{feff}Bob\" contains the invisible format character U+FEFF"),
-        ("Bo\u{AD}b", "player name \"Bo\\u{ad}b\" contains the invisible format character U+00AD"),
-        ("Bob\nAlice", "player name \"Bob\\nAlice\" contains the control character U+000A"),
-        ("Bob\u{7}", "player name \"Bob\\u{7}\" contains the control character U+0007"),
-        ("Bob\u{2028}x", "player name \"Bob\\u{2028}x\" contains the line separator U+2028"),
-        ("Bob\u{A0}Smith", "player name \"Bob\\u{a0}Smith\" contains the space character (only plain spaces) U+00A0"),
-        ("Bob\u{E000}", "player name \"Bob\\u{e000}\" contains the private-use character U+E000"),
-        ("Bob\u{378}", "player name \"Bob\\u{378}\" contains the unassigned code point U+0378"),
+        (
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "player name \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\" has 41 characters",
+        ),
+        (
+            "Ann\u{202E}nimda",
+            "player name \"Ann\\u{202e}nimda\" contains the bidirectional control U+202E (character 4)",
+        ),
+        (
+            "Ann\u{2067}x\u{2069}",
+            "player name \"Ann\\u{2067}x\\u{2069}\" contains the bidirectional control U+2067",
+        ),
+        (
+            "Ad\u{200B}min",
+            "player name \"Ad\\u{200b}min\" contains the invisible format character U+200B",
+        ),
+        (
+            "Ad\u{200D}min",
+            "player name \"Ad\\u{200d}min\" contains the invisible format character U+200D",
+        ),
+        (
+            "\u{FEFF}Bob",
+            "player name \"\\u{feff}Bob\" contains the invisible format character U+FEFF",
+        ),
+        (
+            "Bo\u{AD}b",
+            "player name \"Bo\\u{ad}b\" contains the invisible format character U+00AD",
+        ),
+        (
+            "Bob\nAlice",
+            "player name \"Bob\\nAlice\" contains the control character U+000A",
+        ),
+        (
+            "Bob\u{7}",
+            "player name \"Bob\\u{7}\" contains the control character U+0007",
+        ),
+        (
+            "Bob\u{2028}x",
+            "player name \"Bob\\u{2028}x\" contains the line separator U+2028",
+        ),
+        (
+            "Bob\u{A0}Smith",
+            "player name \"Bob\\u{a0}Smith\" contains the space character (only plain spaces) U+00A0",
+        ),
+        (
+            "Bob\u{E000}",
+            "player name \"Bob\\u{e000}\" contains the private-use character U+E000",
+        ),
+        (
+            "Bob\u{378}",
+            "player name \"Bob\\u{378}\" contains the unassigned code point U+0378",
+        ),
     ];
 
     #[test]

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use hanniball_pairing::tiebreak::TieBreak;
 use hanniball_pairing::trf::{Encoding, ReadOptions, TrfFile};
-use hanniball_pairing::{DutchOptions, Tournament, check, format_pairing, pair_next_round, recheck, trf};
+use hanniball_pairing::{
+    DutchOptions, Tournament, check, format_pairing, pair_next_round, recheck, trf,
+};
 
 /// Exit code when the tournament cannot be paired or breaks the rules.
 const REFUSED: u8 = 1;
@@ -198,9 +200,10 @@ fn check_command(read: &TrfFile, strict: bool) -> ExitCode {
     if breached.is_empty() {
         summary.push_str("no breach of the absolute criteria");
     } else {
+        let n = violations.len();
         summary.push_str(&format!(
-            "{} breaches of the absolute criteria (rounds {})",
-            violations.len(),
+            "{n} {} of the absolute criteria (rounds {})",
+            if n == 1 { "breach" } else { "breaches" },
             list(&mut breached)
         ));
     }

@@ -154,12 +154,31 @@ pub enum TrfError {
         /// A point system under which every column agrees, as a `162` body.
         explained_by: Option<String>,
     },
-    #[error("line {line}: round {round}: a game against {opponent} without a result before a later round with results: only the last round may be unfinished")]
-    UnfinishedNotLast { line: usize, round: u32, opponent: u32 },
-    #[error("line {line}: round {round}: player {player} has a game against {opponent} without a result, but {opponent}'s record does not name {player} with the other colour")]
-    UnfinishedMismatch { line: usize, round: u32, player: u32, opponent: u32 },
-    #[error("round {round} is paired but {unfinished} of its games have no result yet: enter the results before pairing round {next}")]
-    RoundUnfinished { round: u32, unfinished: usize, next: u32 },
+    #[error(
+        "line {line}: round {round}: a game against {opponent} without a result before a later round with results: only the last round may be unfinished"
+    )]
+    UnfinishedNotLast {
+        line: usize,
+        round: u32,
+        opponent: u32,
+    },
+    #[error(
+        "line {line}: round {round}: player {player} has a game against {opponent} without a result, but {opponent}'s record does not name {player} with the other colour"
+    )]
+    UnfinishedMismatch {
+        line: usize,
+        round: u32,
+        player: u32,
+        opponent: u32,
+    },
+    #[error(
+        "round {round} is paired but {unfinished} of its games have no result yet: enter the results before pairing round {next}"
+    )]
+    RoundUnfinished {
+        round: u32,
+        unfinished: usize,
+        next: u32,
+    },
     #[error(
         "{count} players do not fit in a TRF file: starting ranks have four digits, so at most {} players",
         MAX_PLAYERS
@@ -216,10 +235,9 @@ impl TrfFile {
         let mut t = self.tournament.clone();
         if let Some(u) = &self.unfinished {
             for &(white, black) in &u.games {
-                for (id, colour, opponent) in [
-                    (white, Colour::White, black),
-                    (black, Colour::Black, white),
-                ] {
+                for (id, colour, opponent) in
+                    [(white, Colour::White, black), (black, Colour::Black, white)]
+                {
                     t.set_entry(
                         id,
                         u.round,
@@ -1001,12 +1019,16 @@ struct RawEntry {
 enum Cell {
     Entry(RoundEntry),
     /// A game paired whose result is not in yet (result column blank).
-    Pending { opponent: PlayerId, colour: Colour },
+    Pending {
+        opponent: PlayerId,
+        colour: Colour,
+    },
 }
 
 impl RawEntry {
     fn resolve(self, line: usize, round: u32, me: u32, count: u32) -> Result<Cell, TrfError> {
-        if self.opponent != 0 && self.result == ' ' && self.opponent <= count && self.opponent != me {
+        if self.opponent != 0 && self.result == ' ' && self.opponent <= count && self.opponent != me
+        {
             let colour = match self.colour {
                 'w' | 'W' => Colour::White,
                 'b' | 'B' => Colour::Black,

@@ -166,13 +166,33 @@ mod tests {
             (b"M\xC3\xBCller", None, "Müller", Encoding::Utf8),
             (b"\xEF\xBB\xBFM\xC3\xBCller", None, "Müller", Encoding::Utf8),
             (b"M\xFCller", None, "Müller", Encoding::Windows1252),
-            (b"\x8Aimon \x96 \xC9mile", None, "Šimon – Émile", Encoding::Windows1252),
-            (b"M\xFCller", Some(Encoding::Latin1), "Müller", Encoding::Latin1),
+            (
+                b"\x8Aimon \x96 \xC9mile",
+                None,
+                "Šimon – Émile",
+                Encoding::Windows1252,
+            ),
+            (
+                b"M\xFCller",
+                Some(Encoding::Latin1),
+                "Müller",
+                Encoding::Latin1,
+            ),
             (b"\x80", Some(Encoding::Latin1), "\u{80}", Encoding::Latin1),
-            (b"\x80", Some(Encoding::Windows1252), "€", Encoding::Windows1252),
+            (
+                b"\x80",
+                Some(Encoding::Windows1252),
+                "€",
+                Encoding::Windows1252,
+            ),
             (b"\xFF\xFEM\x00\xFC\x00", None, "Mü", Encoding::Utf16Le),
             (b"\xFE\xFF\x00M\x00\xFC", None, "Mü", Encoding::Utf16Be),
-            (b"M\x00\xFC\x00", Some(Encoding::Utf16Le), "Mü", Encoding::Utf16Le),
+            (
+                b"M\x00\xFC\x00",
+                Some(Encoding::Utf16Le),
+                "Mü",
+                Encoding::Utf16Le,
+            ),
             // UTF-8 stays UTF-8 even where every byte is also Windows-1252.
             ("李明".as_bytes(), None, "李明", Encoding::Utf8),
         ];

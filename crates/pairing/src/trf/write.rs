@@ -47,7 +47,11 @@ pub fn write(t: &Tournament) -> Result<String, TrfError> {
         rank_of[p.id.0 as usize - 1] = i as u32 + 1;
     }
     // With an `XXC rank` order, the `001` lines are that order.
-    for p in t.indices_in_pairing_order().into_iter().map(|i| &t.players[i]) {
+    for p in t
+        .indices_in_pairing_order()
+        .into_iter()
+        .map(|i| &t.players[i])
+    {
         let rating = if p.rating == 0 {
             String::new()
         } else {
@@ -87,7 +91,11 @@ pub fn write(t: &Tournament) -> Result<String, TrfError> {
         Colour::White => "white1",
         Colour::Black => "black1",
     };
-    let rank = if t.pairing_order.is_some() { "rank " } else { "" };
+    let rank = if t.pairing_order.is_some() {
+        "rank "
+    } else {
+        ""
+    };
     out.push_str(&format!("XXC {rank}{c}\n"));
     // The same in TRF-2026's own lines (142 rounds, 152 initial colour, 162 point system), so
     // that a program reading only those need not guess.

@@ -8,7 +8,7 @@ mod fuzz_trf;
 mod matchmaking;
 mod properties;
 mod real_files;
-mod trf_reading;
 mod roundrobin;
 mod tiebreak;
 mod trf_and_check;
+mod trf_reading;

@@ -19,7 +19,12 @@ fn dir() -> PathBuf {
 fn files() -> Vec<(String, trf::TrfFile)> {
     let mut names: Vec<String> = std::fs::read_dir(dir())
         .expect("the real tournament files")
-        .map(|e| e.expect("directory entry").file_name().to_string_lossy().into_owned())
+        .map(|e| {
+            e.expect("directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
         .filter(|n| n.ends_with(".trf"))
         .collect();
     names.sort();
@@ -66,7 +71,10 @@ fn expected() -> Expected {
     let text = std::fs::read_to_string(dir().join("expected.txt")).expect("expected.txt");
     let mut pairings = BTreeMap::new();
     let mut checks = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let words: Vec<&str> = line.split_whitespace().collect();
         let number = |w: &str| w.parse::<u32>().unwrap_or_else(|_| panic!("{line}"));
         match words.as_slice() {
@@ -138,7 +146,11 @@ fn cut_back_round_by_round_every_round_pairs_as_bbp_pairs_it() {
             let mut t = file.as_paired();
             // bbpPairings refuses a `192` type it does not know (`FIDE_DUTCH_2017`); the Dutch
             // rules are the same.
-            if t.info.system.as_ref().is_some_and(|s| !s.starts_with("FIDE_DUTCH_2025")) {
+            if t.info
+                .system
+                .as_ref()
+                .is_some_and(|s| !s.starts_with("FIDE_DUTCH_2025"))
+            {
                 t.info.system = None;
             }
             let t = &t;

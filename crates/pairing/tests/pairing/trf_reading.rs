@@ -41,10 +41,18 @@ fn names_in_any_encoding_and_any_line_end_read_the_same() {
     // (where such files come from, the bytes, the note expected).
     let latin1: Vec<u8> = utf8.chars().map(|c| c as u32 as u8).collect();
     let cases: Vec<(&str, Vec<u8>, Option<&str>)> = vec![
-        ("UTF-8, LF (this project, lichess)", utf8.clone().into_bytes(), None),
+        (
+            "UTF-8, LF (this project, lichess)",
+            utf8.clone().into_bytes(),
+            None,
+        ),
         (
             "UTF-8 with a byte-order mark and CR LF (Windows editors)",
-            [b"\xEF\xBB\xBF".as_slice(), utf8.replace('\n', "\r\n").as_bytes()].concat(),
+            [
+                b"\xEF\xBB\xBF".as_slice(),
+                utf8.replace('\n', "\r\n").as_bytes(),
+            ]
+            .concat(),
             None,
         ),
         (
@@ -82,7 +90,15 @@ fn names_in_any_encoding_and_any_line_end_read_the_same() {
     }
     // Named, the encoding is not guessed: Latin-1 bytes named as UTF-8 are refused with the
     // line; named as Latin-1 they read without a note.
-    let named = |e| trf::read(&latin1, &ReadOptions { encoding: Some(e), ..Default::default() });
+    let named = |e| {
+        trf::read(
+            &latin1,
+            &ReadOptions {
+                encoding: Some(e),
+                ..Default::default()
+            },
+        )
+    };
     assert_eq!(
         named(Encoding::Utf8).map(|f| f.tournament),
         Err(TrfError::NotInEncoding {
@@ -158,7 +174,10 @@ fn a_points_column_that_disagrees_names_the_players_and_the_point_system() {
         players.iter().map(|p| p.player).collect::<Vec<_>>(),
         vec![PlayerId(1), PlayerId(2), PlayerId(4)]
     );
-    assert_eq!(explained_by.as_deref(), Some("W 3.0 D 1.0 L 0.0 A 0.0 P 3.0"));
+    assert_eq!(
+        explained_by.as_deref(),
+        Some("W 3.0 D 1.0 L 0.0 A 0.0 P 3.0")
+    );
     let message = error.to_string();
     assert!(
         message.contains("player 1 has 3.0 in the file, 1.0 from the results")
@@ -185,7 +204,11 @@ fn a_points_column_that_disagrees_names_the_players_and_the_point_system() {
     )
     .expect("recomputed");
     assert_eq!(file.tournament.score(PlayerId(4)).to_string(), "0.5");
-    assert!(file.notes.iter().any(|n| n.text.contains("scored by the results")));
+    assert!(
+        file.notes
+            .iter()
+            .any(|n| n.text.contains("scored by the results"))
+    );
     // Blank points columns (JaVaFo's generator, hand-made files) are not checked.
     assert!(trf::parse(&four(["", "", "", ""])).is_ok());
     // A decimal comma reads as a point (seen in files from Italian and German programs).
@@ -215,7 +238,10 @@ fn a_round_paired_without_results_is_checked_and_not_paired_past() {
     let paired = file.as_paired();
     assert_eq!(paired.rounds_paired(), 2);
     assert!(hanniball_pairing::check(&paired).is_empty());
-    assert_eq!(recheck(&paired, &DutchOptions::for_tournament(&paired)), vec![]);
+    assert_eq!(
+        recheck(&paired, &DutchOptions::for_tournament(&paired)),
+        vec![]
+    );
     // Pairing past it is refused with what to do.
     let error = file.clone().finished().expect_err("unfinished");
     assert_eq!(

@@ -1189,19 +1189,26 @@ impl std::fmt::Display for RoundMismatch {
                     let v: Vec<String> = a.difference(b).map(|(w, b)| format!("{w}-{b}")).collect();
                     v.join(" ")
                 };
+                let side = |pairs: String, bye: Option<PlayerId>| {
+                    let bye = bye.map(|b| format!("bye {b}"));
+                    [Some(pairs).filter(|p| !p.is_empty()), bye]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let (recorded_bye, engine_bye) = if self.recorded.bye == e.bye {
+                    (None, None)
+                } else {
+                    (self.recorded.bye, e.bye)
+                };
                 write!(
                     f,
-                    "round {}: the pairing differs from the Dutch engine's; recorded only: {} {}; engine only: {} {}",
+                    "round {}: the pairing differs from the Dutch engine's; recorded only: {}; engine only: {}",
                     self.round,
-                    only(&rec, &eng),
-                    self.recorded
-                        .bye
-                        .map(|b| format!("(bye {b})"))
-                        .unwrap_or_default(),
-                    only(&eng, &rec),
-                    e.bye.map(|b| format!("(bye {b})")).unwrap_or_default(),
-                )?;
-                Ok(())
+                    side(only(&rec, &eng), recorded_bye),
+                    side(only(&eng, &rec), engine_bye),
+                )
             }
             Err(err) => write!(
                 f,

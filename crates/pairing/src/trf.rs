@@ -3,8 +3,9 @@
 //! Recognised lines:
 //! - `001` player records, in the exact TRF-16 columns: starting rank 5–8, sex 10, title 11–13,
 //!   name 15–47, rating 49–52, federation 54–56, FIDE id 58–68, birth date 70–79, points 81–84,
-//!   rank 86–89, then ten columns per round from column 92: opponent 92–95 (`0000` or blank when
-//!   there is none), colour 97 (`w`, `b`, `-`), result 99 (`1 = 0 W D L + - H F U Z`, blank ≡ Z).
+//!   rank 86–89, then ten columns per round from column 92: opponent 92–95 (`0000`, `0` or blank
+//!   when there is none), colour 97 (`w`, `b`, `-`), result 99 (`1 = 0 W D L + - H F U Z`, blank
+//!   ≡ Z; blank after an opponent: a game without a result yet).
 //! - `012 022 032 042 052 092 102 112 122` header lines, kept in [`TournamentInfo`]; `062 072 082
 //!   132` are recomputable or per-round data and are dropped with a note.
 //! - `XXR <rounds>` (or `142 <rounds>`): total rounds; `XXC [rank] white1|black1` (or `152 W|B`): the
@@ -35,7 +36,7 @@
 //!
 //! Forgiving where the meaning is unambiguous ([`read`]): the bytes may be UTF-8 (with or
 //! without a byte-order mark), UTF-16 with one, or Windows-1252/Latin-1 (detected, with a note,
-//! or named: [`encoding`]); lines end in CR, LF or CR LF. `XXC rank` takes the players in the
+//! or named: [`Encoding`]); lines end in CR, LF or CR LF. `XXC rank` takes the players in the
 //! order of the `001` lines for the effective pairing numbers (bbpPairings, JaVaFo; lichess
 //! writes `XXC rank white1`). A round paired whose games have no results yet (`   8 w  `, how
 //! programs save mid-round) is read as an [`UnfinishedRound`]: it can be checked, not paired
@@ -947,6 +948,30 @@ fn tenths(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError>
     }
 }
 
+/// A points column (`dd.d`, or wider for a score of 100 points and more) in tenths.
+fn points_column(line: usize, text: &str) -> Result<u32, TrfError> {
+    let bad = || TrfError::BadNumber {
+        line,
+        field: "points",
+        text: text.to_string(),
+    };
+    let (whole, frac) = text.split_once('.').unwrap_or((text, "0"));
+    let tenth = match frac.trim_end_matches('0').as_bytes() {
+        [] => 0,
+        [d] if d.is_ascii_digit() => u32::from(d - b'0'),
+        _ => return Err(bad()),
+    };
+    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    whole
+        .parse::<u32>()
+        .ok()
+        .and_then(|w| w.checked_mul(10))
+        .and_then(|t| t.checked_add(tenth))
+        .ok_or_else(bad)
+}
+
 /// A `162` line (TRF-2026: `W D L A P X`): codes, each followed by its points (`W 3.0    D 1.0`, as bbpPairings writes it,
 /// or `W3.0 D1.0`).
 fn point_system(
@@ -1178,12 +1203,17 @@ fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, RawRecord)
         });
         start += 10;
     }
-    // Some programs write a decimal comma (`4,5`).
-    let points_text = columns(&chars, 81, 84).replace(',', ".");
+    // A score of 100 points or more spills left of column 81 (this writer, as others, moves it
+    // left rather than shift the rounds); some programs write a decimal comma (`4,5`).
+    let mut from = 81;
+    while from > 71 && matches!(column(&chars, from - 1), '0'..='9' | '.' | ',') {
+        from -= 1;
+    }
+    let points_text = columns(&chars, from, 84).replace(',', ".");
     let points = if points_text.is_empty() {
         None
     } else {
-        Some(tenths(line_no, "points", &points_text)?)
+        Some(points_column(line_no, &points_text)?)
     };
     let mut player = Player::new(PlayerId(rank), name, rating);
     player.entries.reserve(raw.len());

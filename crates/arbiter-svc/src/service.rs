@@ -631,21 +631,6 @@ fn token_scopes(names: &[String]) -> Result<Scopes, Status> {
     Ok(scopes)
 }
 
-fn valid_name(name: &str) -> ServiceResult<()> {
-    let ok = (1..=40).contains(&name.chars().count())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(ServiceError::InvalidArgument(format!(
-            "player name {} must be 1 to 40 letters, digits, '-', '_' or '.'",
-            limits::quote(name)
-        )))
-    }
-}
-
 impl AccountsService {
     async fn issue(
         &self,
@@ -695,8 +680,9 @@ impl apb::accounts_server::Accounts for AccountsService {
         request: Request<apb::RegisterPlayerRequest>,
     ) -> Result<Response<apb::RegisterPlayerResponse>, Status> {
         self.shared.admin(&request).await?;
-        let r = request.into_inner();
-        valid_name(&r.name)?;
+        let mut r = request.into_inner();
+        r.name = hanniball_arbiter::names::player_name(&r.name)
+            .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?;
         let kind = match apb::PlayerKind::try_from(r.kind) {
             Ok(apb::PlayerKind::Bot) => "bot",
             Ok(apb::PlayerKind::Human | apb::PlayerKind::Unspecified) => "human",

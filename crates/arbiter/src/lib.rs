@@ -9,6 +9,8 @@
 //! only then calls [`Match::apply`]. That is how "a turn is acknowledged only after its commit" is
 //! kept without the rules knowing about databases.
 
+pub mod names;
+
 use hanniball_rules::{
     EndReason, Game, GameKind, GameOptions, GameResult, Outcome, SetupError, Side, TurnError,
 };

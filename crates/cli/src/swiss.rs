@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use hanniball_pairing::tiebreak::TieBreak;
+use hanniball_pairing::trf::{Encoding, ReadOptions, TrfFile};
 use hanniball_pairing::{
     DutchOptions, Tournament, check, format_pairing, pair_next_round, recheck, trf,
 };
@@ -14,30 +15,47 @@ const REFUSED: u8 = 1;
 /// Exit code when the file cannot be read or is not a valid TRF.
 const MALFORMED: u8 = 2;
 
+/// How to read the TRF file.
+#[derive(Debug, Args)]
+pub struct TrfInput {
+    /// The TRF file (`-` for standard input).
+    file: PathBuf,
+    /// The file's character encoding (utf-8, utf-16le, utf-16be, latin-1, windows-1252);
+    /// detected when not given: UTF-8 (with or without BOM), else Windows-1252, with a note.
+    #[arg(long)]
+    encoding: Option<Encoding>,
+    /// Score every player by the results when the points column disagrees with them (by
+    /// default such a file is refused, naming the players and a point system that explains it).
+    #[arg(long)]
+    recompute_points: bool,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum SwissCommand {
     /// Pair the next round (FIDE Dutch) of the tournament in a TRF file (XXR: total rounds, XXC:
     /// initial colour). Prints the number of pairs, then `white black` per board by starting
-    /// rank, the pairing-allocated bye as `<rank> 0`. Exit 1 when the round cannot be paired.
+    /// rank, the pairing-allocated bye as `<rank> 0`. Exit 1 when the round cannot be paired
+    /// (or the last round has games without results).
     Pair {
-        /// The TRF file (`-` for standard input).
-        file: PathBuf,
+        #[command(flatten)]
+        input: TrfInput,
     },
     /// Check every round of a TRF file against the FIDE absolute pairing criteria (no rematch,
-    /// at most one bye, colour limits). Exit 1 and one line per violation when any is broken.
-    /// With `--strict`, also re-pair every round from the state before it and report the first
-    /// round whose pairing (pairs, colours, bye) is not the Dutch engine's (bbpPairings `-c`).
+    /// at most one bye, colour limits), a round paired without results included. Exit 1 and one
+    /// line per violation when any is broken. With `--strict`, also re-pair every round from the
+    /// file's history before it and list every round whose pairing (pairs, colours, bye) is not
+    /// the Dutch engine's, then a summary line (as bbpPairings `-c` names rounds).
     Check {
-        /// The TRF file (`-` for standard input).
-        file: PathBuf,
+        #[command(flatten)]
+        input: TrfInput,
         /// Also require every round to be exactly the engine's pairing.
         #[arg(long)]
         strict: bool,
     },
     /// Standings of a TRF file with tie-breaks.
     Standings {
-        /// The TRF file (`-` for standard input).
-        file: PathBuf,
+        #[command(flatten)]
+        input: TrfInput,
         /// Tie-breaks in order, FIDE acronyms: BH, BH-C1, SB, PS, DE, WIN, WON, TPR.
         #[arg(long, value_delimiter = ',', default_value = "BH-C1,BH,SB")]
         tiebreaks: Vec<TieBreak>,
@@ -49,11 +67,13 @@ fn fail(code: u8, message: &str) -> ExitCode {
     ExitCode::from(code)
 }
 
-fn load(file: &PathBuf) -> Result<Tournament, ExitCode> {
-    let text = if file.as_os_str() == "-" {
-        std::io::read_to_string(std::io::stdin())
+fn load(input: &TrfInput) -> Result<TrfFile, ExitCode> {
+    let file = &input.file;
+    let bytes = if file.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).map(|_| bytes)
     } else {
-        std::fs::read_to_string(file)
+        std::fs::read(file)
     }
     .map_err(|error| {
         fail(
@@ -61,20 +81,40 @@ fn load(file: &PathBuf) -> Result<Tournament, ExitCode> {
             &format!("cannot read {}: {error}", file.display()),
         )
     })?;
-    let (tournament, notes) = trf::parse_with_notes(&text)
-        .map_err(|error| fail(MALFORMED, &format!("{}: {error}", file.display())))?;
-    for note in notes {
-        tracing::debug!(?note, "TRF line ignored");
+    let options = ReadOptions {
+        encoding: input.encoding,
+        recompute_points: input.recompute_points,
+    };
+    let read = trf::read(&bytes, &options).map_err(|error| {
+        let hint = match error {
+            trf::TrfError::PointsDisagree { .. } => " (--recompute-points scores by the results)",
+            trf::TrfError::NotInEncoding { .. } => " (--encoding names it)",
+            _ => "",
+        };
+        fail(MALFORMED, &format!("{}: {error}{hint}", file.display()))
+    })?;
+    for note in &read.notes {
+        // Lines a program wrote for itself are many and harmless; what changes the reading
+        // (the encoding, recomputed points) is said.
+        if note.line == 0 {
+            eprintln!("note: {}: {}", file.display(), note.text);
+        } else {
+            tracing::debug!(?note, "TRF line ignored");
+        }
     }
-    Ok(tournament)
+    Ok(read)
 }
 
 pub fn run(command: SwissCommand) -> ExitCode {
     match command {
-        SwissCommand::Pair { file } => {
-            let tournament = match load(&file) {
+        SwissCommand::Pair { input } => {
+            let read = match load(&input) {
                 Ok(t) => t,
                 Err(code) => return code,
+            };
+            let tournament = match read.finished() {
+                Ok(t) => t,
+                Err(error) => return fail(REFUSED, &error.to_string()),
             };
             match pair_next_round(&tournament, &DutchOptions::for_tournament(&tournament)) {
                 Ok(pairing) => {
@@ -84,56 +124,106 @@ pub fn run(command: SwissCommand) -> ExitCode {
                 Err(error) => fail(REFUSED, &error.to_string()),
             }
         }
-        SwissCommand::Check { file, strict } => {
-            let tournament = match load(&file) {
+        SwissCommand::Check { input, strict } => {
+            let read = match load(&input) {
                 Ok(t) => t,
                 Err(code) => return code,
             };
-            let violations = check(&tournament);
-            if violations.is_empty() && strict {
-                return match recheck(&tournament, &DutchOptions::for_tournament(&tournament)) {
-                    Ok(()) => {
-                        println!(
-                            "ok: {} rounds of {} players, every round is the Dutch engine's pairing",
-                            tournament.rounds_paired(),
-                            tournament.players.len()
-                        );
-                        ExitCode::SUCCESS
-                    }
-                    Err(mismatch) => {
-                        println!("{mismatch}");
-                        ExitCode::from(REFUSED)
-                    }
-                };
-            }
-            if violations.is_empty() {
-                println!(
-                    "ok: {} rounds of {} players, no violation of the absolute criteria",
-                    tournament.rounds_paired(),
-                    tournament.players.len()
-                );
-                ExitCode::SUCCESS
-            } else {
-                for violation in &violations {
-                    println!("{violation}");
-                }
-                ExitCode::from(REFUSED)
-            }
+            check_command(&read, strict)
         }
-        SwissCommand::Standings { file, tiebreaks } => {
-            let tournament = match load(&file) {
+        SwissCommand::Standings { input, tiebreaks } => {
+            let read = match load(&input) {
                 Ok(t) => t,
                 Err(code) => return code,
             };
-            let rounds = tournament.rounds_paired();
-            match hanniball_pairing::standings::standings(&tournament, rounds, &tiebreaks) {
+            let tournament = &read.tournament;
+            let rounds = match &read.unfinished {
+                Some(u) => {
+                    eprintln!(
+                        "note: round {} has games without results: standings after round {}",
+                        u.round,
+                        u.round - 1
+                    );
+                    u.round - 1
+                }
+                None => tournament.rounds_paired(),
+            };
+            match hanniball_pairing::standings::standings(tournament, rounds, &tiebreaks) {
                 Ok(table) => {
-                    print!("{}", standings_table(&tournament, &table, &tiebreaks));
+                    print!("{}", standings_table(tournament, &table, &tiebreaks));
                     ExitCode::SUCCESS
                 }
                 Err(error) => fail(REFUSED, &error.to_string()),
             }
         }
+    }
+}
+
+/// `swiss check`: every breach of the absolute criteria, then (strict) every round that is not
+/// the Dutch engine's, then one summary line. Rounds paired without results are checked as
+/// paired.
+fn check_command(read: &TrfFile, strict: bool) -> ExitCode {
+    let tournament = read.as_paired();
+    let rounds = tournament.rounds_paired();
+    let players = tournament.players.len();
+    if let Some(u) = &read.unfinished {
+        println!(
+            "round {}: {} games without results yet; checked as paired",
+            u.round,
+            u.games.len()
+        );
+    }
+    let violations = check(&tournament);
+    for violation in &violations {
+        println!("{violation}");
+    }
+    let mismatches = if strict {
+        recheck(&tournament, &DutchOptions::for_tournament(&tournament))
+    } else {
+        Vec::new()
+    };
+    for mismatch in &mismatches {
+        println!("{mismatch}");
+    }
+    let list = |rounds: &mut Vec<u32>| {
+        rounds.dedup();
+        rounds
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut breached: Vec<u32> = violations.iter().map(|v| v.round()).collect();
+    breached.sort_unstable();
+    let mut differing: Vec<u32> = mismatches.iter().map(|m| m.round).collect();
+    let mut summary = format!("{rounds} rounds of {players} players: ");
+    if breached.is_empty() {
+        summary.push_str("no breach of the absolute criteria");
+    } else {
+        let n = violations.len();
+        summary.push_str(&format!(
+            "{n} {} of the absolute criteria (rounds {})",
+            if n == 1 { "breach" } else { "breaches" },
+            list(&mut breached)
+        ));
+    }
+    if strict {
+        if differing.is_empty() {
+            summary.push_str("; every round is the Dutch engine's pairing");
+        } else {
+            summary.push_str(&format!(
+                "; {} of {rounds} rounds differ from the Dutch engine: {}",
+                differing.len(),
+                list(&mut differing)
+            ));
+        }
+    }
+    if violations.is_empty() && mismatches.is_empty() {
+        println!("ok: {summary}");
+        ExitCode::SUCCESS
+    } else {
+        println!("{summary}");
+        ExitCode::from(REFUSED)
     }
 }
 

@@ -43,6 +43,19 @@ pub enum Violation {
     },
 }
 
+impl Violation {
+    /// The round it is in.
+    pub fn round(&self) -> u32 {
+        match self {
+            Violation::Rematch { round, .. }
+            | Violation::ByeNotAllowed { round, .. }
+            | Violation::ColourClash { round, .. }
+            | Violation::SeveralByes { round, .. }
+            | Violation::Inconsistent { round, .. } => *round,
+        }
+    }
+}
+
 /// Checks every round that has pairings; an empty list means no violation.
 pub fn check(t: &Tournament) -> Vec<Violation> {
     let mut out = Vec::new();

@@ -395,24 +395,28 @@ impl<'t> History<'t> {
     /// The players to pair in `round`, in pairing order (score, then effective pairing number).
     fn entrants(&self, round: u32) -> Vec<Entrant> {
         let t = self.t;
+        // A round already paired (a file checked round by round) has an entry for everyone in
+        // it: a player without one, whose TRF line ends earlier, was not paired in it (as
+        // bbpPairings evens up the records); in the round to pair next, such a player is paired.
+        let recorded = t.round_is_paired(round);
         let absent = |i: usize| {
             let p = &t.players[i];
-            let entry = p.entry(round).is_some_and(|e| !e.is_pairing());
+            let entry = match p.entry(round) {
+                Some(e) => !e.is_pairing(),
+                None => recorded,
+            };
             entry || p.withdrawn_from.is_some_and(|w| w <= round)
         };
         // Effective pairing numbers: players who take part in this round or took part in an
-        // earlier pairing, in starting-rank order.
+        // earlier pairing, in starting-rank order (or the file's `XXC rank` order).
         let mut next = 0;
-        let rank: Vec<usize> = (0..t.players.len())
-            .map(|i| {
-                if !absent(i) || self.pasts[i].iter().any(|m| m.participated) {
-                    next += 1;
-                    next - 1
-                } else {
-                    usize::MAX
-                }
-            })
-            .collect();
+        let mut rank = vec![usize::MAX; t.players.len()];
+        for i in t.indices_in_pairing_order() {
+            if !absent(i) || self.pasts[i].iter().any(|m| m.participated) {
+                rank[i] = next;
+                next += 1;
+            }
+        }
         let mut entrants: Vec<Entrant> = (0..t.players.len())
             .filter(|&i| !absent(i))
             .map(|i| self.entrant(i, rank[i]))
@@ -1156,8 +1160,8 @@ pub fn record_round(t: &mut Tournament, round: u32, p: &Pairing, results: &[crat
     }
 }
 
-/// The first round of a tournament whose recorded pairing is not the one the engine makes from
-/// the state before it (what bbpPairings' `-c` reports).
+/// A round of a tournament whose recorded pairing is not the one the engine makes from the
+/// state before it (what bbpPairings' `-c` reports).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundMismatch {
     pub round: u32,
@@ -1185,19 +1189,26 @@ impl std::fmt::Display for RoundMismatch {
                     let v: Vec<String> = a.difference(b).map(|(w, b)| format!("{w}-{b}")).collect();
                     v.join(" ")
                 };
+                let side = |pairs: String, bye: Option<PlayerId>| {
+                    let bye = bye.map(|b| format!("bye {b}"));
+                    [Some(pairs).filter(|p| !p.is_empty()), bye]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let (recorded_bye, engine_bye) = if self.recorded.bye == e.bye {
+                    (None, None)
+                } else {
+                    (self.recorded.bye, e.bye)
+                };
                 write!(
                     f,
-                    "round {}: the pairing differs from the Dutch engine's; recorded only: {} {}; engine only: {} {}",
+                    "round {}: the pairing differs from the Dutch engine's; recorded only: {}; engine only: {}",
                     self.round,
-                    only(&rec, &eng),
-                    self.recorded
-                        .bye
-                        .map(|b| format!("(bye {b})"))
-                        .unwrap_or_default(),
-                    only(&eng, &rec),
-                    e.bye.map(|b| format!("(bye {b})")).unwrap_or_default(),
-                )?;
-                Ok(())
+                    side(only(&rec, &eng), recorded_bye),
+                    side(only(&eng, &rec), engine_bye),
+                )
             }
             Err(err) => write!(
                 f,
@@ -1239,25 +1250,26 @@ pub fn recorded_pairing(t: &Tournament, round: u32) -> Pairing {
     Pairing { boards, bye }
 }
 
-/// Re-pairs every round of `t` from the state before it and reports the first round whose
-/// recorded pairing (pairs, colours, bye) is not the engine's.
-pub fn recheck(t: &Tournament, options: &DutchOptions) -> Result<(), RoundMismatch> {
+/// Re-pairs every round of `t` from the file's own history before it (whatever the rounds
+/// before were, even if they broke an absolute criterion) and reports every round whose
+/// recorded pairing (pairs, colours, bye) is not the engine's, as bbpPairings' `-c` does.
+/// Players not paired in a round (no entry, a bye, an absence) are absent from its re-pairing.
+pub fn recheck(t: &Tournament, options: &DutchOptions) -> Vec<RoundMismatch> {
     let t = &*options.apply(t);
-    for round in 1..=t.rounds_paired() {
-        let recorded = recorded_pairing(t, round);
-        let engine = pair_round(t, round).map(|mut p| {
-            p.boards.sort();
-            p
-        });
-        if engine.as_ref() != Ok(&recorded) {
-            return Err(RoundMismatch {
+    (1..=t.rounds_paired())
+        .filter_map(|round| {
+            let recorded = recorded_pairing(t, round);
+            let engine = pair_round(t, round).map(|mut p| {
+                p.boards.sort();
+                p
+            });
+            (engine.as_ref() != Ok(&recorded)).then_some(RoundMismatch {
                 round,
                 recorded,
                 engine,
-            });
-        }
-    }
-    Ok(())
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -332,6 +332,11 @@ pub struct Tournament {
     pub players: Vec<Player>,
     /// Groups of players who must not be paired with each other (`XXP`, `260`).
     pub forbidden: Vec<Forbidden>,
+    /// The order that gives the effective pairing numbers (C.04.3: the order of the players by
+    /// rating and title), when it is not the starting ranks: a TRF file's `XXC rank` takes the
+    /// players in the order of its `001` lines, as bbpPairings and JaVaFo do. `None`: starting
+    /// ranks. When set, it holds every player once.
+    pub pairing_order: Option<Vec<PlayerId>>,
 }
 
 /// Players none of whom may be paired with another of them.
@@ -368,7 +373,25 @@ impl Tournament {
             points: PointSystem::default(),
             players: Vec::new(),
             forbidden: Vec::new(),
+            pairing_order: None,
         }
+    }
+
+    /// Player indices (0-based) in the order of the effective pairing numbers: the
+    /// [`Tournament::pairing_order`] if any, else starting ranks.
+    pub fn indices_in_pairing_order(&self) -> Vec<usize> {
+        match &self.pairing_order {
+            Some(order) => order.iter().map(|id| id.index()).collect(),
+            None => (0..self.players.len()).collect(),
+        }
+    }
+
+    /// Whether anyone was paired in `round` (a game, a forfeit or the PAB). In such a round a
+    /// player without an entry was not paired, as in a TRF file whose line ends earlier.
+    pub fn round_is_paired(&self, round: u32) -> bool {
+        self.players
+            .iter()
+            .any(|p| p.entry(round).is_some_and(RoundEntry::is_pairing))
     }
 
     /// Registers a player with the next starting rank and returns its id.

@@ -3,8 +3,9 @@
 //! Recognised lines:
 //! - `001` player records, in the exact TRF-16 columns: starting rank 5–8, sex 10, title 11–13,
 //!   name 15–47, rating 49–52, federation 54–56, FIDE id 58–68, birth date 70–79, points 81–84,
-//!   rank 86–89, then ten columns per round from column 92: opponent 92–95 (`0000` or blank when
-//!   there is none), colour 97 (`w`, `b`, `-`), result 99 (`1 = 0 W D L + - H F U Z`, blank ≡ Z).
+//!   rank 86–89, then ten columns per round from column 92: opponent 92–95 (`0000`, `0` or blank
+//!   when there is none), colour 97 (`w`, `b`, `-`), result 99 (`1 = 0 W D L + - H F U Z`, blank
+//!   ≡ Z; blank after an opponent: a game without a result yet).
 //! - `012 022 032 042 052 092 102 112 122` header lines, kept in [`TournamentInfo`]; `062 072 082
 //!   132` are recomputable or per-round data and are dropped with a note.
 //! - `XXR <rounds>` (or `142 <rounds>`): total rounds; `XXC [rank] white1|black1` (or `152 W|B`): the
@@ -30,11 +31,28 @@
 //!   the ranks (`⌈n / 2⌉` players) get a win's points in rounds 1 to `⌊(rounds − 1) / 4⌋ + 1`
 //!   and a draw's from there to round `⌈rounds / 2⌉`, which needs the point system's loss to be
 //!   0 and its win two draws.
-//! - `###` comments are ignored; any other line is ignored with a [`TrfNote`].
+//! - `###` comments are ignored; any other line (a column ruler, a header row, a program's own
+//!   record) is ignored with a [`TrfNote`].
 //!
-//! The points column is written from the entries and ignored when reading (the entries are the
-//! truth). Pre-entered byes of the round being paired (`0000 - H`, `0000 - Z`, `0000 - F`) are
+//! Forgiving where the meaning is unambiguous ([`read`]): the bytes may be UTF-8 (with or
+//! without a byte-order mark), UTF-16 with one, or Windows-1252/Latin-1 (detected, with a note,
+//! or named: [`Encoding`]); lines end in CR, LF or CR LF. `XXC rank` takes the players in the
+//! order of the `001` lines for the effective pairing numbers (bbpPairings, JaVaFo; lichess
+//! writes `XXC rank white1`). A round paired whose games have no results yet (`   8 w  `, how
+//! programs save mid-round) is read as an [`UnfinishedRound`]: it can be checked, not paired
+//! past. The points column (81–84) must be the score of the results, as bbpPairings requires
+//! ([`points`]); a column that disagrees is an error naming the players and a point system
+//! that would explain it, unless [`ReadOptions::recompute_points`] asks to score by the results.
+//! Pre-entered byes of the round being paired (`0000 - H`, `0000 - Z`, `0000 - F`) are
 //! ordinary entries: the engine does not pair those players.
+
+mod encoding;
+pub mod points;
+mod write;
+
+pub use encoding::{Encoding, UnknownEncoding, decode};
+pub use points::PointsMismatch;
+pub use write::write;
 
 use thiserror::Error;
 
@@ -115,6 +133,53 @@ pub enum TrfError {
     BakuPointSystem,
     #[error("no player records")]
     NoPlayers,
+    #[error("line {line}: byte 0x{byte:02X} is not {encoding} text (name the file's encoding)")]
+    NotInEncoding {
+        encoding: Encoding,
+        line: usize,
+        byte: u8,
+    },
+    #[error(
+        "the points column disagrees with the results under the point system {system}: {}{}; {}",
+        list_mismatches(players),
+        if players.len() > 5 { format!(" and {} more", players.len() - 5) } else { String::new() },
+        match explained_by {
+            Some(other) => format!("the point system {other} explains every player's points (a `162 {other}` line says so), or recompute the points from the results"),
+            None => "no usual point system explains them: correct the file, or recompute the points from the results".to_string(),
+        }
+    )]
+    PointsDisagree {
+        players: Vec<PointsMismatch>,
+        /// The file's point system, as a `162` body.
+        system: String,
+        /// A point system under which every column agrees, as a `162` body.
+        explained_by: Option<String>,
+    },
+    #[error(
+        "line {line}: round {round}: a game against {opponent} without a result before a later round with results: only the last round may be unfinished"
+    )]
+    UnfinishedNotLast {
+        line: usize,
+        round: u32,
+        opponent: u32,
+    },
+    #[error(
+        "line {line}: round {round}: player {player} has a game against {opponent} without a result, but {opponent}'s record does not name {player} with the other colour"
+    )]
+    UnfinishedMismatch {
+        line: usize,
+        round: u32,
+        player: u32,
+        opponent: u32,
+    },
+    #[error(
+        "round {round} is paired but {unfinished} of its games have no result yet: enter the results before pairing round {next}"
+    )]
+    RoundUnfinished {
+        round: u32,
+        unfinished: usize,
+        next: u32,
+    },
     #[error(
         "{count} players do not fit in a TRF file: starting ranks have four digits, so at most {} players",
         MAX_PLAYERS
@@ -129,15 +194,130 @@ pub struct TrfNote {
     pub text: String,
 }
 
-/// Parses a TRF text into a tournament.
+fn list_mismatches(players: &[PointsMismatch]) -> String {
+    let shown: Vec<String> = players.iter().take(5).map(ToString::to_string).collect();
+    shown.join(", ")
+}
+
+/// How to read a TRF file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The file's encoding; `None`: detected ([`decode`]).
+    pub encoding: Option<Encoding>,
+    /// Score every player by the results and ignore a points column that disagrees (else such
+    /// a column is [`TrfError::PointsDisagree`]).
+    pub recompute_points: bool,
+}
+
+/// A TRF file as read: the tournament, what was noted while reading, and the round paired
+/// without results, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrfFile {
+    /// Every round with its results; the unfinished round's games are not in it (their
+    /// players have no entry for that round yet), its byes and finished games are.
+    pub tournament: Tournament,
+    pub notes: Vec<TrfNote>,
+    pub unfinished: Option<UnfinishedRound>,
+}
+
+/// The last round of a file, paired but with games that have no result yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnfinishedRound {
+    pub round: u32,
+    /// `(white, black)` of each game without a result, by white's starting rank.
+    pub games: Vec<(PlayerId, PlayerId)>,
+}
+
+impl TrfFile {
+    /// The tournament with the unfinished round's games entered, so that its pairing can be
+    /// checked: their results are placeholders (unrated draws), which no check of that round
+    /// reads (a round is checked against the rounds before it). Not for standings.
+    pub fn as_paired(&self) -> Tournament {
+        let mut t = self.tournament.clone();
+        if let Some(u) = &self.unfinished {
+            for &(white, black) in &u.games {
+                for (id, colour, opponent) in
+                    [(white, Colour::White, black), (black, Colour::Black, white)]
+                {
+                    t.set_entry(
+                        id,
+                        u.round,
+                        RoundEntry::Game {
+                            opponent,
+                            colour,
+                            result: GameResult::Draw,
+                            rated: false,
+                        },
+                    );
+                }
+            }
+        }
+        t
+    }
+
+    /// The tournament, or [`TrfError::RoundUnfinished`] when a round has games without
+    /// results: what pairing the next round, or importing a tournament, needs.
+    pub fn finished(self) -> Result<Tournament, TrfError> {
+        match self.unfinished {
+            Some(u) => Err(TrfError::RoundUnfinished {
+                round: u.round,
+                unfinished: u.games.len(),
+                next: u.round + 1,
+            }),
+            None => Ok(self.tournament),
+        }
+    }
+}
+
+/// Reads a TRF file's bytes (see the module notes).
+pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<TrfFile, TrfError> {
+    let (text, used) = decode(bytes, options.encoding)?;
+    let mut file = read_text(&text, options)?;
+    if options.encoding.is_none() && matches!(used, Encoding::Windows1252) {
+        file.notes.insert(
+            0,
+            TrfNote {
+                line: 0,
+                text: "the file is not UTF-8: read as Windows-1252 (Latin-1); name the encoding if it is another".to_string(),
+            },
+        );
+    } else if options.encoding.is_none() && used != Encoding::Utf8 {
+        file.notes.insert(
+            0,
+            TrfNote {
+                line: 0,
+                text: format!("read as {used} (byte-order mark)"),
+            },
+        );
+    }
+    Ok(file)
+}
+
+/// Parses a TRF text into a tournament whose rounds all have results (the points column must
+/// agree with them).
 pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     parse_with_notes(text).map(|(t, _)| t)
 }
 
 /// Parses a TRF text and also returns notes about the lines that were ignored.
 pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfError> {
+    let file = read_text(text, &ReadOptions::default())?;
+    let notes = file.notes.clone();
+    file.finished().map(|t| (t, notes))
+}
+
+/// Reads a TRF text (see the module notes); the encoding option is not used.
+pub fn read_text(text: &str, options: &ReadOptions) -> Result<TrfFile, TrfError> {
     let mut lines = Lines::read(text)?;
-    let mut players = players(std::mem::take(&mut lines.records))?;
+    let records = std::mem::take(&mut lines.records);
+    let pairing_order = lines
+        .rank_order
+        .then(|| records.iter().map(|(_, p, _)| p.id).collect::<Vec<_>>());
+    let columns_by_rank: Vec<(u32, Option<u32>)> = records
+        .iter()
+        .map(|(_, p, raw)| (p.id.0, raw.points))
+        .collect();
+    let (mut players, unfinished) = players(records)?;
     for &(line_no, rank, round) in &lines.withdrawals {
         let p = (rank as usize)
             .checked_sub(1)
@@ -174,10 +354,39 @@ pub fn parse_with_notes(text: &str) -> Result<(Tournament, Vec<TrfNote>), TrfErr
         initial_colour,
         points: lines.points,
         players,
+        pairing_order,
     };
     let mut notes = lines.notes;
     enter_byes(&mut tournament, lines.byes, &mut notes);
-    Ok((tournament, notes))
+    let mut columns = vec![None; tournament.players.len()];
+    for (rank, column) in columns_by_rank {
+        columns[rank as usize - 1] = column;
+    }
+    let unfinished_round = unfinished.as_ref().map(|u| u.round);
+    let wrong = points::mismatches(&tournament, &columns, unfinished_round);
+    if !wrong.is_empty() {
+        if options.recompute_points {
+            notes.push(TrfNote {
+                line: 0,
+                text: format!(
+                    "the points column of {} players disagrees with the results; scored by the results",
+                    wrong.len()
+                ),
+            });
+        } else {
+            return Err(TrfError::PointsDisagree {
+                system: points::system_text(&tournament.points),
+                explained_by: points::explaining_system(&tournament, &columns, unfinished_round)
+                    .map(|ps| points::system_text(&ps)),
+                players: wrong,
+            });
+        }
+    }
+    Ok(TrfFile {
+        tournament,
+        notes,
+        unfinished,
+    })
 }
 
 /// What the lines of a TRF text say, read line by line, before the player records are checked
@@ -190,6 +399,8 @@ struct Lines {
     rounds: Option<u32>,
     /// `XXC`/`152`.
     initial: Option<Colour>,
+    /// `XXC rank`: the `001` lines' order gives the effective pairing numbers.
+    rank_order: bool,
     points: PointSystem,
     /// Whether the pairing-allocated bye's points were given (else they follow a win's).
     pab_given: bool,
@@ -201,8 +412,8 @@ struct Lines {
     byes: Vec<(usize, u32, PlayerId, RoundEntry)>,
     /// `192` asks for the Baku acceleration.
     baku: bool,
-    /// `001`: (line, player without entries, round cells).
-    records: Vec<(usize, Player, Vec<RawEntry>)>,
+    /// `001`: (line, player without entries, its columns), in file order.
+    records: Vec<(usize, Player, RawRecord)>,
 }
 
 impl Lines {
@@ -230,9 +441,11 @@ impl Lines {
             "192" => self.system(line_no, rest),
             "XXR" | "142" => self.rounds = Some(number(line_no, "number of rounds", rest)?),
             "XXC" => {
-                if let Some(colour) = initial_colour_xxc(line_no, rest)? {
+                let (colour, rank) = initial_colour_xxc(line_no, rest)?;
+                if let Some(colour) = colour {
                     self.initial = Some(colour);
                 }
+                self.rank_order |= rank;
             }
             "152" => self.initial = Some(initial_colour_152(line_no, rest)?),
             "XXA" => self.accelerations.push(acceleration_each(line_no, rest)?),
@@ -316,14 +529,15 @@ impl Lines {
     }
 }
 
-/// An `XXC` line: `white1` or `black1`, maybe with `rank` (neither: no colour).
-fn initial_colour_xxc(line_no: usize, rest: &str) -> Result<Option<Colour>, TrfError> {
+/// An `XXC` line: `white1` or `black1` (neither: no colour), and whether it says `rank`.
+fn initial_colour_xxc(line_no: usize, rest: &str) -> Result<(Option<Colour>, bool), TrfError> {
     let mut initial = None;
+    let mut rank = false;
     for word in rest.split_whitespace() {
         match word.to_ascii_lowercase().as_str() {
             "white1" => initial = Some(Colour::White),
             "black1" => initial = Some(Colour::Black),
-            "rank" => {}
+            "rank" => rank = true,
             _ => {
                 return Err(TrfError::BadInitialColour {
                     line: line_no,
@@ -332,7 +546,7 @@ fn initial_colour_xxc(line_no: usize, rest: &str) -> Result<Option<Colour>, TrfE
             }
         }
     }
-    Ok(initial)
+    Ok((initial, rank))
 }
 
 /// A `152` line: `W` or `B`.
@@ -369,14 +583,16 @@ fn withdrawal(line_no: usize, rest: &str) -> Result<(usize, u32, u32), TrfError>
     }
 }
 
-/// The players in starting-rank order, their round cells resolved: every rank from 1 to the
-/// number of records exactly once.
-fn players(records: Vec<(usize, Player, Vec<RawEntry>)>) -> Result<Vec<Player>, TrfError> {
+/// The players in starting-rank order, their round cells resolved (every rank from 1 to the
+/// number of records exactly once), and the unfinished round, if any.
+fn players(
+    records: Vec<(usize, Player, RawRecord)>,
+) -> Result<(Vec<Player>, Option<UnfinishedRound>), TrfError> {
     if records.is_empty() {
         return Err(TrfError::NoPlayers);
     }
     let count = records.len();
-    let mut slots: Vec<Option<(usize, Player, Vec<RawEntry>)>> = vec![None; count];
+    let mut slots: Vec<Option<(usize, Player, RawRecord)>> = vec![None; count];
     for (line_no, player, raw) in records {
         let rank = player.id.0;
         let slot = (rank as usize)
@@ -395,6 +611,8 @@ fn players(records: Vec<(usize, Player, Vec<RawEntry>)>) -> Result<Vec<Player>, 
         *slot = Some((line_no, player, raw));
     }
     let mut players = Vec::with_capacity(count);
+    // Games without a result: (line, round, player, opponent, colour).
+    let mut pending = Vec::new();
     for (i, slot) in slots.into_iter().enumerate() {
         let Some((line_no, mut player, raw)) = slot else {
             return Err(TrfError::MissingPlayer {
@@ -402,15 +620,70 @@ fn players(records: Vec<(usize, Player, Vec<RawEntry>)>) -> Result<Vec<Player>, 
                 missing: i as u32 + 1,
             });
         };
-        for (r, e) in raw.into_iter().enumerate() {
+        for (r, e) in raw.cells.into_iter().enumerate() {
             let round = r as u32 + 1;
-            player
-                .entries
-                .push(e.resolve(line_no, round, player.id.0, count as u32)?);
+            match e.resolve(line_no, round, player.id.0, count as u32)? {
+                Cell::Entry(entry) => player.entries.push(entry),
+                Cell::Pending { opponent, colour } => {
+                    pending.push((line_no, round, player.id, opponent, colour));
+                    // Only blank cells may follow (checked below, with the other players'
+                    // later rounds).
+                    player.entries.push(RoundEntry::NotPaired);
+                }
+            }
         }
         players.push(player);
     }
-    Ok(players)
+    let unfinished = unfinished_round(&mut players, pending)?;
+    Ok((players, unfinished))
+}
+
+/// The round of the games without a result (at most one, the last with a pairing in it):
+/// their players' entries for it and after are taken out (they are blank), and each game must
+/// be mirrored by its opponent's record.
+fn unfinished_round(
+    players: &mut [Player],
+    pending: Vec<(usize, u32, PlayerId, PlayerId, Colour)>,
+) -> Result<Option<UnfinishedRound>, TrfError> {
+    let Some(round) = pending.iter().map(|p| p.1).max() else {
+        return Ok(None);
+    };
+    let last_with_results = players
+        .iter()
+        .filter_map(|p| p.entries.iter().rposition(RoundEntry::is_pairing))
+        .map(|i| i as u32 + 1)
+        .max()
+        .unwrap_or(0);
+    for &(line, r, _, opponent, _) in &pending {
+        if r < round || r < last_with_results {
+            return Err(TrfError::UnfinishedNotLast {
+                line,
+                round: r,
+                opponent: opponent.0,
+            });
+        }
+    }
+    let mut games = Vec::new();
+    for &(line, _, me, opponent, colour) in &pending {
+        let mirrored = pending
+            .iter()
+            .any(|&(_, _, o, them, c)| o == opponent && them == me && c == colour.opposite());
+        if !mirrored {
+            return Err(TrfError::UnfinishedMismatch {
+                line,
+                round,
+                player: me.0,
+                opponent: opponent.0,
+            });
+        }
+        if colour == Colour::White {
+            games.push((me, opponent));
+        }
+        let p = &mut players[me.index()];
+        p.entries.truncate(round as usize - 1);
+    }
+    games.sort();
+    Ok(Some(UnfinishedRound { round, games }))
 }
 
 /// Without `XXC`, the initial colour as bbpPairings infers it from round 1: the round-1 colour
@@ -675,6 +948,30 @@ fn tenths(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError>
     }
 }
 
+/// A points column (`dd.d`, or wider for a score of 100 points and more) in tenths.
+fn points_column(line: usize, text: &str) -> Result<u32, TrfError> {
+    let bad = || TrfError::BadNumber {
+        line,
+        field: "points",
+        text: text.to_string(),
+    };
+    let (whole, frac) = text.split_once('.').unwrap_or((text, "0"));
+    let tenth = match frac.trim_end_matches('0').as_bytes() {
+        [] => 0,
+        [d] if d.is_ascii_digit() => u32::from(d - b'0'),
+        _ => return Err(bad()),
+    };
+    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    whole
+        .parse::<u32>()
+        .ok()
+        .and_then(|w| w.checked_mul(10))
+        .and_then(|t| t.checked_add(tenth))
+        .ok_or_else(bad)
+}
+
 /// A `162` line (TRF-2026: `W D L A P X`): codes, each followed by its points (`W 3.0    D 1.0`, as bbpPairings writes it,
 /// or `W3.0 D1.0`).
 fn point_system(
@@ -727,6 +1024,14 @@ fn point_system(
     Ok(())
 }
 
+/// A `001` line's columns before they are checked against the other players.
+#[derive(Clone, Debug, Default)]
+struct RawRecord {
+    /// The points column (81–84), in tenths; `None` when blank.
+    points: Option<u32>,
+    cells: Vec<RawEntry>,
+}
+
 /// One round's columns before the opponent is checked against the player list.
 #[derive(Clone, Copy, Debug)]
 struct RawEntry {
@@ -735,8 +1040,46 @@ struct RawEntry {
     result: char,
 }
 
+/// One round of a player's record.
+enum Cell {
+    Entry(RoundEntry),
+    /// A game paired whose result is not in yet (result column blank).
+    Pending {
+        opponent: PlayerId,
+        colour: Colour,
+    },
+}
+
 impl RawEntry {
-    fn resolve(self, line: usize, round: u32, me: u32, count: u32) -> Result<RoundEntry, TrfError> {
+    fn resolve(self, line: usize, round: u32, me: u32, count: u32) -> Result<Cell, TrfError> {
+        if self.opponent != 0 && self.result == ' ' && self.opponent <= count && self.opponent != me
+        {
+            let colour = match self.colour {
+                'w' | 'W' => Colour::White,
+                'b' | 'B' => Colour::Black,
+                _ => {
+                    return Err(TrfError::GameWithoutColour {
+                        line,
+                        round,
+                        opponent: self.opponent,
+                    });
+                }
+            };
+            return Ok(Cell::Pending {
+                opponent: PlayerId(self.opponent),
+                colour,
+            });
+        }
+        self.resolve_entry(line, round, me, count).map(Cell::Entry)
+    }
+
+    fn resolve_entry(
+        self,
+        line: usize,
+        round: u32,
+        me: u32,
+        count: u32,
+    ) -> Result<RoundEntry, TrfError> {
         let colour = match self.colour {
             'w' | 'W' => Some(Colour::White),
             'b' | 'B' => Some(Colour::Black),
@@ -826,7 +1169,7 @@ fn columns(chars: &[char], from: usize, to: usize) -> String {
         .to_string()
 }
 
-fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, Vec<RawEntry>), TrfError> {
+fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, RawRecord), TrfError> {
     let chars: Vec<char> = line.chars().collect();
     if chars.len() < 8 {
         return Err(TrfError::ShortPlayerLine {
@@ -860,190 +1203,23 @@ fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, Vec<RawEnt
         });
         start += 10;
     }
+    // A score of 100 points or more spills left of column 81 (this writer, as others, moves it
+    // left rather than shift the rounds); some programs write a decimal comma (`4,5`).
+    let mut from = 81;
+    while from > 71 && matches!(column(&chars, from - 1), '0'..='9' | '.' | ',') {
+        from -= 1;
+    }
+    let points_text = columns(&chars, from, 84).replace(',', ".");
+    let points = if points_text.is_empty() {
+        None
+    } else {
+        Some(points_column(line_no, &points_text)?)
+    };
     let mut player = Player::new(PlayerId(rank), name, rating);
     player.entries.reserve(raw.len());
-    Ok((line_no, player, raw))
-}
-
-fn points_text(p: Score) -> String {
-    p.to_string()
+    Ok((line_no, player, RawRecord { points, cells: raw }))
 }
 
 /// The most players a TRF file can hold: a starting rank, and each round's opponent, has four
 /// columns (bbpPairings stops at the same number).
 pub const MAX_PLAYERS: usize = 9_999;
-
-/// Writes a tournament as TRF text (LF line ends; the columns of every `001` line are exact).
-/// A field larger than `MAX_PLAYERS` is refused: its ranks would spill out of their columns and
-/// the file would read back as a different tournament.
-pub fn write(t: &Tournament) -> Result<String, TrfError> {
-    if t.players.len() > MAX_PLAYERS {
-        return Err(TrfError::TooManyPlayers {
-            count: t.players.len(),
-        });
-    }
-    let mut out = String::new();
-    let header = [
-        ("012", &t.info.name),
-        ("022", &t.info.city),
-        ("032", &t.info.federation),
-        ("042", &t.info.start_date),
-        ("052", &t.info.end_date),
-        ("092", &t.info.kind),
-        ("192", &t.info.system),
-        ("102", &t.info.chief_arbiter),
-    ];
-    for (tag, value) in header {
-        if let Some(v) = value {
-            out.push_str(&format!("{tag} {v}\n"));
-        }
-    }
-    for d in &t.info.deputies {
-        out.push_str(&format!("112 {d}\n"));
-    }
-    if let Some(v) = &t.info.time_control {
-        out.push_str(&format!("122 {v}\n"));
-    }
-    // Final rank: score, then starting rank (ties are allowed by the format; we do not break
-    // them by tie-breaks here).
-    let mut order: Vec<&Player> = t.players.iter().collect();
-    order.sort_by_key(|p| (std::cmp::Reverse(t.score(p.id)), p.id));
-    let mut rank_of = vec![0u32; t.players.len()];
-    for (i, p) in order.iter().enumerate() {
-        rank_of[p.id.0 as usize - 1] = i as u32 + 1;
-    }
-    for p in &t.players {
-        let rating = if p.rating == 0 {
-            String::new()
-        } else {
-            p.rating.to_string()
-        };
-        let name: String = p.name.chars().take(33).collect();
-        // The points end in column 84 (columns 81-84, `dd.d`). A score of 100 points or more
-        // does not fit: it spills left over the blank birth date (70-79) rather than right,
-        // which would move every round column and make the file unreadable.
-        let mut line = format!(
-            "001 {:>4} {:1}{:>3} {:<33} {:>4} {:>3} {:>11} {:>15} {:>4}",
-            p.id.0,
-            "",
-            "",
-            name,
-            rating,
-            "",
-            "",
-            points_text(t.score(p.id)),
-            rank_of[p.id.0 as usize - 1],
-        );
-        for e in &p.entries {
-            line.push_str("  ");
-            line.push_str(&entry_text(e));
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out.push_str(&format!("XXR {}\n", t.total_rounds));
-    let c = match t.initial_colour {
-        Colour::White => "white1",
-        Colour::Black => "black1",
-    };
-    out.push_str(&format!("XXC {c}\n"));
-    // The same in TRF-2026's own lines (142 rounds, 152 initial colour, 162 point system), so
-    // that a program reading only those need not guess.
-    out.push_str(&format!("142 {}\n", t.total_rounds));
-    out.push_str(match t.initial_colour {
-        Colour::White => "152 W\n",
-        Colour::Black => "152 B\n",
-    });
-    let ps = &t.points;
-    let mut system = format!(
-        "162 W {} D {} L {}",
-        Score(ps.win),
-        Score(ps.draw),
-        Score(ps.loss)
-    );
-    if ps.zero_bye == ps.forfeit_loss {
-        system.push_str(&format!(" A {}", Score(ps.zero_bye)));
-    }
-    system.push_str(&format!(" P {}\n", Score(ps.pab)));
-    out.push_str(&system);
-    let (ps, usual) = (&t.points, PointSystem::default());
-    for (tag, value, default) in [
-        ("BBW", ps.win, usual.win),
-        ("BBD", ps.draw, usual.draw),
-        ("BBL", ps.loss, usual.loss),
-        ("BBZ", ps.zero_bye, usual.zero_bye),
-        ("BBF", ps.forfeit_loss, usual.forfeit_loss),
-        ("BBU", ps.pab, ps.win),
-    ] {
-        if value != default {
-            out.push_str(&format!("{tag} {}\n", Score(value)));
-        }
-    }
-    for p in &t.players {
-        if let Some(r) = p.withdrawn_from {
-            out.push_str(&format!("XXW {} {}\n", p.id.0, r));
-        }
-    }
-    for p in &t.players {
-        if !p.accelerations.is_empty() {
-            let values: Vec<String> = p
-                .accelerations
-                .iter()
-                .map(|&a| format!("{:>4}", Score(a).to_string()))
-                .collect();
-            out.push_str(&format!("XXA {:>4} {}\n", p.id.0, values.join(" ")));
-        }
-    }
-    for group in &t.forbidden {
-        let ids: Vec<String> = group.players.iter().map(|id| id.0.to_string()).collect();
-        match group.rounds {
-            None => out.push_str(&format!("XXP {}\n", ids.join(" "))),
-            Some((first, last)) => {
-                let ids: Vec<String> = ids.iter().map(|id| format!("{id:>4}")).collect();
-                out.push_str(&format!("260 {first:03} {last:03} {}\n", ids.join(" ")));
-            }
-        }
-    }
-    Ok(out)
-}
-
-fn colour_char(c: Option<Colour>) -> char {
-    match c {
-        Some(Colour::White) => 'w',
-        Some(Colour::Black) => 'b',
-        None => '-',
-    }
-}
-
-/// The eight characters of one round (columns 92–99 for round 1).
-fn entry_text(e: &RoundEntry) -> String {
-    let (opp, colour, result) = match *e {
-        RoundEntry::Game {
-            opponent,
-            colour,
-            result,
-            rated,
-        } => {
-            let code = match (result, rated) {
-                (GameResult::Win, true) => '1',
-                (GameResult::Draw, true) => '=',
-                (GameResult::Loss, true) => '0',
-                (GameResult::Win, false) => 'W',
-                (GameResult::Draw, false) => 'D',
-                (GameResult::Loss, false) => 'L',
-            };
-            (opponent.0, Some(colour), code)
-        }
-        RoundEntry::Forfeit {
-            opponent,
-            colour,
-            won,
-        } => (opponent.0, colour, if won { '+' } else { '-' }),
-        RoundEntry::PairingBye => (0, None, 'U'),
-        RoundEntry::FullPointBye => (0, None, 'F'),
-        RoundEntry::HalfPointBye => (0, None, 'H'),
-        RoundEntry::ZeroPointBye => (0, None, 'Z'),
-        RoundEntry::NotPaired => (0, None, ' '),
-    };
-    format!("{:04} {} {}", opp, colour_char(colour), result)
-}

@@ -272,7 +272,8 @@ async fn tokens_and_permissions() {
             admin
                 .accounts
                 .register_player(apb::RegisterPlayerRequest {
-                    name: "bad name!".to_owned(),
+                    // A bidi override would let a name display as another.
+                    name: "bad\u{202E}eman".to_owned(),
                     ..Default::default()
                 })
                 .await,

@@ -563,7 +563,7 @@ async fn a_result_is_the_same_on_the_board_in_the_game_and_in_the_ratings() {
             "122 3+0",
             "142 1",
             "152 W",
-            "162 W 1.0 D 0.5 L 0.0",
+            "162  W 1.0    D 0.5    L 0.0",
             "192 FIDE_DUTCH_2025",
         ] {
             assert!(trf.lines().any(|l| l.starts_with(line)), "{line}: {trf}");

@@ -8,6 +8,7 @@ mod browser;
 mod edge_fuzz;
 mod game_records;
 mod metrics;
+mod names;
 mod replicas;
 mod rules_cli;
 mod self_service_cli;

@@ -171,3 +171,143 @@ fn strict_check_accepts_bbp_tournaments_and_refuses_a_tampered_round() {
     let out = hanniball(&["swiss", "check", tampered.to_str().expect("utf-8 path")]);
     assert!(out.status.success(), "{}", stdout(&out));
 }
+
+fn real(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../pairing/tests/data/real")
+        .join(name)
+}
+
+/// Like bbpPairings' `-c`, the strict check goes on past a breach and names every round that is
+/// not the engine's (the same rounds bbpPairings names: `tests/data/real/expected.txt`), then
+/// sums up.
+#[test]
+fn strict_check_lists_every_breach_and_every_differing_round_then_a_summary() {
+    let file = real("tbs-87-players-pre-entered-absence.trf");
+    let out = hanniball(&["swiss", "check", "--strict", file.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.contains(&"round 7: 72 and 84 are paired although they have already played (C1)"),
+        "{text}"
+    );
+    let differing: Vec<u32> = lines
+        .iter()
+        .filter(|l| l.contains("differs from the Dutch engine's"))
+        .map(|l| {
+            l["round ".len()..l.find(':').expect("round N:")]
+                .parse()
+                .expect("round")
+        })
+        .collect();
+    assert_eq!(differing, vec![4, 5, 6, 7, 8, 9, 10], "{text}");
+    assert_eq!(
+        lines.last().copied(),
+        Some(
+            "10 rounds of 87 players: 3 breaches of the absolute criteria (rounds 4, 7, 9); \
+             7 of 10 rounds differ from the Dutch engine: 4, 5, 6, 7, 8, 9, 10"
+        )
+    );
+}
+
+const MID_ROUND: &str = "\
+001    1      Alpha                             1500                             1.0    1     3 w 1     2 b
+001    2      Bravo                             1500                             0.5    2     4 b =     1 w
+001    3      Charlie                           1500                             0.0    3     1 b 0     4 w
+001    4      Delta                             1500                             0.5    4     2 w =     3 b
+XXR 3
+";
+
+/// A file saved mid-round (round 2 paired, no results): checked as paired; not paired past.
+#[test]
+fn a_file_saved_mid_round_is_checked_and_pairing_past_it_asks_for_results() {
+    let file = write_temp("mid-round.trf", MID_ROUND);
+    let path = file.to_str().expect("utf-8");
+    let out = hanniball(&["swiss", "pair", path]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(
+        err.contains("round 2 is paired but 2 of its games have no result yet"),
+        "{err}"
+    );
+    let out = hanniball(&["swiss", "check", "--strict", path]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("round 2: 2 games without results yet; checked as paired\n")
+            && text.contains("ok: 2 rounds of 4 players"),
+        "{text}"
+    );
+}
+
+/// Swiss-Manager writes names in Windows-1252: read, with a note, or as named.
+#[test]
+fn a_latin1_file_reads_with_a_note_and_its_encoding_can_be_named() {
+    let utf8 = MID_ROUND
+        .replace("Alpha  ", "Müller ")
+        .replace(" 2 b\n", " 2 b 1\n")
+        .replace(" 1 w\n", " 1 w 0\n")
+        .replace(" 4 w\n", " 4 w 1\n")
+        .replace(" 3 b\n", " 3 b 0\n")
+        .replace("1.0    1", "2.0    1")
+        .replace("0.0    3", "1.0    3");
+    let latin1: Vec<u8> = utf8
+        .chars()
+        .map(|c| u8::try_from(u32::from(c)).expect("Latin-1"))
+        .collect();
+    let path = std::env::temp_dir().join(format!("hb-swiss-{}-latin1.trf", std::process::id()));
+    std::fs::write(&path, &latin1).expect("temp file");
+    let path = path.to_str().expect("utf-8");
+    let out = hanniball(&["swiss", "standings", path]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("Müller"), "{}", stdout(&out));
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(err.contains("read as Windows-1252"), "{err}");
+    let out = hanniball(&["swiss", "standings", path, "--encoding", "latin-1"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = hanniball(&["swiss", "standings", path, "--encoding", "utf-8"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(
+        err.contains("line 1: byte 0xFC is not UTF-8 text") && err.contains("--encoding"),
+        "{err}"
+    );
+}
+
+/// A points column from another point system is refused with the players and the system;
+/// `--recompute-points` scores by the results.
+#[test]
+fn a_points_column_that_disagrees_is_refused_unless_recomputed() {
+    let trf = "\
+001    1      A                                 1500                             3.0    1     2 w 1
+001    2      B                                 1400                             0.0    2     1 b 0
+XXR 3
+";
+    let file = write_temp("points.trf", trf);
+    let path = file.to_str().expect("utf-8");
+    let out = hanniball(&["swiss", "pair", path]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(
+        err.contains("player 1 has 3.0 in the file, 1.0 from the results")
+            && err.contains("W 3.0 D")
+            && err.contains("--recompute-points"),
+        "{err}"
+    );
+    let out = hanniball(&["swiss", "pair", path, "--recompute-points"]);
+    // Two players who met: nothing to pair, but the file was read.
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8(out.stderr).expect("utf-8");
+    assert!(err.contains("scored by the results"), "{err}");
+}

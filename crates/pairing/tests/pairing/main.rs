@@ -7,6 +7,8 @@ mod dutch_cases;
 mod fuzz_trf;
 mod matchmaking;
 mod properties;
+mod real_files;
 mod roundrobin;
 mod tiebreak;
 mod trf_and_check;
+mod trf_reading;

@@ -1,0 +1,197 @@
+//! Player names as people write them: Müller, Nguyễn Văn An, 李明, Zoë_Ünal. Any script; the
+//! name is trimmed and put in Unicode NFC (so that a name typed with combining accents is the
+//! same name as one typed with precomposed letters), and must be 1 to [`MAX_NAME_CHARS`]
+//! characters. Refused, because they are invisible or change how the text around them is shown
+//! (a name is printed in tables, TRF files and web pages): control characters, format
+//! characters (bidi overrides and isolates, zero-width spaces and joiners, the byte-order
+//! mark), line and paragraph separators, spaces other than the plain space, private-use and
+//! unassigned code points.
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
+/// The most characters (Unicode scalar values, after NFC) a player name may have.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// Why a player name was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("a player name cannot be empty")]
+    Empty,
+    #[error("player name {shown} has {chars} characters; at most {MAX_NAME_CHARS}")]
+    TooLong { shown: String, chars: usize },
+    #[error("player name {shown} contains {what} U+{code:04X} (character {at})")]
+    Refused {
+        shown: String,
+        what: &'static str,
+        code: u32,
+        /// 1-based position in the trimmed name.
+        at: usize,
+    },
+}
+
+/// The name as it is stored and shown: trimmed, in NFC; or why it is refused.
+pub fn player_name(raw: &str) -> Result<String, NameError> {
+    let name: String = raw.trim().nfc().collect();
+    let chars = name.chars().count();
+    if chars == 0 {
+        return Err(NameError::Empty);
+    }
+    if chars > MAX_NAME_CHARS {
+        return Err(NameError::TooLong {
+            shown: shown(&name),
+            chars,
+        });
+    }
+    for (i, c) in name.chars().enumerate() {
+        if let Some(what) = refused(c) {
+            return Err(NameError::Refused {
+                shown: shown(&name),
+                what,
+                code: u32::from(c),
+                at: i + 1,
+            });
+        }
+    }
+    Ok(name)
+}
+
+/// What kind of character `c` is, if a name may not hold it.
+fn refused(c: char) -> Option<&'static str> {
+    match c.general_category() {
+        GeneralCategory::Control => Some("the control character"),
+        GeneralCategory::Format => Some(
+            if matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') {
+                "the bidirectional control"
+            } else {
+                "the invisible format character"
+            },
+        ),
+        GeneralCategory::LineSeparator | GeneralCategory::ParagraphSeparator => {
+            Some("the line separator")
+        }
+        GeneralCategory::SpaceSeparator if c != ' ' => {
+            Some("the space character (only plain spaces)")
+        }
+        GeneralCategory::PrivateUse => Some("the private-use character"),
+        GeneralCategory::Unassigned | GeneralCategory::Surrogate => {
+            Some("the unassigned code point")
+        }
+        _ => None,
+    }
+}
+
+/// The name quoted for a message, cut at twice the limit (a refused name may be long).
+fn shown(name: &str) -> String {
+    let mut s: String = name.chars().take(2 * MAX_NAME_CHARS).collect();
+    if s.len() < name.len() {
+        s.push('…');
+    }
+    format!("{s:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (as typed, as stored) for names that are accepted.
+    const ACCEPTED: &[(&str, &str)] = &[
+        ("Zoë_Ünal", "Zoë_Ünal"),
+        ("Müller", "Müller"),
+        // The same name typed with a combining diaeresis is stored precomposed.
+        ("Mu\u{308}ller", "Müller"),
+        ("Nguyễn Văn An", "Nguyễn Văn An"),
+        ("李明", "李明"),
+        ("  Ольга Петрова \t", "Ольга Петрова"),
+        ("عبد الله", "عبد الله"),
+        ("Søren Ågård-Østergaard", "Søren Ågård-Østergaard"),
+        ("O'Brien, Seán", "O'Brien, Seán"),
+        ("bot-42.v2", "bot-42.v2"),
+        ("a", "a"),
+        // 40 characters, the most.
+        (
+            "ąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąą",
+            "ąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąąą",
+        ),
+    ];
+
+    /// (as typed, the start of the refusal).
+    const REFUSED: &[(&str, &str)] = &[
+        ("", "a player name cannot be empty"),
+        ("   ", "a player name cannot be empty"),
+        (
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "player name \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\" has 41 characters",
+        ),
+        (
+            "Ann\u{202E}nimda",
+            "player name \"Ann\\u{202e}nimda\" contains the bidirectional control U+202E (character 4)",
+        ),
+        (
+            "Ann\u{2067}x\u{2069}",
+            "player name \"Ann\\u{2067}x\\u{2069}\" contains the bidirectional control U+2067",
+        ),
+        (
+            "Ad\u{200B}min",
+            "player name \"Ad\\u{200b}min\" contains the invisible format character U+200B",
+        ),
+        (
+            "Ad\u{200D}min",
+            "player name \"Ad\\u{200d}min\" contains the invisible format character U+200D",
+        ),
+        (
+            "\u{FEFF}Bob",
+            "player name \"\\u{feff}Bob\" contains the invisible format character U+FEFF",
+        ),
+        (
+            "Bo\u{AD}b",
+            "player name \"Bo\\u{ad}b\" contains the invisible format character U+00AD",
+        ),
+        (
+            "Bob\nAlice",
+            "player name \"Bob\\nAlice\" contains the control character U+000A",
+        ),
+        (
+            "Bob\u{7}",
+            "player name \"Bob\\u{7}\" contains the control character U+0007",
+        ),
+        (
+            "Bob\u{2028}x",
+            "player name \"Bob\\u{2028}x\" contains the line separator U+2028",
+        ),
+        (
+            "Bob\u{A0}Smith",
+            "player name \"Bob\\u{a0}Smith\" contains the space character (only plain spaces) U+00A0",
+        ),
+        (
+            "Bob\u{E000}",
+            "player name \"Bob\\u{e000}\" contains the private-use character U+E000",
+        ),
+        (
+            "Bob\u{378}",
+            "player name \"Bob\\u{378}\" contains the unassigned code point U+0378",
+        ),
+    ];
+
+    #[test]
+    fn names_as_people_write_them_are_accepted_as_written() {
+        for &(typed, stored) in ACCEPTED {
+            assert_eq!(player_name(typed).as_deref(), Ok(stored), "{typed:?}");
+        }
+    }
+
+    #[test]
+    fn invisible_and_direction_changing_characters_are_refused_with_what_they_are() {
+        for &(typed, message) in REFUSED {
+            let error = player_name(typed).expect_err(typed).to_string();
+            assert!(error.starts_with(message), "{typed:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_long_refused_name_is_cut_in_the_message() {
+        let long = "x".repeat(10_000);
+        let error = player_name(&long).expect_err("too long").to_string();
+        assert!(error.len() < 200 && error.contains('…'), "{error}");
+    }
+}

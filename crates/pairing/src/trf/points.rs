@@ -1,0 +1,145 @@
+//! The points column of the `001` lines (columns 81–84) against the results: a file scored
+//! under another point system than it declares, or edited by hand, would otherwise be paired
+//! on scores nobody wrote. bbpPairings refuses such a file; so does this reader, naming the
+//! players and a point system that would explain every column.
+
+use std::fmt;
+
+use crate::tournament::{PlayerId, PointSystem, Score, Tournament};
+
+/// One player whose points column is not the score of the results.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PointsMismatch {
+    pub player: PlayerId,
+    /// The points column.
+    pub file: Score,
+    /// The score of the results under the file's point system.
+    pub results: Score,
+}
+
+impl fmt::Display for PointsMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "player {} has {} in the file, {} from the results",
+            self.player, self.file, self.results
+        )
+    }
+}
+
+/// A point system as the body of a TRF-2026 `162` line (`W 1.0 D 0.5 L 0.0 A 0.0 P 1.0`;
+/// a forfeit loss worth other than an absence adds bbpPairings' `BBF`).
+pub fn system_text(ps: &PointSystem) -> String {
+    let mut s = format!(
+        "W {} D {} L {} A {} P {}",
+        Score(ps.win),
+        Score(ps.draw),
+        Score(ps.loss),
+        Score(ps.zero_bye),
+        Score(ps.pab)
+    );
+    if ps.forfeit_loss != ps.zero_bye {
+        s.push_str(&format!(" (BBF {})", Score(ps.forfeit_loss)));
+    }
+    s
+}
+
+/// The scores a player's points column may hold: the score of every round in the file, or of
+/// the rounds before a bye pre-entered for the round to pair (bbpPairings accepts both), or of
+/// the rounds before an unfinished round; each also with the pairing acceleration of the next
+/// round added (as bbpPairings accepts).
+fn accepted(t: &Tournament, index: usize, unfinished: Option<u32>) -> [u32; 6] {
+    let p = &t.players[index];
+    let paired = t.rounds_paired();
+    let ps = &t.points;
+    let sum = |rounds: usize| -> u32 { p.entries.iter().take(rounds).map(|e| e.points(ps)).sum() };
+    let all = sum(usize::MAX);
+    let played = sum(paired as usize);
+    let before = unfinished.map_or(played, |r| sum(r as usize - 1));
+    let accel = p.accelerations.get(paired as usize).copied().unwrap_or(0);
+    [
+        all,
+        played,
+        before,
+        all + accel,
+        played + accel,
+        before + accel,
+    ]
+}
+
+/// The players whose points column (`columns[i]`, tenths; `None`: blank) is none of the
+/// accepted scores under `t`'s point system.
+pub fn mismatches(
+    t: &Tournament,
+    columns: &[Option<u32>],
+    unfinished: Option<u32>,
+) -> Vec<PointsMismatch> {
+    columns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &column)| {
+            let file = column?;
+            let ok = accepted(t, i, unfinished);
+            (!ok.contains(&file)).then(|| PointsMismatch {
+                player: t.players[i].id,
+                file: Score(file),
+                results: Score(ok[0]),
+            })
+        })
+        .collect()
+}
+
+/// A point system close to `t`'s under which every points column agrees with the results, if
+/// one of the usual ones does (win 1, 2 or 3; a draw, a loss and the byes worth what clubs
+/// give them).
+pub fn explaining_system(
+    t: &Tournament,
+    columns: &[Option<u32>],
+    unfinished: Option<u32>,
+) -> Option<PointSystem> {
+    let mut candidates = Vec::new();
+    for win in [10, 20, 30] {
+        for draw in [0, 5, 10, 15, 20] {
+            for loss in [0, 5, 10] {
+                if !(loss < draw && draw < win) {
+                    continue;
+                }
+                for pab in [win, draw, loss] {
+                    for absent in [0, loss] {
+                        candidates.push(PointSystem {
+                            win,
+                            draw,
+                            loss,
+                            forfeit_loss: absent,
+                            zero_bye: absent,
+                            pab,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    // Closest to the file's own first; the PAB, which only byes pin down, a win's points
+    // unless they say otherwise.
+    let own = t.points;
+    let distance = |c: &PointSystem| {
+        let differing = [
+            c.win != own.win,
+            c.draw != own.draw,
+            c.loss != own.loss,
+            c.zero_bye != own.zero_bye,
+            c.forfeit_loss != own.forfeit_loss,
+        ]
+        .iter()
+        .filter(|&&d| d)
+        .count();
+        (differing, c.pab != c.win)
+    };
+    candidates.sort_by_key(distance);
+    candidates.dedup();
+    let mut scored = t.clone();
+    candidates.into_iter().filter(|c| *c != own).find(|c| {
+        scored.points = *c;
+        mismatches(&scored, columns, unfinished).is_empty()
+    })
+}

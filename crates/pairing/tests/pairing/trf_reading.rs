@@ -1,0 +1,349 @@
+//! The variants real TRF files come in, each as a case with where it was found: encodings and
+//! line ends, `XXC rank`, a points column that disagrees with the results, a round paired
+//! without results, and the looser spellings of single fields.
+
+use hanniball_pairing::trf::{self, Encoding, ReadOptions, TrfError};
+use hanniball_pairing::{DutchOptions, PlayerId, pair_next_round, recheck};
+
+/// A `001` line in the exact TRF-16 columns (points in 81-84, rounds from column 92).
+fn line(rank: u32, name: &str, points: &str, rounds: &[&str]) -> String {
+    let mut l = format!(
+        "001 {rank:>4} {:1}{:>3} {name:<33} {:>4} {:>3} {:>11} {:>10} {points:>4} {rank:>4}",
+        "", "", "", "", "", ""
+    );
+    for r in rounds {
+        l.push_str("  ");
+        l.push_str(r);
+    }
+    l.trim_end().to_string()
+}
+
+/// Four players after round 1 (1-3 won by 1, 2-4 drawn), 3 rounds.
+fn four(points: [&str; 4]) -> String {
+    [
+        line(1, "Alpha", points[0], &["0003 w 1"]),
+        line(2, "Bravo", points[1], &["0004 b ="]),
+        line(3, "Charlie", points[2], &["0001 b 0"]),
+        line(4, "Delta", points[3], &["0002 w ="]),
+        "XXR 3".to_string(),
+    ]
+    .join("\n")
+}
+
+fn read(bytes: &[u8]) -> Result<trf::TrfFile, TrfError> {
+    trf::read(bytes, &ReadOptions::default())
+}
+
+#[test]
+fn names_in_any_encoding_and_any_line_end_read_the_same() {
+    let utf8 = format!("012 Zoë's Open\n{}\n", four(["1.0", "0.5", "0.0", "0.5"]));
+    let expected = read(utf8.as_bytes()).expect("UTF-8 reads").tournament;
+    // (where such files come from, the bytes, the note expected).
+    let latin1: Vec<u8> = utf8.chars().map(|c| c as u32 as u8).collect();
+    let cases: Vec<(&str, Vec<u8>, Option<&str>)> = vec![
+        (
+            "UTF-8, LF (this project, lichess)",
+            utf8.clone().into_bytes(),
+            None,
+        ),
+        (
+            "UTF-8 with a byte-order mark and CR LF (Windows editors)",
+            [
+                b"\xEF\xBB\xBF".as_slice(),
+                utf8.replace('\n', "\r\n").as_bytes(),
+            ]
+            .concat(),
+            None,
+        ),
+        (
+            "CR only (bbpPairings' own output)",
+            utf8.replace('\n', "\r").into_bytes(),
+            None,
+        ),
+        (
+            "Windows-1252 / Latin-1 (Swiss-Manager's names with accents)",
+            latin1.clone(),
+            Some("read as Windows-1252"),
+        ),
+        (
+            "UTF-16 with a byte-order mark (Windows 'Unicode' text)",
+            [0xFF, 0xFE]
+                .into_iter()
+                .chain(utf8.encode_utf16().flat_map(u16::to_le_bytes))
+                .collect(),
+            Some("read as UTF-16LE"),
+        ),
+    ];
+    for (source, bytes, note) in cases {
+        let file = read(&bytes).unwrap_or_else(|e| panic!("{source}: {e}"));
+        assert_eq!(file.tournament, expected, "{source}");
+        assert_eq!(
+            file.tournament.info.name.as_deref(),
+            Some("Zoë's Open"),
+            "{source}"
+        );
+        let said = file.notes.iter().find(|n| n.line == 0).map(|n| &n.text);
+        match note {
+            Some(note) => assert!(said.is_some_and(|s| s.contains(note)), "{source}: {said:?}"),
+            None => assert_eq!(said, None, "{source}"),
+        }
+    }
+    // Named, the encoding is not guessed: Latin-1 bytes named as UTF-8 are refused with the
+    // line; named as Latin-1 they read without a note.
+    let named = |e| {
+        trf::read(
+            &latin1,
+            &ReadOptions {
+                encoding: Some(e),
+                ..Default::default()
+            },
+        )
+    };
+    assert_eq!(
+        named(Encoding::Utf8).map(|f| f.tournament),
+        Err(TrfError::NotInEncoding {
+            encoding: Encoding::Utf8,
+            line: 1,
+            byte: 0xEB
+        })
+    );
+    let file = named(Encoding::Latin1).expect("Latin-1");
+    assert_eq!(file.tournament, expected);
+    assert!(file.notes.iter().all(|n| n.line != 0), "{:?}", file.notes);
+}
+
+/// lichess writes `XXC rank white1` with its players' lines in its own order: the effective
+/// pairing numbers follow the lines (bbpPairings, JaVaFo), not the starting ranks.
+#[test]
+fn xxc_rank_pairs_the_players_in_the_order_of_their_lines() {
+    let players = |order: &[u32]| -> String {
+        order
+            .iter()
+            .map(|&r| line(r, &format!("P{r}"), "", &[]))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let pair = |text: &str| {
+        let t = trf::parse(text).expect("reads");
+        let mut p = pair_next_round(&t, &DutchOptions::for_tournament(&t)).expect("pairs");
+        p.boards.sort();
+        (t, p.boards)
+    };
+    // Starting ranks 1..4, lines in the order 2 1 3 4: with `rank`, 2 is the top seed and
+    // plays 3 with White, 1 plays 4 with Black (top half 2 1 against bottom half 3 4).
+    let lines = players(&[2, 1, 3, 4]);
+    let (t, boards) = pair(&format!("{lines}\nXXR 3\nXXC rank white1\n"));
+    assert_eq!(
+        t.pairing_order,
+        Some(vec![PlayerId(2), PlayerId(1), PlayerId(3), PlayerId(4)])
+    );
+    assert_eq!(
+        boards,
+        vec![(PlayerId(2), PlayerId(3)), (PlayerId(4), PlayerId(1))]
+    );
+    // Without `rank`, the same lines pair by starting rank: 1-3, and 4 White against 2.
+    let (t, boards) = pair(&format!("{lines}\nXXR 3\nXXC white1\n"));
+    assert_eq!(t.pairing_order, None);
+    assert_eq!(
+        boards,
+        vec![(PlayerId(1), PlayerId(3)), (PlayerId(4), PlayerId(2))]
+    );
+    // Written back, the order and the flag are kept.
+    let (t, _) = pair(&format!("{lines}\nXXR 3\nXXC rank white1\n"));
+    let text = trf::write(&t).expect("writes");
+    assert!(text.contains("XXC rank white1\n"), "{text}");
+    assert_eq!(trf::parse(&text), Ok(t));
+}
+
+/// A points column that disagrees with the results is an error naming the players and a point
+/// system that explains every column (bbpPairings refuses such a file without saying why).
+#[test]
+fn a_points_column_that_disagrees_names_the_players_and_the_point_system() {
+    // Scored 3-1-0 (a club's football points) without a 162 line saying so.
+    let text = four(["3.0", "1.0", "0.0", "1.0"]);
+    let error = trf::parse(&text).expect_err("refused");
+    let TrfError::PointsDisagree {
+        players,
+        explained_by,
+        ..
+    } = &error
+    else {
+        panic!("{error}");
+    };
+    assert_eq!(
+        players.iter().map(|p| p.player).collect::<Vec<_>>(),
+        vec![PlayerId(1), PlayerId(2), PlayerId(4)]
+    );
+    assert_eq!(
+        explained_by.as_deref(),
+        Some("W 3.0 D 1.0 L 0.0 A 0.0 P 3.0")
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("player 1 has 3.0 in the file, 1.0 from the results")
+            && message.contains("162 W 3.0 D 1.0 L 0.0"),
+        "{message}"
+    );
+    // With the 162 line the file is what it says.
+    let declared = format!("{text}\n162 W 3.0 D 1.0 L 0.0 A 0.0 P 3.0\n");
+    assert!(trf::parse(&declared).is_ok());
+    // Hand-edited: nothing usual explains it.
+    let edited = four(["1.0", "0.5", "0.0", "2.5"]);
+    let message = trf::parse(&edited).expect_err("refused").to_string();
+    assert!(
+        message.contains("player 4 has 2.5") && message.contains("no usual point system"),
+        "{message}"
+    );
+    // Asked to, the reader scores by the results and says so.
+    let file = trf::read(
+        edited.as_bytes(),
+        &ReadOptions {
+            recompute_points: true,
+            ..Default::default()
+        },
+    )
+    .expect("recomputed");
+    assert_eq!(file.tournament.score(PlayerId(4)).to_string(), "0.5");
+    assert!(
+        file.notes
+            .iter()
+            .any(|n| n.text.contains("scored by the results"))
+    );
+    // Blank points columns (JaVaFo's generator, hand-made files) are not checked.
+    assert!(trf::parse(&four(["", "", "", ""])).is_ok());
+    // A decimal comma reads as a point (seen in files from Italian and German programs).
+    assert!(trf::parse(&four(["1,0", "0,5", "0,0", "0,5"])).is_ok());
+}
+
+/// How every program saves mid-round: the round paired, its results blank (`0003 w  `).
+#[test]
+fn a_round_paired_without_results_is_checked_and_not_paired_past() {
+    let text = [
+        line(1, "Alpha", "1.0", &["0003 w 1", "0002 b  "]),
+        line(2, "Bravo", "0.5", &["0004 b =", "0001 w  "]),
+        line(3, "Charlie", "0.0", &["0001 b 0", "0004 w  "]),
+        line(4, "Delta", "0.5", &["0002 w =", "0003 b  "]),
+        "XXR 3".to_string(),
+    ]
+    .join("\n");
+    let file = read(text.as_bytes()).expect("reads");
+    let unfinished = file.unfinished.clone().expect("round 2 is unfinished");
+    assert_eq!(unfinished.round, 2);
+    assert_eq!(
+        unfinished.games,
+        vec![(PlayerId(2), PlayerId(1)), (PlayerId(3), PlayerId(4))]
+    );
+    assert_eq!(file.tournament.rounds_paired(), 1);
+    // Checked as paired: round 2 is the engine's own pairing (1 drops to meet 2; 3 has White).
+    let paired = file.as_paired();
+    assert_eq!(paired.rounds_paired(), 2);
+    assert!(hanniball_pairing::check(&paired).is_empty());
+    assert_eq!(
+        recheck(&paired, &DutchOptions::for_tournament(&paired)),
+        vec![]
+    );
+    // Pairing past it is refused with what to do.
+    let error = file.clone().finished().expect_err("unfinished");
+    assert_eq!(
+        error.to_string(),
+        "round 2 is paired but 2 of its games have no result yet: enter the results before pairing round 3"
+    );
+    assert_eq!(trf::parse(&text), Err(error));
+    // Results entered for some games only: still unfinished, the finished game kept.
+    let part = [
+        line(1, "Alpha", "1.0", &["0003 w 1", "0002 b 1"]),
+        line(2, "Bravo", "0.5", &["0004 b =", "0001 w 0"]),
+        line(3, "Charlie", "0.0", &["0001 b 0", "0004 w  "]),
+        line(4, "Delta", "0.5", &["0002 w =", "0003 b  "]),
+        "XXR 3".to_string(),
+    ]
+    .join("\n");
+    let file = read(part.as_bytes()).expect("reads");
+    assert_eq!(
+        file.unfinished.as_ref().map(|u| u.games.clone()),
+        Some(vec![(PlayerId(3), PlayerId(4))])
+    );
+    assert_eq!(file.tournament.score(PlayerId(1)).to_string(), "2.0");
+    // A game without a result before a round with results is an error, not a guess.
+    let early = [
+        line(1, "Alpha", "", &["0002 w  ", "0002 b 1"]),
+        line(2, "Bravo", "", &["0001 b  ", "0001 w 0"]),
+    ]
+    .join("\n");
+    assert!(matches!(
+        trf::parse(&early),
+        Err(TrfError::UnfinishedNotLast { round: 1, .. })
+    ));
+    // And the opponent must say the same.
+    let lopsided = [
+        line(1, "Alpha", "", &["0002 w  "]),
+        line(2, "Bravo", "", &["0000 - H"]),
+    ]
+    .join("\n");
+    assert!(matches!(
+        trf::parse(&lopsided),
+        Err(TrfError::UnfinishedMismatch { round: 1, .. })
+    ));
+}
+
+/// Single fields written more loosely than TRF-16 says, each seen in a public file (see
+/// `tests/data/real/README.md`): read where the meaning is unambiguous.
+#[test]
+fn loose_spellings_of_single_fields_read_as_meant() {
+    // (where seen, the file, what must hold).
+    type Check = fn(&trf::TrfFile) -> bool;
+    let cases: Vec<(&str, String, Check)> = vec![
+        (
+            "FIDE C.07 exercise (TieBreakServer): a bye's opponent written `   0`, not `0000`",
+            [
+                line(1, "Alyx", "1.5", &["0002 w 1", "   0 - H"]),
+                line(2, "Bruno", "0.0", &["0001 b 0", "   0 - Z"]),
+            ]
+            .join("\n"),
+            |f| f.tournament.players[0].entries[1] == hanniball_pairing::RoundEntry::HalfPointBye,
+        ),
+        (
+            "FIDE C.07 exercise after 5 rounds: lines in final-rank order",
+            [
+                line(2, "Bruno", "1.0", &["0001 b 1"]),
+                line(1, "Alyx", "0.0", &["0002 w 0"]),
+            ]
+            .join("\n"),
+            |f| f.tournament.players[0].name == "Alyx",
+        ),
+        (
+            "chesspairing: opponents with leading zeros, sex and title run together (`wWGM`)",
+            [
+                "001    1 wWGM Polgar, Judit                     2735 HUN 700070      1976/07/23  1.0    1  0002 w 1"
+                    .to_string(),
+                line(2, "Kasparov", "0.0", &["0001 b 0"]),
+            ]
+            .join("\n"),
+            |f| f.tournament.players[0].name == "Polgar, Judit" && f.tournament.players[0].rating == 2735,
+        ),
+        (
+            "Swiss-Manager layout: column rulers, a field legend, `062 15 (12)`",
+            format!(
+                "062 2 (2)\n{}\n{}\nDDD SSSS sTTT NNNN\n{}\n{}",
+                "         1         2",
+                "1234567890123456789012345678901234567890",
+                line(1, "A", "1.0", &["0002 w 1"]),
+                line(2, "B", "0.0", &["0001 b 0"])
+            ),
+            |f| f.notes.iter().filter(|n| n.text.contains("ignored line")).count() == 4,
+        ),
+        (
+            "TieBreakServer fixture: a 162 line after the players, with an `X` (adjourned) value",
+            format!(
+                "{}\n{}\n162  W 1.0    D 0.5    L 0.0    A 0.0    P 1.0    X 0.5",
+                line(1, "A", "1.0", &["0002 w +"]),
+                line(2, "B", "0.0", &["0001 b -"])
+            ),
+            |f| f.tournament.points == hanniball_pairing::PointSystem::default(),
+        ),
+    ];
+    for (source, text, holds) in cases {
+        let file = read(text.as_bytes()).unwrap_or_else(|e| panic!("{source}: {e}"));
+        assert!(holds(&file), "{source}: {file:?}");
+    }
+}

@@ -9,4 +9,5 @@ mod matchmaking;
 mod properties;
 mod roundrobin;
 mod tiebreak;
+mod tiebreak_tbs;
 mod trf_and_check;

@@ -14,6 +14,7 @@ mod m20261212_000006_self_entry;
 mod m20261213_000007_clock_leases;
 mod m20261214_000008_tournament_version;
 mod m20261215_000009_short_games;
+mod m20261216_000010_tiebreak_rules;
 
 /// All migrations, oldest first.
 pub struct Migrator;
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261213_000007_clock_leases::Migration),
             Box::new(m20261214_000008_tournament_version::Migration),
             Box::new(m20261215_000009_short_games::Migration),
+            Box::new(m20261216_000010_tiebreak_rules::Migration),
         ]
     }
 }

@@ -24,6 +24,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BBP = os.path.join(HERE, "..", "..", "bbp")
+# Real files (each names its source in its first line), copied from tests/data/real of the TRF
+# reading work so that this test stands alone.
+REAL = os.path.join(HERE, "..", "real")
 
 MAIN = "PTS BH BH/C1 BH/C2 BH/M1 BH/M2 SB SB/C1 PS PS/C1 KS AOB WIN WON BPG BWG REP VUR ARO ARO/C1 ARO/M1 TPR PTP APRO APPO RTNG TPN".split()
 FORE = "PTS FB FB/C1".split()
@@ -70,13 +73,18 @@ def main():
             jobs.append((f, "unrated4", "2026", []))
             jobs.append((f, "unrated4-1400", "2026", ["-u", "1400"]))
     done = {f for f in os.listdir(HERE) if f.endswith(".tsv")}
+    for f in sorted(os.listdir(REAL)):
+        if f.endswith(".trf"):
+            for rules in ("2024", "2026"):
+                jobs.append((f, "real", rules, []))
     for f, variant, rules, extra in jobs:
         if f"{f[:-4]}.{variant}.{rules}.tsv" in done:
             continue
-        text = open(os.path.join(BBP, f), newline="").read().replace("\r\n", "\n").replace("\r", "\n")
+        folder, shown = (REAL, "tiebreak/real") if variant == "real" else (BBP, "bbp")
+        text = open(os.path.join(folder, f), newline="", encoding="latin-1").read().replace("\r\n", "\n").replace("\r", "\n")
         if variant.startswith("unrated4"):
             text = unrated4(text)
-        with tempfile.NamedTemporaryFile("w", suffix=".trf", delete=False) as tmp:
+        with tempfile.NamedTemporaryFile("w", suffix=".trf", delete=False, encoding="latin-1") as tmp:
             tmp.write(text)
         try:
             body = "".join(run(tbs_dir, tmp.name, versioned(t, rules), extra) for t in (MAIN, FORE, DE))
@@ -85,7 +93,7 @@ def main():
         name = f"{f[:-4]}.{variant}.{rules}.tsv"
         header = (
             f"# Expected values from TieBreakServer {version} (OttoMilvang/TieBreakServer), written by make.py.\n"
-            f"# source: crates/pairing/tests/data/bbp/{f}\n"
+            f"# source: crates/pairing/tests/data/{shown}/{f}\n"
             f"# variant: {variant}\n"
             f"# rules: {rules}\n"
         )

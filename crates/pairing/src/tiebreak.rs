@@ -1,7 +1,9 @@
 //! Standings with FIDE tie-breaks (Handbook C.07): the 2024 text and the 2026 revision (in force
 //! for events starting from 1 March 2026), chosen by [`Rules`].
 //!
-//! # What is implemented, and which article it follows (2024 numbering)
+//! # What is implemented, and which article it follows
+//! Article numbers are the 2024 text's; those of BPG to REP, FB, AOB, KS and APRO to APPO are
+//! from memory of that text, not checked against it here. Definitions follow TieBreakServer.
 //! | acronym | name | article |
 //! |---|---|---|
 //! | `DE` | direct encounter among the tied participants | 6 |
@@ -22,8 +24,8 @@
 //! | `PTP` | perfect performance: lowest rating whose expected score reaches the score | 10.4 |
 //! | `APPO` | average of the opponents' PTP | 10.5 |
 //! | `VUR` | voluntary unplayed rounds (fewer rank higher) | 16.1.2 |
-//! | `RTNG` | the participant's own rating | 2026 |
-//! | `TPN` | tournament pairing number (lower ranks higher) | 2026 |
+//! | `RTNG` | the participant's own rating | (final tie-break) |
+//! | `TPN` | tournament pairing number (lower ranks higher) | (final tie-break) |
 //!
 //! Scores count in the crosstable's [`PointSystem`] (a `162` line, a 3-1-0 tournament): points,
 //! BH, SB, PS, KS and DE use those points; TPR, PTP and APRO/APPO use rating points (1, ½, 0).

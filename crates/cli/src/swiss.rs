@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-use hanniball_pairing::tiebreak::TieBreak;
+use hanniball_pairing::tiebreak::{self, Options, Rules, TieBreak, Unrated};
 use hanniball_pairing::trf::{Encoding, ReadOptions, TrfFile};
 use hanniball_pairing::{
     DutchOptions, Tournament, check, format_pairing, pair_next_round, recheck, trf,
@@ -52,13 +52,24 @@ pub enum SwissCommand {
         #[arg(long)]
         strict: bool,
     },
-    /// Standings of a TRF file with tie-breaks.
+    /// Standings of a TRF file with FIDE tie-breaks (C.07), in the file's point system (`162`).
     Standings {
         #[command(flatten)]
         input: TrfInput,
-        /// Tie-breaks in order, FIDE acronyms: BH, BH-C1, SB, PS, DE, WIN, WON, TPR.
+        /// Tie-breaks in order, FIDE acronyms: DE, WIN, WON, BPG, BWG, PS, REP, BH, FB, AOB, SB,
+        /// KS, ARO, TPR, APRO, PTP, APPO, VUR, RTNG, TPN; cuts as BH-C1, BH-C2, BH-M1, SB-C1,
+        /// ARO-C1.
         #[arg(long, value_delimiter = ',', default_value = "BH-C1,BH,SB")]
         tiebreaks: Vec<TieBreak>,
+        /// Which C.07 text: 2024 or 2026. Default: 2026 for events starting from 1 March 2026
+        /// (the file's `042` start date, today's date without one), 2024 before.
+        #[arg(long)]
+        rules: Option<Rules>,
+        /// Unrated players in rating-based tie-breaks (ARO, TPR, PTP, APRO, APPO, RTNG): `drop`
+        /// (FIDE: no values when anyone is unrated), `ignore` (rated opponents only) or a rating
+        /// given to every unrated player.
+        #[arg(long, default_value = "drop")]
+        unrated: Unrated,
     },
 }
 
@@ -131,7 +142,12 @@ pub fn run(command: SwissCommand) -> ExitCode {
             };
             check_command(&read, strict)
         }
-        SwissCommand::Standings { input, tiebreaks } => {
+        SwissCommand::Standings {
+            input,
+            tiebreaks,
+            rules,
+            unrated,
+        } => {
             let read = match load(&input) {
                 Ok(t) => t,
                 Err(code) => return code,
@@ -148,9 +164,35 @@ pub fn run(command: SwissCommand) -> ExitCode {
                 }
                 None => tournament.rounds_paired(),
             };
-            match hanniball_pairing::standings::standings(tournament, rounds, &tiebreaks) {
+            let start = tournament.info.start_date.as_deref();
+            let rules = match (rules, start) {
+                (Some(rules), _) => rules,
+                (None, Some(text)) => match tiebreak::parse_date(text) {
+                    Some(date) => Rules::for_start(date),
+                    None => {
+                        return fail(
+                            MALFORMED,
+                            &format!(
+                                "{}: start date {text:?} (042) is not a date; give --rules 2024 or 2026",
+                                input.file.display()
+                            ),
+                        );
+                    }
+                },
+                (None, None) => Rules::for_start(today()),
+            };
+            let options = Options { rules, unrated };
+            match hanniball_pairing::standings::standings(tournament, rounds, &tiebreaks, &options)
+            {
                 Ok(table) => {
                     print!("{}", standings_table(tournament, &table, &tiebreaks));
+                    println!(
+                        "tie-breaks: FIDE C.07, {rules} text; unrated players: {unrated}; points W {} D {} L {} PAB {}",
+                        hanniball_pairing::Score(tournament.points.win),
+                        hanniball_pairing::Score(tournament.points.draw),
+                        hanniball_pairing::Score(tournament.points.loss),
+                        hanniball_pairing::Score(tournament.points.pab),
+                    );
                     ExitCode::SUCCESS
                 }
                 Err(error) => fail(REFUSED, &error.to_string()),
@@ -225,6 +267,14 @@ fn check_command(read: &TrfFile, strict: bool) -> ExitCode {
         println!("{summary}");
         ExitCode::from(REFUSED)
     }
+}
+
+/// Today's date (UTC), `(year, month, day)`.
+fn today() -> (u32, u32, u32) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    tiebreak::date_from_unix_days(secs / 86_400)
 }
 
 /// A standings table for a terminal.

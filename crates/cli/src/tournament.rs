@@ -32,6 +32,14 @@ pub enum TournamentCommand {
         /// Tie-breaks in order (FIDE acronyms), e.g. BH-C1,BH,SB.
         #[arg(long, value_delimiter = ',')]
         tiebreaks: Vec<String>,
+        /// Which text of FIDE C.07 the tie-breaks follow: 2024 or 2026 (default: the one in
+        /// force today).
+        #[arg(long)]
+        tiebreak_rules: Option<String>,
+        /// Unrated players in rating-based tie-breaks: drop (default), ignore (rated opponents
+        /// only) or a rating given to them.
+        #[arg(long)]
+        unrated: Option<String>,
         /// Points of the pairing-allocated bye in half-points (2: a win).
         #[arg(long, default_value_t = 2)]
         bye_points: u32,
@@ -242,6 +250,8 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             time,
             rated,
             tiebreaks,
+            tiebreak_rules,
+            unrated,
             bye_points,
             forfeit_withdraws,
             manual,
@@ -256,6 +266,8 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
                 time_control: time.as_deref().map(parse_time).transpose()?,
                 rated,
                 tiebreaks,
+                tiebreak_rules: tiebreak_rules.unwrap_or_default(),
+                tiebreak_unrated: unrated.unwrap_or_default(),
                 bye_points,
                 bye_points_set: true,
                 forfeit_withdraws,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use crate::store::{BoardRow, ByeRow, EntrantRow, System, TournamentRow};
 use hanniball_pairing::roundrobin::{self, Cycles};
-use hanniball_pairing::tiebreak::TieBreak;
+use hanniball_pairing::tiebreak::{Options, TieBreak};
 use hanniball_pairing::{
     Colour, DutchOptions, GameResult, Player, PlayerId as Rank, RoundEntry, Tournament,
 };
@@ -51,6 +51,19 @@ impl Loaded {
             .split(',')
             .filter_map(|name| name.trim().parse().ok())
             .collect()
+    }
+
+    /// How the tie-breaks count, as stored (rows from before the setting: the text in force
+    /// when the tournament was created, unrated players as FIDE says).
+    pub fn tiebreak_options(&self) -> Options {
+        let t = &self.tournament;
+        Options {
+            rules: t
+                .tiebreak_rules
+                .parse()
+                .unwrap_or_else(|_| crate::service::rules_created_at(t.created_at_ms)),
+            unrated: t.tiebreak_unrated.parse().unwrap_or_default(),
+        }
     }
 
     /// Board `number` of round `round`.

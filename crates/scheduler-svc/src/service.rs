@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crate::store::{ByeRow, EntrantRow, QueueRow, System, TournamentRow, TournamentStatus};
 use hanniball_ids::{GameId, PlayerId};
-use hanniball_pairing::tiebreak::TieBreak;
+use hanniball_pairing::tiebreak::{Cut, Rules, TieBreak, Unrated};
 use hanniball_proto::scheduler::v1 as pb;
 use hanniball_rules::GameKind;
 use hanniball_svc_kit::limits;
@@ -225,6 +225,8 @@ fn settings(t: &TournamentRow) -> pb::TournamentSettings {
         bye_points: t.bye_points as u32,
         bye_points_set: true,
         tiebreaks: t.tiebreaks.split(',').map(str::to_owned).collect(),
+        tiebreak_rules: t.tiebreak_rules.clone(),
+        tiebreak_unrated: t.tiebreak_unrated.clone(),
         top_seed_black: t.initial_colour == "black1",
         forfeit_withdraws: t.forfeit_withdraws,
         manual_pairing: !t.auto_pair,
@@ -381,13 +383,13 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let tiebreaks: Vec<TieBreak> = if s.tiebreaks.is_empty() {
             if system == System::Swiss {
                 vec![
-                    TieBreak::BuchholzCut1,
-                    TieBreak::Buchholz,
-                    TieBreak::SonnebornBerger,
+                    TieBreak::Buchholz(Cut::C1),
+                    TieBreak::Buchholz(Cut::NONE),
+                    TieBreak::SonnebornBerger(Cut::NONE),
                 ]
             } else {
                 vec![
-                    TieBreak::SonnebornBerger,
+                    TieBreak::SonnebornBerger(Cut::NONE),
                     TieBreak::DirectEncounter,
                     TieBreak::Wins,
                 ]
@@ -402,6 +404,21 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
                         })
                 })
                 .collect::<ServiceResult<_>>()?
+        };
+        let created_at_ms = now_ms();
+        let tiebreak_rules = if s.tiebreak_rules.trim().is_empty() {
+            rules_created_at(created_at_ms)
+        } else {
+            s.tiebreak_rules
+                .parse::<Rules>()
+                .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?
+        };
+        let tiebreak_unrated = if s.tiebreak_unrated.trim().is_empty() {
+            Unrated::Drop
+        } else {
+            s.tiebreak_unrated
+                .parse::<Unrated>()
+                .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?
         };
         let name = if s.name.trim().is_empty() {
             "Tournament".to_owned()
@@ -432,6 +449,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
                 .map(ToString::to_string)
                 .collect::<Vec<_>>()
                 .join(","),
+            tiebreak_rules: tiebreak_rules.to_string(),
+            tiebreak_unrated: tiebreak_unrated.to_string(),
             initial_colour: if s.top_seed_black { "black1" } else { "white1" }.to_owned(),
             forfeit_withdraws: s.forfeit_withdraws,
             auto_pair: !s.manual_pairing,
@@ -439,7 +458,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             late_self_entry: s.late_self_entry,
             status: TournamentStatus::Registration,
             current_round: 0,
-            created_at_ms: now_ms(),
+            created_at_ms,
         };
         let id = self
             .core
@@ -879,8 +898,13 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .max(0) as u32;
             let model = loaded.model();
             let order = loaded.tiebreaks();
-            let table = hanniball_pairing::standings::standings(&model, rounds, &order)
-                .map_err(|e| ServiceError::Internal(format!("inconsistent tournament: {e}")))?;
+            let table = hanniball_pairing::standings::standings(
+                &model,
+                rounds,
+                &order,
+                &loaded.tiebreak_options(),
+            )
+            .map_err(|e| ServiceError::Internal(format!("inconsistent tournament: {e}")))?;
             let ids: std::collections::HashMap<i32, i64> = loaded
                 .entrants
                 .iter()
@@ -1018,4 +1042,10 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
     ) -> Result<Response<pb::PingResponse>, Status> {
         Ok(Response::new(pb::PingResponse {}))
     }
+}
+
+/// The C.07 text in force for a tournament created at `ms` (milliseconds since 1970).
+pub(crate) fn rules_created_at(ms: i64) -> Rules {
+    let days = u64::try_from(ms.max(0) / 86_400_000).expect("not negative");
+    Rules::for_start(hanniball_pairing::tiebreak::date_from_unix_days(days))
 }

@@ -121,6 +121,32 @@ async fn a_swiss_tournament_runs_to_final_standings() {
             .tournament
             .expect("tournament");
         let tid = created.id;
+        // The tie-break text in force today is stored with the tournament; an unknown one is
+        // refused.
+        let stored = created.settings.as_ref().expect("settings");
+        assert_eq!(
+            (
+                stored.tiebreak_rules.as_str(),
+                stored.tiebreak_unrated.as_str()
+            ),
+            ("2026", "drop")
+        );
+        let refused = admin
+            .create_tournament(spb::CreateTournamentRequest {
+                settings: Some(spb::TournamentSettings {
+                    name: "Old rules".to_owned(),
+                    rounds: 4,
+                    tiebreak_rules: "2025".to_owned(),
+                    ..Default::default()
+                }),
+            })
+            .await
+            .expect_err("no 2025 text");
+        assert_eq!(refused.code(), Code::InvalidArgument);
+        assert!(
+            refused.message().contains("expected 2024 or 2026"),
+            "{refused:?}"
+        );
         for (i, id) in ids.iter().enumerate() {
             admin
                 .add_player(spb::AddPlayerRequest {

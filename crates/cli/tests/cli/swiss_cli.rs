@@ -111,6 +111,55 @@ fn standings_show_points_and_tie_breaks() {
     assert!(leaders.contains(&"1") && leaders.contains(&"3"), "{text}");
 }
 
+/// Standings in the file's point system (`162 W 3 D 2 L 1`), under the text asked for, with the
+/// whole C.07 list available; an unknown text is refused.
+#[test]
+fn standings_follow_the_file_s_points_and_the_rules_asked_for() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../pairing/tests/data/bbp/dutch-p10-r6-s9101.trf");
+    let file = path.to_str().expect("utf-8 path");
+    let run = |rules: &str| {
+        hanniball(&[
+            "swiss",
+            "standings",
+            file,
+            "--rules",
+            rules,
+            "--tiebreaks",
+            "BH-M1,FB,KS,REP,PTP",
+            "--unrated",
+            "1400",
+        ])
+    };
+    let out = run("2024");
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let text = stdout(&out);
+    let header = text.lines().next().expect("header");
+    assert!(header.contains("BH-M1") && header.contains("PTP"), "{text}");
+    // Player 1 leads with 14 points (2 wins, 4 draws at 3 and 2).
+    let first: Vec<&str> = text
+        .lines()
+        .nth(1)
+        .expect("a line")
+        .split_whitespace()
+        .collect();
+    assert_eq!((first[1], first[5]), ("1", "14"), "{text}");
+    assert!(
+        text.lines()
+            .last()
+            .expect("a line")
+            .contains("C.07, 2024 text; unrated players: 1400; points W 3.0 D 2.0 L 1.0"),
+        "{text}"
+    );
+    let out = run("2025");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("expected 2024 or 2026"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `check --strict` accepts a tournament bbpPairings paired and refuses the same tournament with
 /// the colours of one game of the last round swapped, naming that round.
 #[test]

@@ -10,5 +10,6 @@ mod properties;
 mod real_files;
 mod roundrobin;
 mod tiebreak;
+mod tiebreak_tbs;
 mod trf_and_check;
 mod trf_reading;

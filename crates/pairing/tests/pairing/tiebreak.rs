@@ -1,9 +1,19 @@
 //! Tie-breaks: hand-computed and FIDE-published values as data, plus crosstable checks.
 
 use hanniball_pairing::tiebreak::{
-    Colour, Crosstable, CrosstableError, Outcome, PlayerNo, PlayerRecord, Points, RoundEntry,
-    TieBreak, TieBreakValue, Unplayed, direct_encounter, standings,
+    Colour, Crosstable, CrosstableError, Options, Outcome, PlayerNo, PlayerRecord, Points,
+    RoundEntry, Rules, TieBreak, TieBreakValue, Unplayed, Unrated, direct_encounter,
 };
+
+/// The hand-computed files follow the 2024 text, with TPR over rated opponents only.
+const HAND: Options = Options {
+    rules: Rules::Fide2024,
+    unrated: Unrated::Ignore,
+};
+
+fn standings(table: &Crosstable, order: &[TieBreak]) -> Vec<hanniball_pairing::tiebreak::Standing> {
+    hanniball_pairing::tiebreak::standings(table, order, &HAND)
+}
 
 /// Parses one entry in FIDE's exercise notation: `+W5`, `=B4`, `-F6`, `+BYE`, `=BYE`, `--`.
 fn entry(text: &str) -> RoundEntry {
@@ -188,15 +198,29 @@ fn direct_encounter_cases() {
 
 #[test]
 fn acronyms_round_trip() {
-    for name in ["BH", "BH-C1", "SB", "PS", "DE", "WIN", "WON", "TPR"] {
-        let tb: TieBreak = name.parse().expect("a FIDE acronym");
-        assert_eq!(tb.to_string(), name);
+    for tb in TieBreak::ALL {
+        let name = tb.to_string();
+        assert_eq!(name.parse::<TieBreak>(), Ok(tb), "{name}");
     }
-    let err = "ARO".parse::<TieBreak>().expect_err("not supported");
-    assert_eq!(
-        err.to_string(),
-        "unknown tie-break \"ARO\": expected one of BH, BH-C1, SB, PS, DE, WIN, WON, TPR"
-    );
+    // Aliases and the tie-break server's spelling of modifiers.
+    for (name, shown) in [
+        ("GE", "REP"),
+        ("bh/c1", "BH-C1"),
+        ("ARO-M1", "ARO-M1"),
+        ("TPN", "TPN"),
+    ] {
+        let tb: TieBreak = name.parse().expect("a FIDE acronym");
+        assert_eq!(tb.to_string(), shown);
+    }
+    for bad in ["XYZ", "SB-M1", "KS-C1", "BH-C0", "BH-X1", "BH-"] {
+        let err = bad.parse::<TieBreak>().expect_err("not a tie-break");
+        assert!(
+            err.to_string().starts_with(&format!(
+                "unknown tie-break {bad:?}: expected one of DE, WIN"
+            )),
+            "{err}"
+        );
+    }
 }
 
 fn played(opponent: u32, colour: Colour, outcome: Outcome) -> RoundEntry {
@@ -311,7 +335,13 @@ fn double_forfeit_is_accepted_and_scores_nothing() {
     ])
     .expect("a double forfeit is consistent");
     assert_eq!(table.points(PlayerNo(1)), Points::from_halves(0));
-    let lines = standings(&table, &[TieBreak::Performance, TieBreak::Buchholz]);
+    let lines = standings(
+        &table,
+        &[
+            TieBreak::Performance,
+            TieBreak::Buchholz(Default::default()),
+        ],
+    );
     assert_eq!(lines.iter().map(|s| s.rank).collect::<Vec<_>>(), [1, 1]);
     assert_eq!(
         lines[0].values,

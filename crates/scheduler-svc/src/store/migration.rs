@@ -2,7 +2,7 @@
 //! database of its own or beside other services. Released migrations are never edited. The first
 //! one adopts the tables of a database made by the single migration set of before the split and
 //! adds the columns that came later where they are missing (self entry, the tournament's version,
-//! short games).
+//! short games). The second gives a tournament its tie-break settings.
 //!
 //! The scheduler: tournaments, their players, byes requested ahead, rounds' boards; the
 //! matchmaking queue and the matches it made; the scheduler's cursor in the results outbox.
@@ -21,7 +21,7 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(SchedulerTables)]
+        vec![Box::new(SchedulerTables), Box::new(TiebreakSettings)]
     }
 
     fn migration_table_name() -> DynIden {
@@ -341,6 +341,63 @@ impl MigrationTrait for SchedulerTables {
         ] {
             manager
                 .drop_table(Table::drop().table(table).if_exists().to_owned())
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+/// A tournament's tie-break settings beside its list: which text of FIDE C.07 (2024 or 2026)
+/// and how unrated players count in rating-based tie-breaks. Empty in rows from before: the
+/// text follows the creation date, unrated players are dropped.
+struct TiebreakSettings;
+
+impl MigrationName for TiebreakSettings {
+    fn name(&self) -> &str {
+        "m20261126_000002_tiebreak_settings"
+    }
+}
+
+#[derive(DeriveIden)]
+enum TournamentTiebreaks {
+    #[sea_orm(iden = "tournaments")]
+    Table,
+    TiebreakRules,
+    TiebreakUnrated,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for TiebreakSettings {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        // One column a statement: SQLite alters one at a time.
+        for column in [
+            TournamentTiebreaks::TiebreakRules,
+            TournamentTiebreaks::TiebreakUnrated,
+        ] {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(TournamentTiebreaks::Table)
+                        .add_column(string(column).default(""))
+                        .to_owned(),
+                )
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        for column in [
+            TournamentTiebreaks::TiebreakRules,
+            TournamentTiebreaks::TiebreakUnrated,
+        ] {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(TournamentTiebreaks::Table)
+                        .drop_column(column)
+                        .to_owned(),
+                )
                 .await?;
         }
         Ok(())

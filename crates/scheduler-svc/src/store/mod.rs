@@ -80,6 +80,11 @@ pub mod entities {
             pub rated: bool,
             pub bye_points: i32,
             pub tiebreaks: String,
+            /// C.07 text, "2024" or "2026"; empty: by the creation date (migration 10).
+            pub tiebreak_rules: String,
+            /// Unrated players in rating-based tie-breaks: "drop", "ignore" or a rating; empty:
+            /// "drop".
+            pub tiebreak_unrated: String,
             pub initial_colour: String,
             pub forfeit_withdraws: bool,
             pub auto_pair: bool,

@@ -22,6 +22,8 @@ fn tournament() -> TournamentRow {
         rated: false,
         bye_points: 2,
         tiebreaks: String::new(),
+        tiebreak_rules: String::new(),
+        tiebreak_unrated: String::new(),
         initial_colour: "white1".to_owned(),
         forfeit_withdraws: false,
         auto_pair: true,

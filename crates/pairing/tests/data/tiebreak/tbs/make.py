@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Writes the expected tie-break values in this directory by running TieBreakServer.
+
+TieBreakServer (https://github.com/OttoMilvang/TieBreakServer, the FIDE Technical Commission
+secretary's tie-break program) is not part of this repository; fetch it and install networkx:
+
+    git clone https://github.com/OttoMilvang/TieBreakServer /tmp/tbs   # commit 14a34a2, 1.9.57
+    pip install networkx
+    python3 crates/pairing/tests/data/tiebreak/tbs/make.py /tmp/tbs
+
+For every source file and variant below, and each rules text, it writes `NAME.VARIANT.RULES.tsv`
+with TieBreakServer's own text output (`-d T`) of three runs: the tie-break list, Fore Buchholz
+(alone, since it changes the state later tie-breaks of the same run read), and DE (after points
+only); a run TieBreakServer fails is a `# failed:` line instead. Files already written are
+kept (delete them to write them again). The input is the source file with CR line ends turned into LF; an `unrated4` variant sets
+the rating of every player whose number is a multiple of 4 to 0 (unrated), and runs once as is
+(FIDE: rating-based tie-breaks are dropped) and once with `-u 1400`.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BBP = os.path.join(HERE, "..", "..", "bbp")
+# Real files (each names its source in its first line), copied from tests/data/real of the TRF
+# reading work so that this test stands alone.
+REAL = os.path.join(HERE, "..", "real")
+
+MAIN = "PTS BH BH/C1 BH/C2 BH/M1 BH/M2 SB SB/C1 PS PS/C1 KS AOB WIN WON BPG BWG REP VUR ARO ARO/C1 ARO/M1 TPR PTP APRO APPO RTNG TPN".split()
+FORE = "PTS FB FB/C1".split()
+DE = "PTS DE".split()
+
+
+def versioned(tbs, rules):
+    return [tb if tb in ("PTS", "DE") else f"{tb}/V{rules}" for tb in tbs]
+
+
+def unrated4(text):
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("001") and len(line) >= 52 and int(line[4:8]) % 4 == 0:
+            line = line[:48] + "   0" + line[52:]
+        out.append(line)
+    return "\n".join(out)
+
+
+def run(tbs_dir, path, tbs, extra):
+    cmd = ["python3", "tiebreakchecker.py", "-i", path, "-s", "-d", "T", *extra, "-t", *tbs]
+    done = subprocess.run(cmd, cwd=tbs_dir, capture_output=True, text=True)
+    shown = " ".join("IN" if c == path else c for c in cmd)
+    if done.returncode != 0:
+        # TieBreakServer fails on a few extreme files (a run, not a value): no block.
+        why = " ".join(done.stdout.split()).replace(f'"{path}"', "IN").replace(path, "IN")
+        return f"# failed: {shown}: exit {done.returncode}: {why}\n"
+    return f"# command: {shown}\n{done.stdout}"
+
+
+def main():
+    tbs_dir = sys.argv[1]
+    version = subprocess.run(["git", "log", "-1", "--format=%h"], cwd=tbs_dir, capture_output=True, text=True).stdout.strip()
+    sources = sorted(f for f in os.listdir(BBP) if f.endswith(".trf"))
+    # Every generated tournament of at most 200 players, under both texts; unrated variants of
+    # the smaller ones under 2026 (ratings do not depend on the text).
+    jobs = []
+    for f in sources:
+        players = int(f.split("-")[1][1:])
+        if players <= 200:
+            for rules in ("2024", "2026"):
+                jobs.append((f, "as-is", rules, []))
+        if players <= 60:
+            jobs.append((f, "unrated4", "2026", []))
+            jobs.append((f, "unrated4-1400", "2026", ["-u", "1400"]))
+    done = {f for f in os.listdir(HERE) if f.endswith(".tsv")}
+    for f in sorted(os.listdir(REAL)):
+        if f.endswith(".trf"):
+            for rules in ("2024", "2026"):
+                jobs.append((f, "real", rules, []))
+    for f, variant, rules, extra in jobs:
+        if f"{f[:-4]}.{variant}.{rules}.tsv" in done:
+            continue
+        folder, shown = (REAL, "tiebreak/real") if variant == "real" else (BBP, "bbp")
+        text = open(os.path.join(folder, f), newline="", encoding="latin-1").read().replace("\r\n", "\n").replace("\r", "\n")
+        if variant.startswith("unrated4"):
+            text = unrated4(text)
+        with tempfile.NamedTemporaryFile("w", suffix=".trf", delete=False, encoding="latin-1") as tmp:
+            tmp.write(text)
+        try:
+            body = "".join(run(tbs_dir, tmp.name, versioned(t, rules), extra) for t in (MAIN, FORE, DE))
+        finally:
+            os.unlink(tmp.name)
+        name = f"{f[:-4]}.{variant}.{rules}.tsv"
+        header = (
+            f"# Expected values from TieBreakServer {version} (OttoMilvang/TieBreakServer), written by make.py.\n"
+            f"# source: crates/pairing/tests/data/{shown}/{f}\n"
+            f"# variant: {variant}\n"
+            f"# rules: {rules}\n"
+        )
+        with open(os.path.join(HERE, name), "w") as out:
+            out.write(header + body)
+        print(name)
+
+
+if __name__ == "__main__":
+    main()

@@ -6,7 +6,8 @@
 //! bbpPairings executable, each round's state is also written as a TRF file and paired by it
 //! (`--dutch FILE -p`); the bench prints its time, the ratio, and whether both pairings agree.
 //! bbpPairings handles at most 9,999 players, so the 10,000-player field is ours alone. A size
-//! stops after the first round that takes more than two minutes.
+//! stops after the first round that takes more than two minutes. `DUTCH_FIELD=scale` pairs the
+//! field of the service's scale bench instead (five players to a rating, a third drawn).
 
 use std::time::Instant;
 
@@ -25,6 +26,19 @@ fn peak_mib() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
+}
+
+/// CPU seconds this process has used (user + system, Linux), if readable: on a shared machine
+/// a round's CPU time is steadier than its wall time.
+fn cpu_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: f64 = fields.next()?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    // Clock ticks of 1/100 s (USER_HZ on Linux).
+    Some((utime + stime) / 100.0)
 }
 
 /// Times bbpPairings on the same round; returns (seconds, its output).
@@ -60,6 +74,9 @@ fn main() {
         .filter_map(|a| a.parse().ok())
         .collect();
     let bbp_exe = std::env::var("BBP").ok();
+    // `DUTCH_FIELD=scale`: the field of the service's scale bench (`tests/benches/scale.rs`):
+    // five players to a rating, no requested byes, a third of the games each way and drawn.
+    let scale_field = std::env::var("DUTCH_FIELD").is_ok_and(|f| f == "scale");
     for (players, rounds) in [(100u32, 9u32), (1_000, 11), (5_000, 9), (10_000, 13)] {
         if !sizes.is_empty() && !sizes.contains(&players) {
             continue;
@@ -67,20 +84,27 @@ fn main() {
         let mut rng = Rng::new(u64::from(players) * 7919);
         let mut t = Tournament::new(rounds);
         for i in 0..players {
-            t.add_player(format!("P{}", i + 1), 3000 - i / 4);
+            let rating = if scale_field {
+                2400 - i / 5
+            } else {
+                3000 - i / 4
+            };
+            t.add_player(format!("P{}", i + 1), rating);
         }
         let options = DutchOptions::default();
         let mut total = 0.0;
+        let mut total_cpu = 0.0;
         let mut times = Vec::new();
         for round in 1..=rounds {
             // A few requested byes, as in club play.
             for i in 0..players {
-                if rng.next_u64() % 100 < 2 {
+                if !scale_field && rng.next_u64() % 100 < 2 {
                     let id = hanniball_pairing::PlayerId(i + 1);
                     t.set_entry(id, round, RoundEntry::HalfPointBye);
                 }
             }
             let start = Instant::now();
+            let cpu_start = cpu_secs();
             let p = match pair_next_round(&t, &options) {
                 Ok(p) => p,
                 Err(e) => {
@@ -89,8 +113,11 @@ fn main() {
                 }
             };
             let secs = start.elapsed().as_secs_f64();
+            let cpu = cpu_start.zip(cpu_secs()).map_or(0.0, |(a, b)| b - a);
             total += secs;
-            let mut line = format!("{players:>6} players, round {round:>2}: {secs:>8.3} s");
+            total_cpu += cpu;
+            let mut line =
+                format!("{players:>6} players, round {round:>2}: {secs:>8.3} s (cpu {cpu:>6.2} s)");
             if let Some(exe) = &bbp_exe {
                 match bbp(exe, &t, players, round) {
                     Some((theirs, out)) => {
@@ -124,10 +151,12 @@ fn main() {
                 break;
             }
             for &(w, b) in &p.boards {
-                let r = match rng.next_u64() % 10 {
-                    0..=3 => GameResult::Win,
-                    4..=6 => GameResult::Draw,
-                    _ => GameResult::Loss,
+                let r = match (scale_field, rng.next_u64() % 10) {
+                    (true, _) => [GameResult::Win, GameResult::Loss, GameResult::Draw]
+                        [(rng.next_u64() % 3) as usize],
+                    (false, 0..=3) => GameResult::Win,
+                    (false, 4..=6) => GameResult::Draw,
+                    (false, _) => GameResult::Loss,
                 };
                 t.record_game(round, w, b, r);
             }
@@ -137,7 +166,7 @@ fn main() {
         }
         times.sort_by(f64::total_cmp);
         println!(
-            "{players:>6} players, {rounds} rounds: all rounds {total:.3} s, slowest round {:.3} s, peak memory {:.0} MiB",
+            "{players:>6} players, {rounds} rounds: all rounds {total:.3} s (cpu {total_cpu:.2} s), slowest round {:.3} s, peak memory {:.0} MiB",
             times.last().copied().unwrap_or(0.0),
             peak_mib().unwrap_or(0.0)
         );

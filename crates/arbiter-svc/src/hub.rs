@@ -211,13 +211,20 @@ impl Hub {
         }
         // Games already created under their keys are answered as they are; the others are
         // inserted in one transaction (all or none) and then loaded here.
+        // One lookup for the batch's keys (a round's 2,500 games are one query, not 2,500).
+        let keys: Vec<&str> = checked
+            .iter()
+            .filter_map(|(_, key)| key.as_deref())
+            .collect();
+        let taken = if keys.is_empty() {
+            HashMap::new()
+        } else {
+            self.store.games_by_idempotency_keys(&keys).await?
+        };
         let mut views: Vec<Option<GameView>> = Vec::with_capacity(checked.len());
         let mut fresh: Vec<(usize, Match, Option<String>)> = Vec::new();
         for (index, (game, key)) in checked.into_iter().enumerate() {
-            let existing = match key.as_deref() {
-                Some(key) => self.store.game_by_idempotency_key(key).await?,
-                None => None,
-            };
+            let existing = key.as_deref().and_then(|key| taken.get(key).copied());
             match existing {
                 Some(id) => views.push(Some(self.view(id, false).await?)),
                 None => {

@@ -200,6 +200,30 @@ impl Store {
         .await
     }
 
+    /// The games created earlier under any of these idempotency keys, by key (keys without a
+    /// game are left out): one query per thousand keys, for a round's batch of games.
+    pub async fn games_by_idempotency_keys(
+        &self,
+        keys: &[&str],
+    ) -> Result<std::collections::HashMap<String, GameId>, StoreError> {
+        reread(|| async move {
+            let mut found = std::collections::HashMap::new();
+            for chunk in keys.chunks(1_000) {
+                for row in games::Entity::find()
+                    .filter(games::Column::IdempotencyKey.is_in(chunk.iter().copied()))
+                    .all(&self.db)
+                    .await?
+                {
+                    if let Some(key) = row.idempotency_key {
+                        found.insert(key, GameId(row.id));
+                    }
+                }
+            }
+            Ok(found)
+        })
+        .await
+    }
+
     /// Inserts a new game and returns its id. `game` is the new match as [`Match::new`] made it
     /// (its own id is a placeholder: the database assigns the real one).
     pub async fn insert_game(

@@ -205,18 +205,14 @@ impl Services {
         let metrics = if settings.server.metrics_listen.is_empty() {
             None
         } else {
-            let addr = crate::serve::serve_metrics(&settings.server.metrics_listen)?;
-            tokio::spawn(crate::serve::sample_metrics(
-                db.clone(),
-                None,
-                shutdown.clone(),
-            ));
-            Some(addr)
+            Some(crate::serve::serve_metrics(
+                &settings.server.metrics_listen,
+            )?)
         };
         let admin_token = hanniball_svc_kit::AdminToken::new(&token);
         let (served, _, here) = crate::serve::launch(
             &settings,
-            db,
+            db.clone(),
             listener,
             &admin_token,
             None,
@@ -224,6 +220,11 @@ impl Services {
             tls.clone(),
         )
         .await?;
+        // After the launch, as in `serve`: the launch has migrated every service's tables, and
+        // the sampler only opens them.
+        if metrics.is_some() {
+            tokio::spawn(crate::serve::sample_metrics(db, None, shutdown.clone()));
+        }
         let scheme = if tls.is_some() { "https" } else { "http" };
         let public = format!("{scheme}://{}", served.addr);
         println!("HanniBall demo: services on {public}, database {url}");

@@ -1,6 +1,6 @@
 //! Tie-breaks against TieBreakServer, the FIDE Technical Commission secretary's program: the
 //! values it gave on the generated tournaments of `data/bbp` and the real files of
-//! `data/tiebreak/real` (each names its source), under the 2024 and the 2026 text
+//! `data/real` (each names its source), under the 2024 and the 2026 text
 //! of C.07 (`data/tiebreak/tbs/*.tsv`, written by `data/tiebreak/tbs/make.py`, which says how).
 //! Every value must be equal, except the differences listed in [`KNOWN`] (ARCHITECTURE.md,
 //! "Tie-breaks", says why we read the rule otherwise); those must still occur as listed.

@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BBP = os.path.join(HERE, "..", "..", "bbp")
 # Real files (each names its source in its first line), copied from tests/data/real of the TRF
 # reading work so that this test stands alone.
-REAL = os.path.join(HERE, "..", "real")
+REAL = os.path.join(HERE, "..", "..", "real")
 
 MAIN = "PTS BH BH/C1 BH/C2 BH/M1 BH/M2 SB SB/C1 PS PS/C1 KS AOB WIN WON BPG BWG REP VUR ARO ARO/C1 ARO/M1 TPR PTP APRO APPO RTNG TPN".split()
 FORE = "PTS FB FB/C1".split()
@@ -80,7 +80,7 @@ def main():
     for f, variant, rules, extra in jobs:
         if f"{f[:-4]}.{variant}.{rules}.tsv" in done:
             continue
-        folder, shown = (REAL, "tiebreak/real") if variant == "real" else (BBP, "bbp")
+        folder, shown = (REAL, "real") if variant == "real" else (BBP, "bbp")
         text = open(os.path.join(folder, f), newline="", encoding="latin-1").read().replace("\r\n", "\n").replace("\r", "\n")
         if variant.startswith("unrated4"):
             text = unrated4(text)

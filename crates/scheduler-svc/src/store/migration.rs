@@ -62,6 +62,8 @@ enum Tournaments {
     SelfEntry,
     LateSelfEntry,
     Version,
+    TiebreakRules,
+    TiebreakUnrated,
 }
 
 #[derive(DeriveIden)]
@@ -358,26 +360,15 @@ impl MigrationName for TiebreakSettings {
     }
 }
 
-#[derive(DeriveIden)]
-enum TournamentTiebreaks {
-    #[sea_orm(iden = "tournaments")]
-    Table,
-    TiebreakRules,
-    TiebreakUnrated,
-}
-
 #[async_trait::async_trait]
 impl MigrationTrait for TiebreakSettings {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         // One column a statement: SQLite alters one at a time.
-        for column in [
-            TournamentTiebreaks::TiebreakRules,
-            TournamentTiebreaks::TiebreakUnrated,
-        ] {
+        for column in [Tournaments::TiebreakRules, Tournaments::TiebreakUnrated] {
             manager
                 .alter_table(
                     Table::alter()
-                        .table(TournamentTiebreaks::Table)
+                        .table(Tournaments::Table)
                         .add_column(string(column).default(""))
                         .to_owned(),
                 )
@@ -387,14 +378,11 @@ impl MigrationTrait for TiebreakSettings {
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        for column in [
-            TournamentTiebreaks::TiebreakRules,
-            TournamentTiebreaks::TiebreakUnrated,
-        ] {
+        for column in [Tournaments::TiebreakRules, Tournaments::TiebreakUnrated] {
             manager
                 .alter_table(
                     Table::alter()
-                        .table(TournamentTiebreaks::Table)
+                        .table(Tournaments::Table)
                         .drop_column(column)
                         .to_owned(),
                 )

@@ -19,14 +19,16 @@ use hanniball_pairing::{Tournament, trf};
 const UNPLAYED_ROUNDS: &str =
     "rounds declared or pre-entered but not played count as absences there";
 
+/// `162 … L 1.0 A 1.0` (an absence, a zero-point bye or a forfeit loss, worth 1 point):
+/// TieBreakServer starts every total at it.
+const STARTS_AT_A: &str =
+    "its totals start at the 162 line's A 1 point, not 0 (the file's points column and the rounds' details sum to ours)";
+
 /// Files TieBreakServer reads otherwise, each with how many of its values differ (and why). The
 /// tie-break rules are not in question there: its points already differ.
 const KNOWN: &[(&str, usize, &str)] = &[
-    (
-        "dutch-p10-r6-s9101",
-        185,
-        "W 3 D 2 L 1 A 1: its totals start at the absence's 1 point, not 0 (the rounds' details sum to ours)",
-    ),
+    ("dutch-p10-r6-s9101", 185, STARTS_AT_A),
+    ("fresh-p36-r5-s30014", 622, STARTS_AT_A),
     ("dutch-p13-r10-s3040", 672, UNPLAYED_ROUNDS),
     ("bbp-dutch-2025-c5", 130, UNPLAYED_ROUNDS),
     ("bbp-dutch-2025-c9", 78, UNPLAYED_ROUNDS),

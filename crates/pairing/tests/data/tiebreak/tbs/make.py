@@ -6,7 +6,7 @@ secretary's tie-break program) is not part of this repository; fetch it and inst
 
     git clone https://github.com/OttoMilvang/TieBreakServer /tmp/tbs   # commit 14a34a2, 1.9.57
     pip install networkx
-    python3 crates/pairing/tests/data/tiebreak/tbs/make.py /tmp/tbs
+    python3 crates/pairing/tests/data/tiebreak/tbs/make.py /tmp/tbs [COMMIT]
 
 For every source file and variant below, and each rules text, it writes `NAME.VARIANT.RULES.tsv`
 with TieBreakServer's own text output (`-d T`) of three runs: the tie-break list, Fore Buchholz
@@ -59,7 +59,8 @@ def run(tbs_dir, path, tbs, extra):
 
 def main():
     tbs_dir = sys.argv[1]
-    version = subprocess.run(["git", "log", "-1", "--format=%h"], cwd=tbs_dir, capture_output=True, text=True).stdout.strip()
+    # Its commit: from its git history, or given (an exported tree has none).
+    version = sys.argv[2] if len(sys.argv) > 2 else subprocess.run(["git", "log", "-1", "--format=%h"], cwd=tbs_dir, capture_output=True, text=True).stdout.strip()
     sources = sorted(f for f in os.listdir(BBP) if f.endswith(".trf"))
     # Every generated tournament of at most 200 players, under both texts; unrated variants of
     # the smaller ones under 2026 (ratings do not depend on the text).

@@ -2,7 +2,6 @@
 
 use hanniball_db::testing;
 use sea_orm::Database;
-use sea_orm_migration::MigratorTrait;
 
 use super::*;
 
@@ -131,14 +130,14 @@ async fn text_with_nul_is_refused_as_invalid_or_unmatched_never_a_database_error
 
 /// Tokens issued before scopes existed keep a player's rights: the accounts migration gives them
 /// `play queue read` and no expiry, on a database made by the single migration set of before the
-/// split (here its first three migrations).
+/// split (here after its first three migrations).
 #[tokio::test]
 async fn tokens_from_before_scopes_get_play_queue_and_read() {
     for url in testing::all_urls().await {
-        let db = Database::connect(url.as_str()).await.expect("connect");
-        hanniball_migrations::Migrator::up(&db, Some(3))
+        testing::old_schema(&url, testing::OldSchema::BeforeScopes)
             .await
             .expect("old schema");
+        let db = Database::connect(url.as_str()).await.expect("connect");
         for sql in [
             "INSERT INTO players (name, kind, created_at_ms) VALUES ('old-bot', 'bot', 1)",
             "INSERT INTO tokens (player_id, hash, created_at_ms) \

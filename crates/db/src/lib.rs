@@ -478,6 +478,39 @@ pub mod testing {
         Some(ticks as f64 / 100.0)
     }
 
+    /// A stage of the single database that one migration set made before each service owned
+    /// its tables (`old_schema/`: the schema and the migration table those migrations left, as
+    /// `sqlite3 .dump` and `pg_dump --inserts` wrote them), for tests of upgrading in place.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum OldSchema {
+        /// After its first three migrations (arbiter, rating, scheduler): tokens without
+        /// scopes or expiry.
+        BeforeScopes,
+        /// After its last migration (the ninth).
+        Last,
+    }
+
+    /// Builds `stage` of the old single database in the empty database at `url`.
+    ///
+    /// # Errors
+    /// The database's, if a statement fails.
+    pub async fn old_schema(url: &str, stage: OldSchema) -> Result<(), StoreError> {
+        let db = Database::connect(url).await?;
+        let postgres = db.get_database_backend() == sea_orm::DbBackend::Postgres;
+        let sql = match (postgres, stage) {
+            (false, OldSchema::BeforeScopes) => include_str!("old_schema/sqlite-3.sql"),
+            (false, OldSchema::Last) => include_str!("old_schema/sqlite-9.sql"),
+            (true, OldSchema::BeforeScopes) => include_str!("old_schema/postgres-3.sql"),
+            (true, OldSchema::Last) => include_str!("old_schema/postgres-9.sql"),
+        };
+        // Every statement of a dump ends a line with `;` (none has one inside).
+        for statement in sql.split(";\n").map(str::trim).filter(|s| !s.is_empty()) {
+            db.execute_unprepared(statement).await?;
+        }
+        db.close().await?;
+        Ok(())
+    }
+
     /// A URL for a new, empty SQLite database file in this process's directory under the temp
     /// directory (`hanniball-tests/<pid>`).
     #[must_use]

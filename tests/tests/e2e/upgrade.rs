@@ -1,5 +1,5 @@
 //! An existing single database, as the one migration set of before the split made it
-//! (`hanniball-migrations`, frozen), upgrades in place: every service's own migrator adopts its
+//! (`hanniball_db::testing::old_schema`), upgrades in place: every service's own migrator adopts its
 //! tables, every row is still there, and the services go on with it (old tokens work, revoked
 //! ones stay revoked, ratings are not recounted, new rows get new ids).
 //!
@@ -20,7 +20,6 @@ use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 use sea_orm::{ConnectionTrait, Database, DatabaseConnection, Statement, Value};
-use sea_orm_migration::MigratorTrait;
 use tonic::Code;
 use tonic::transport::Channel;
 
@@ -509,11 +508,11 @@ async fn an_old_single_database_upgrades_in_place_with_nothing_lost() {
             assert!(!found.is_empty(), "the scratch database has no {table}");
         }
 
-        // Today's schema, by today's migrations, with those rows in it.
-        let old = Database::connect(url.as_str()).await.expect("connect");
-        hanniball_migrations::Migrator::up(&old, None)
+        // The old single database's schema, as its migrations left it, with those rows in it.
+        testing::old_schema(&url, testing::OldSchema::Last)
             .await
             .expect("the old schema");
+        let old = Database::connect(url.as_str()).await.expect("connect");
         copy(&old, &made).await;
         old.close().await.expect("close");
 

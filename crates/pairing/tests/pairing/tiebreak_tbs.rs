@@ -22,7 +22,7 @@ const UNPLAYED_ROUNDS: &str =
 /// `162 … L 1.0 A 1.0` (an absence, a zero-point bye or a forfeit loss, worth 1 point):
 /// TieBreakServer starts every total at it.
 const STARTS_AT_A: &str =
-    "its totals start at the 162 line's A 1 point, not 0 (the file's points column and the rounds' details sum to ours)";
+    "its totals start at the 162 line's A 1 point (the points column and the rounds sum to ours)";
 
 /// Files TieBreakServer reads otherwise, each with how many of its values differ (and why). The
 /// tie-break rules are not in question there: its points already differ.

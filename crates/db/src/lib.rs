@@ -478,30 +478,19 @@ pub mod testing {
         Some(ticks as f64 / 100.0)
     }
 
-    /// A stage of the single database that one migration set made before each service owned
-    /// its tables (`old_schema/`: the schema and the migration table those migrations left, as
-    /// `sqlite3 .dump` and `pg_dump --inserts` wrote them), for tests of upgrading in place.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum OldSchema {
-        /// After its first three migrations (arbiter, rating, scheduler): tokens without
-        /// scopes or expiry.
-        BeforeScopes,
-        /// After its last migration (the ninth).
-        Last,
-    }
-
-    /// Builds `stage` of the old single database in the empty database at `url`.
+    /// Builds, in the empty database at `url`, the single database that one migration set made
+    /// before each service owned its tables (`old_schema/`: the schema and the migration table
+    /// its nine migrations left, as `sqlite3 .dump` and `pg_dump --inserts` wrote them), for
+    /// tests of upgrading in place.
     ///
     /// # Errors
     /// The database's, if a statement fails.
-    pub async fn old_schema(url: &str, stage: OldSchema) -> Result<(), StoreError> {
+    pub async fn old_schema(url: &str) -> Result<(), StoreError> {
         let db = Database::connect(url).await?;
-        let postgres = db.get_database_backend() == sea_orm::DbBackend::Postgres;
-        let sql = match (postgres, stage) {
-            (false, OldSchema::BeforeScopes) => include_str!("old_schema/sqlite-3.sql"),
-            (false, OldSchema::Last) => include_str!("old_schema/sqlite-9.sql"),
-            (true, OldSchema::BeforeScopes) => include_str!("old_schema/postgres-3.sql"),
-            (true, OldSchema::Last) => include_str!("old_schema/postgres-9.sql"),
+        let sql = if db.get_database_backend() == sea_orm::DbBackend::Postgres {
+            include_str!("old_schema/postgres.sql")
+        } else {
+            include_str!("old_schema/sqlite.sql")
         };
         // Every statement of a dump ends a line with `;` (none has one inside).
         for statement in sql.split(";\n").map(str::trim).filter(|s| !s.is_empty()) {

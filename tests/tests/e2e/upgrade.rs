@@ -509,9 +509,7 @@ async fn an_old_single_database_upgrades_in_place_with_nothing_lost() {
         }
 
         // The old single database's schema, as its migrations left it, with those rows in it.
-        testing::old_schema(&url, testing::OldSchema::Last)
-            .await
-            .expect("the old schema");
+        testing::old_schema(&url).await.expect("the old schema");
         let old = Database::connect(url.as_str()).await.expect("connect");
         copy(&old, &made).await;
         old.close().await.expect("close");

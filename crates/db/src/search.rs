@@ -29,8 +29,8 @@ pub fn search_key(text: &str) -> String {
     words.join(" ").nfc().collect()
 }
 
-/// The words of a search query, folded as [`search_key`] folds names.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The words of a search query, folded as [`search_key`] folds names (the default: none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Words {
     /// Each non-empty, without whitespace, in the order typed.
     words: Vec<String>,

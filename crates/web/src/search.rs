@@ -194,6 +194,7 @@ async fn tournaments(mut api: Api, number: Option<i64>, words: &[String]) -> Vec
         .list_tournaments(spb::ListTournamentsRequest {
             status: spb::TournamentStatus::Unspecified.into(),
             limit: 500,
+            ..Default::default()
         })
         .await
     else {

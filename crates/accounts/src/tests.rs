@@ -224,7 +224,10 @@ async fn players_are_found_by_words_of_their_names_in_any_script() {
             (vec!["alice".to_owned(), "Alice Smith".to_owned()], true),
             "{url}: a capped search says more match"
         );
-        assert_eq!(found(&store, "li", 3).await.1, false, "{url}");
+        assert!(
+            !found(&store, "li", 3).await.1,
+            "{url}: exactly the limit is not more"
+        );
     }
 }
 

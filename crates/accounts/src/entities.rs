@@ -12,6 +12,8 @@ pub mod players {
         pub name: String,
         pub kind: String,
         pub created_at_ms: i64,
+        /// The name as a search compares it (`hanniball_db::search::search_key`), written with it.
+        pub search_key: String,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -14,7 +14,7 @@ pub mod migration;
 
 use std::collections::HashMap;
 
-use hanniball_db::{Db, MAX_PARAMS, Sql, reread};
+use hanniball_db::{Db, MAX_PARAMS, Sql, reread, search};
 use hanniball_ids::{PlayerId, Timestamp};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
@@ -76,6 +76,8 @@ impl Accounts {
     /// The accounts tables of `db`, after applying their pending migrations.
     pub async fn open(db: &Db) -> Result<Accounts, StoreError> {
         db.migrate::<migration::Migrator>().await?;
+        // Players that a binary from before search keys registered (a rolling upgrade).
+        search::fill_search_keys(db.connection(), "players", "name", "search_key").await?;
         Ok(Accounts {
             db: db.connection().clone(),
             plumbing: db.clone(),
@@ -115,6 +117,7 @@ impl Accounts {
             name: Set(name.to_owned()),
             kind: Set(kind.to_owned()),
             created_at_ms: Set(now.0),
+            search_key: Set(search::search_key(name)),
             ..Default::default()
         };
         let inserted = players::Entity::insert(model)
@@ -155,6 +158,35 @@ impl Accounts {
                 .into_iter()
                 .map(player_row)
                 .collect())
+        })
+        .await
+    }
+
+    /// At most `limit` players whose names hold every word of `words` (case ignored, in any
+    /// script: [`search`]), a name equal to the whole query first, then by name (case ignored,
+    /// then as written, by code point); and whether more match. No words: none.
+    pub async fn search_players(
+        &self,
+        words: &search::Words,
+        limit: u64,
+    ) -> Result<(Vec<PlayerRow>, bool), StoreError> {
+        if words.is_empty() {
+            return Ok((Vec::new(), false));
+        }
+        let backend = self.backend();
+        reread(|| async move {
+            let mut rows = players::Entity::find()
+                .filter(words.condition(players::Column::SearchKey))
+                .order_by_asc(words.rank(players::Column::SearchKey))
+                .order_by_asc(search::by_code_point(backend, "search_key"))
+                .order_by_asc(search::by_code_point(backend, "name"))
+                .order_by_asc(players::Column::Id)
+                .limit(limit.saturating_add(1))
+                .all(&self.db)
+                .await?;
+            let more = rows.len() as u64 > limit;
+            rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+            Ok((rows.into_iter().map(player_row).collect(), more))
         })
         .await
     }
@@ -359,10 +391,10 @@ impl Accounts {
         now: Timestamp,
     ) -> Result<(), StoreError> {
         let txn = self.db.begin().await?;
-        for chunk in names.chunks(MAX_PARAMS / 3) {
+        for chunk in names.chunks(MAX_PARAMS / 4) {
             let mut sql = Sql::new(
                 self.backend(),
-                "INSERT INTO players (name, kind, created_at_ms) VALUES ",
+                "INSERT INTO players (name, kind, created_at_ms, search_key) VALUES ",
             );
             for (i, name) in chunk.iter().enumerate() {
                 if i > 0 {
@@ -372,6 +404,7 @@ impl Accounts {
                     Value::from(name.as_str()),
                     Value::from(kind),
                     Value::from(now.0),
+                    Value::from(search::search_key(name)),
                 ]);
             }
             txn.execute_raw(sql.statement()).await?;

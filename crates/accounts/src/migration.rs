@@ -3,7 +3,8 @@
 //!
 //! The first one adopts what it finds: on a database made by the single migration set of before
 //! the split (`players`, `tokens`, perhaps without the scope columns) it creates nothing that
-//! exists and adds what is missing, so an old database upgrades in place with its rows.
+//! exists and adds what is missing, so an old database upgrades in place with its rows. The
+//! second gives each player a search key (the name folded for case-blind search in any script).
 
 // The async_trait signatures of MigrationTrait elide the manager's lifetime.
 #![allow(elided_lifetimes_in_paths)]
@@ -17,7 +18,7 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(PlayersAndTokens)]
+        vec![Box::new(PlayersAndTokens), Box::new(PlayerSearchKeys)]
     }
 
     fn migration_table_name() -> DynIden {
@@ -32,6 +33,7 @@ enum Players {
     Name,
     Kind,
     CreatedAtMs,
+    SearchKey,
 }
 
 #[derive(DeriveIden)]
@@ -123,5 +125,48 @@ impl MigrationTrait for PlayersAndTokens {
                 .await?;
         }
         Ok(())
+    }
+}
+
+/// A search key beside each player's name ([`hanniball_db::search`]), filled in for the players
+/// there are. A player that a binary from before it registers (during a rolling upgrade) gets
+/// the empty key, which `Accounts::open` fills in at the next start.
+struct PlayerSearchKeys;
+
+impl MigrationName for PlayerSearchKeys {
+    fn name(&self) -> &str {
+        "m20261126_000002_player_search_keys"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for PlayerSearchKeys {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Players::Table)
+                    .add_column(string(Players::SearchKey).default(""))
+                    .to_owned(),
+            )
+            .await?;
+        hanniball_db::search::fill_search_keys(
+            manager.get_connection(),
+            "players",
+            "name",
+            "search_key",
+        )
+        .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Players::Table)
+                    .drop_column(Players::SearchKey)
+                    .to_owned(),
+            )
+            .await
     }
 }

@@ -157,3 +157,106 @@ async fn tokens_from_before_scopes_get_play_queue_and_read() {
         assert_eq!(old.created_at, Timestamp(2));
     }
 }
+
+/// The names of a search's players, and whether more match.
+async fn found(store: &Accounts, query: &str, limit: u64) -> (Vec<String>, bool) {
+    let (rows, more) = store
+        .search_players(&search::Words::new(query), limit)
+        .await
+        .expect("search");
+    (rows.into_iter().map(|row| row.name).collect(), more)
+}
+
+/// Every word of the query somewhere in the name, case ignored in any script, however accents
+/// were typed; an exact name first, then by name; wildcards match only themselves.
+#[tokio::test]
+async fn players_are_found_by_words_of_their_names_in_any_script() {
+    for url in testing::all_urls().await {
+        let store = Accounts::connect(&url).await.expect("connect");
+        for name in [
+            "Zoë Ünal",
+            "Müller",
+            "Hans MÜLLER-Lüdenscheidt",
+            "Nguyễn Văn An",
+            "李明",
+            "Malice",
+            "Alice Smith",
+            "alice",
+            "50%_off",
+            "under_score",
+            "wow!",
+            "ΟΔΥΣΣΕΥΣ",
+        ] {
+            store
+                .create_player(name, "human", Timestamp(1))
+                .await
+                .expect(name);
+        }
+        let cases: &[(&str, &[&str])] = &[
+            ("ünal", &["Zoë Ünal"]),
+            ("ÜNAL zoë", &["Zoë Ünal"]),
+            ("müller", &["Müller", "Hans MÜLLER-Lüdenscheidt"]),
+            // A combining diaeresis finds the precomposed letter.
+            ("mu\u{308}ller-l", &["Hans MÜLLER-Lüdenscheidt"]),
+            ("nguyễn an", &["Nguyễn Văn An"]),
+            ("an nguyễn", &["Nguyễn Văn An"]),
+            ("李", &["李明"]),
+            ("alice", &["alice", "Alice Smith", "Malice"]),
+            ("  ALICE   smith ", &["Alice Smith"]),
+            ("οδυσσευς", &["ΟΔΥΣΣΕΥΣ"]),
+            ("%", &["50%_off"]),
+            ("_", &["50%_off", "under_score"]),
+            ("%_", &["50%_off"]),
+            ("!", &["wow!"]),
+            ("müller nobody", &[]),
+            ("   ", &[]),
+        ];
+        for (query, expected) in cases {
+            assert_eq!(
+                found(&store, query, 50).await,
+                (expected.iter().map(|n| (*n).to_owned()).collect(), false),
+                "{url}: {query:?}"
+            );
+        }
+        assert_eq!(
+            found(&store, "l", 2).await,
+            (vec!["alice".to_owned(), "Alice Smith".to_owned()], true),
+            "{url}: a capped search says more match"
+        );
+        assert!(
+            !found(&store, "li", 3).await.1,
+            "{url}: exactly the limit is not more"
+        );
+    }
+}
+
+/// Players from before search keys are found: the migration fills their keys in, and so does
+/// opening the store for a player that an older binary registered after the migration.
+#[tokio::test]
+async fn players_from_before_search_keys_are_found() {
+    for url in testing::all_urls().await {
+        testing::old_schema(&url).await.expect("old schema");
+        let db = Database::connect(url.as_str()).await.expect("connect");
+        db.execute_unprepared(
+            "INSERT INTO players (name, kind, created_at_ms) VALUES ('Zoë Ünal', 'human', 1)",
+        )
+        .await
+        .expect("an old player");
+        let store = Accounts::connect(&url).await.expect("migrates");
+        assert_eq!(found(&store, "ünal", 10).await.0, ["Zoë Ünal"], "{url}");
+        db.execute_unprepared(
+            "INSERT INTO players (name, kind, created_at_ms) VALUES ('Ünal Late', 'human', 2)",
+        )
+        .await
+        .expect("a player without a key");
+        assert_eq!(found(&store, "ünal", 10).await.0, ["Zoë Ünal"], "{url}");
+        let store = Accounts::connect(&url).await.expect("reopens");
+        assert_eq!(
+            found(&store, "ünal", 10).await.0,
+            // By code point: z before ü.
+            ["Zoë Ünal", "Ünal Late"],
+            "{url}"
+        );
+        db.close().await.expect("close");
+    }
+}

@@ -922,6 +922,36 @@ impl apb::accounts_server::Accounts for AccountsService {
         }))
     }
 
+    async fn search_players(
+        &self,
+        request: Request<apb::SearchPlayersRequest>,
+    ) -> Result<Response<apb::SearchPlayersResponse>, Status> {
+        self.shared.caller(&request, Scope::Read).await?;
+        let r = request.get_ref();
+        let words = limits::query("query", &r.query)?;
+        if words.is_empty() {
+            return Err(ServiceError::InvalidArgument(
+                "query must hold at least one word".to_owned(),
+            )
+            .into());
+        }
+        let limit = match r.limit {
+            0 => 50,
+            n => n.min(200),
+        };
+        let (rows, more) = self
+            .shared
+            .hub
+            .accounts
+            .search_players(&words, u64::from(limit))
+            .await
+            .map_err(ServiceError::from)?;
+        Ok(Response::new(apb::SearchPlayersResponse {
+            players: rows.iter().map(convert::player).collect(),
+            more,
+        }))
+    }
+
     async fn who_am_i(
         &self,
         request: Request<apb::WhoAmIRequest>,

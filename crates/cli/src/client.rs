@@ -96,6 +96,16 @@ pub enum PlayerCommand {
     },
     /// List players.
     List,
+    /// Find players by words of their names, case ignored in any script (a `read` token is
+    /// enough): the exact name first, then by name.
+    Search {
+        /// Words that must all occur in the name (`ünal`, `nguyễn an`).
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
+        /// At most this many players (at most 200).
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+    },
     /// Who the token belongs to.
     Whoami,
 }
@@ -360,14 +370,25 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
                 .map_err(rpc)?
                 .into_inner()
                 .players;
-            println!("{:>6}  {:<24} kind", "id", "name");
-            for p in players {
-                let kind = if p.kind == apb::PlayerKind::Bot as i32 {
-                    "bot"
-                } else {
-                    "human"
-                };
-                println!("{:>6}  {:<24} {kind}", p.id, p.name);
+            print_players(&players);
+        }
+        PlayerCommand::Search { query, limit } => {
+            let found = clients
+                .accounts
+                .search_players(apb::SearchPlayersRequest {
+                    query: query.join(" "),
+                    limit,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            if found.players.is_empty() {
+                println!("no player found");
+            } else {
+                print_players(&found.players);
+            }
+            if found.more {
+                println!("(more players match: add words to narrow the search)");
             }
         }
         PlayerCommand::Whoami => {
@@ -388,6 +409,19 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
         }
     }
     Ok(())
+}
+
+/// A table of players: id, name, kind.
+fn print_players(players: &[apb::Player]) {
+    println!("{:>6}  {:<24} kind", "id", "name");
+    for p in players {
+        let kind = if p.kind == apb::PlayerKind::Bot as i32 {
+            "bot"
+        } else {
+            "human"
+        };
+        println!("{:>6}  {:<24} {kind}", p.id, p.name);
+    }
 }
 
 /// The id of player `name`, `me` (0) for the calling token's own player.

@@ -526,6 +526,7 @@ impl Calls {
             .list_tournaments(spb::ListTournamentsRequest {
                 status: spb::TournamentStatus::Unspecified.into(),
                 limit: 100,
+                ..Default::default()
             })
             .await
             .map_err(rpc)?

@@ -1,8 +1,8 @@
 //! Database plumbing shared by every service's store: connecting (SQLite files private to their
 //! owner, WAL and `synchronous = FULL`; PostgreSQL pools), running a service's own migrations,
 //! classifying the driver's errors ([`StoreError`], `Unavailable` with its reason), repeating a
-//! read that lost its connection ([`reread`]), statements with many bound values ([`Sql`]) and
-//! PostgreSQL `LISTEN`.
+//! read that lost its connection ([`reread`]), statements with many bound values ([`Sql`]),
+//! PostgreSQL `LISTEN`, and searching by name in any script ([`search`]).
 //!
 //! What this crate does NOT do: it knows no table. Each service owns its tables, its SQL and its
 //! migrations (accounts: `hanniball-accounts`; the arbiter, rating and scheduler: a `store`
@@ -17,6 +17,8 @@ use sea_orm::{
     SqlErr, SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait, Value,
 };
 use sea_orm_migration::MigratorTrait;
+
+pub mod search;
 
 /// Why a store operation failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

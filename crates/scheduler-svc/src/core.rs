@@ -474,7 +474,11 @@ impl Core {
     pub async fn reconcile(&self) -> ServiceResult<()> {
         for t in self
             .store
-            .tournaments(Some(TournamentStatus::Running), 1_000)
+            .tournaments(
+                Some(TournamentStatus::Running),
+                &hanniball_db::search::Words::default(),
+                1_000,
+            )
             .await?
         {
             self.create_games(t.id).await?;

@@ -500,10 +500,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             0 => 50,
             n => u64::from(n.min(500)),
         };
+        let name = limits::query("name_contains", &request.get_ref().name_contains)?;
         let rows = self
             .core
             .store
-            .tournaments(status, limit)
+            .tournaments(status, &name, limit)
             .await
             .map_err(ServiceError::from)?;
         let mut tournaments = Vec::with_capacity(rows.len());

@@ -51,6 +51,23 @@ pub fn text(field: &str, value: &str, max: usize) -> Result<(), tonic::Status> {
     Ok(())
 }
 
+/// Longest search query, in characters (a name has at most 40; a few of them, with room).
+pub const QUERY_CHARS: usize = 100;
+
+/// The words of a search query (`field`), or why it is refused: over [`QUERY_CHARS`]
+/// characters, or holding a control character other than whitespace. A blank query is no
+/// words; whether that is allowed is the call's to say.
+pub fn query(field: &str, value: &str) -> Result<hanniball_db::search::Words, tonic::Status> {
+    text(field, value, QUERY_CHARS * 4)?;
+    let chars = value.trim().chars().count();
+    if chars > QUERY_CHARS {
+        return Err(tonic::Status::invalid_argument(format!(
+            "{field} is {chars} characters long; the limit is {QUERY_CHARS} characters"
+        )));
+    }
+    Ok(hanniball_db::search::Words::new(value))
+}
+
 /// Refuses a repeated field with more than `max` items, naming the field and the limit.
 pub fn list(field: &str, len: usize, max: usize) -> Result<(), tonic::Status> {
     if len > max {
@@ -83,6 +100,19 @@ mod tests {
             "{e:?}"
         );
         assert!(text("reason", "two\nlines\tand a tab", 100).is_ok());
+        assert_eq!(
+            query("query", "  Zoë ÜNAL ").expect("short").words(),
+            ["zoë", "ünal"]
+        );
+        assert!(query("query", " ").expect("blank").is_empty());
+        let e = query("query", &"ü".repeat(QUERY_CHARS + 1)).unwrap_err();
+        assert_eq!(e.code(), tonic::Code::InvalidArgument);
+        assert!(
+            e.message().contains("query") && e.message().contains("100"),
+            "{e:?}"
+        );
+        assert!(query("query", &"ü".repeat(QUERY_CHARS)).is_ok());
+        assert!(query("query", "a\u{7}").is_err());
         assert!(list("player_ids", 2, 1).is_err());
         assert!(list("player_ids", 1, 1).is_ok());
     }

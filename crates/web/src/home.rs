@@ -64,6 +64,7 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
             .list_tournaments(spb::ListTournamentsRequest {
                 status: spb::TournamentStatus::Unspecified.into(),
                 limit: 20,
+                ..Default::default()
             })
             .await
         {

@@ -1,7 +1,7 @@
-//! `/search?q=…`: players, tournaments and games by name or number, through the list calls the
-//! public API has. The API has no search call: players are listed (`ListPlayers`, pages of
-//! 1,000, at most [`PLAYER_PAGES`] of them) and tournaments (`ListTournaments`, the newest 500)
-//! and filtered here; games are found by number and as the recent games of the players found.
+//! `/search?q=…`: players, tournaments and games by name or number, through the API's searches:
+//! players by `SearchPlayers`, tournaments by `ListTournaments` with a name filter (both match
+//! every word of the query, case ignored in any script, and take the pages' read-only token);
+//! games by number, and as the recent games of the players found.
 
 use std::fmt::Write as _;
 
@@ -18,25 +18,12 @@ use crate::html::{error_page, esc, page, player_link, search_form};
 use crate::tournament::tournament_status;
 use crate::url::query_value;
 
-/// Longest query taken, in characters.
+/// Longest query taken, in characters (the API's limit).
 const MAX_QUERY: usize = 100;
-/// Players listed per search at most, in pages of 1,000.
-const PLAYER_PAGES: usize = 50;
 /// Matches shown per kind.
 const SHOWN: usize = 50;
 /// Players whose games are listed.
 const GAMES_OF: usize = 3;
-
-/// Whether `name` matches the words of `query` (each word somewhere in it, case ignored).
-pub(crate) fn matches(name: &str, words: &[String]) -> bool {
-    let name = name.to_lowercase();
-    words.iter().all(|w| name.contains(w.as_str()))
-}
-
-/// The words of a query, lower case.
-fn words(query: &str) -> Vec<String> {
-    query.split_whitespace().map(str::to_lowercase).collect()
-}
 
 pub(crate) async fn search_page(State(mut api): State<Api>, uri: axum::http::Uri) -> Response {
     let query = query_value(uri.query(), "q").unwrap_or_default();
@@ -52,15 +39,14 @@ pub(crate) async fn search_page(State(mut api): State<Api>, uri: axum::http::Uri
         body.push_str("<p>Search for a player or tournament by name (or part of it), or for a game or tournament by its number.</p>");
         return page("Search", &body).into_response();
     }
-    let words = words(query);
     let number = query
         .trim_start_matches('#')
         .parse::<i64>()
         .ok()
         .filter(|n| *n > 0);
     let (players, tournaments) = tokio::join!(
-        players(api.clone(), query, &words),
-        tournaments(api.clone(), number, &words)
+        players(api.clone(), query),
+        tournaments(api.clone(), query, number)
     );
     let mut games = Vec::new();
     if let Some(id) = number
@@ -144,81 +130,58 @@ fn list(items: impl Iterator<Item = String>) -> String {
     }
 }
 
-/// The players whose names match, an exact match first. Listing players needs the admin's
-/// token; with a read-only one only an exact name is found.
-async fn players(mut api: Api, query: &str, words: &[String]) -> Vec<apb::Player> {
-    let mut found = Vec::new();
-    let mut after_id = 0;
-    for _ in 0..PLAYER_PAGES {
-        let Ok(answer) = api
-            .accounts
-            .list_players(apb::ListPlayersRequest {
-                after_id,
-                limit: 1_000,
-            })
-            .await
-        else {
-            break;
-        };
-        let page = answer.into_inner().players;
-        let Some(last) = page.last() else { break };
-        after_id = last.id;
-        let full = page.len() == 1_000;
-        found.extend(page.into_iter().filter(|p| matches(&p.name, words)));
-        if !full {
-            break;
+/// The players whose names hold every word of the query, an exact match first (as
+/// `SearchPlayers` ranks them).
+async fn players(mut api: Api, query: &str) -> Vec<apb::Player> {
+    match api
+        .accounts
+        .search_players(apb::SearchPlayersRequest {
+            query: query.to_owned(),
+            limit: SHOWN as u32,
+        })
+        .await
+    {
+        Ok(answer) => answer.into_inner().players,
+        Err(status) => {
+            tracing::warn!(code = ?status.code(), message = status.message(), "player search failed");
+            Vec::new()
         }
     }
-    if found.is_empty()
-        && let Ok(answer) = api
-            .accounts
-            .get_player(apb::GetPlayerRequest {
-                player: Some(apb::get_player_request::Player::Name(query.to_owned())),
-            })
-            .await
-        && let Some(player) = answer.into_inner().player
-    {
-        found.push(player);
-    }
-    let exact = query.to_lowercase();
-    found.sort_by_key(|p| (p.name.to_lowercase() != exact, p.name.to_lowercase(), p.id));
-    found
 }
 
-/// The tournaments whose names match, or whose number is `number`; newest first.
-async fn tournaments(mut api: Api, number: Option<i64>, words: &[String]) -> Vec<spb::Tournament> {
+/// The tournament numbered `number`, then those whose names hold every word of the query,
+/// newest first.
+async fn tournaments(mut api: Api, query: &str, number: Option<i64>) -> Vec<spb::Tournament> {
     let Some(scheduler) = api.scheduler.as_mut() else {
         return Vec::new();
     };
-    let Ok(answer) = scheduler
+    let mut found = Vec::new();
+    if let Some(id) = number
+        && let Ok(answer) = scheduler
+            .get_tournament(spb::GetTournamentRequest { tournament_id: id })
+            .await
+        && let Some(tournament) = answer.into_inner().tournament
+    {
+        found.push(tournament);
+    }
+    match scheduler
         .list_tournaments(spb::ListTournamentsRequest {
             status: spb::TournamentStatus::Unspecified.into(),
-            limit: 500,
+            limit: SHOWN as u32,
+            name_contains: query.to_owned(),
         })
         .await
-    else {
-        return Vec::new();
-    };
-    answer
-        .into_inner()
-        .tournaments
-        .into_iter()
-        .filter(|t| {
-            Some(t.id) == number
-                || matches(t.settings.as_ref().map_or("", |s| s.name.as_str()), words)
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_word_must_match_in_any_case() {
-        let words = words("  Cup  BROWSER ");
-        assert!(matches("Browser Cup 2026", &words));
-        assert!(!matches("Browser Open", &words));
-        assert!(matches("anything", &[]));
+    {
+        Ok(answer) => found.extend(
+            answer
+                .into_inner()
+                .tournaments
+                .into_iter()
+                .filter(|t| Some(t.id) != number),
+        ),
+        Err(status) => {
+            tracing::warn!(code = ?status.code(), message = status.message(), "tournament search failed");
+        }
     }
+    found
 }

@@ -8,6 +8,7 @@ mod rating;
 mod replicas;
 mod scheduler;
 mod scopes;
+mod search;
 mod selfservice;
 mod turns;
 mod upgrade;

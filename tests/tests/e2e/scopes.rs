@@ -104,6 +104,15 @@ fn calls() -> Vec<(&'static str, Call)> {
                 c.accounts.list_players(request).await.map(drop)
             })
         }),
+        ("Accounts/SearchPlayers", |mut c| {
+            Box::pin(async move {
+                let request = apb::SearchPlayersRequest {
+                    query: "a".to_owned(),
+                    limit: 0,
+                };
+                c.accounts.search_players(request).await.map(drop)
+            })
+        }),
         ("Accounts/WhoAmI", |mut c| {
             Box::pin(async move { c.accounts.who_am_i(apb::WhoAmIRequest {}).await.map(drop) })
         }),

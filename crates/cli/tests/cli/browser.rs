@@ -9,7 +9,7 @@
 //! `HANNIBALL_CHROMEDRIVER` and `HANNIBALL_CHROMIUM`, else `/usr/bin`). Without them the test says
 //! so and passes, unless `HANNIBALL_REQUIRE_BROWSER=1` (CI sets it), where it fails.
 
-use crate::common::{KillOnDrop, ServedGame, data_dir, free_port, ok_as};
+use crate::common::{KillOnDrop, ServedGame, data_dir, free_port, ok_as, read_token, web_only};
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -603,7 +603,8 @@ async fn club_tournament(served: &ServedGame) -> i64 {
 /// overflows sideways on the phone (wide tables keep the player column in view), the home
 /// page's last column is seen, chart labels are legible, the board fills the width; the print
 /// view puts each round's pairings and the standings on pages of their own; the dark scheme
-/// follows the browser's preference; search finds players, tournaments and games.
+/// follows the browser's preference; search finds players, tournaments and games, also through
+/// pages that call with a read-only token, as deployed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pages_on_a_phone_in_print_and_in_the_dark() {
     let dir = data_dir("browser-phone");
@@ -747,8 +748,44 @@ async fn pages_on_a_phone_in_print_and_in_the_dark() {
             .await
             .contains("Alexandra.Konstantinopoulou")
     );
+    // Search as deployed: the pages call with a read-only token. Part of a name in another case
+    // and script, typed into the form; a word of a tournament's name; a game's number.
+    ok_as(
+        &served.admin,
+        &["player", "register", "Zoë Ünal", "--server", &served.url],
+    );
+    let reader = read_token(&served.url, &served.admin, "white");
+    let (_pages, public) = web_only(&dir.join("pages"), &served.url, &reader);
     client
-        .goto(&format!("http://{web}/search?q=riverside"))
+        .goto(&format!("http://{public}/"))
+        .await
+        .expect("home");
+    let field = client
+        .find(Locator::Css("form.search input[name='q']"))
+        .await
+        .expect("the search field");
+    field.send_keys("ünal").await.expect("typed");
+    client
+        .find(Locator::Css("form.search button[type='submit']"))
+        .await
+        .expect("the search button")
+        .click()
+        .await
+        .expect("searched");
+    eventually("the search page", || async {
+        client
+            .current_url()
+            .await
+            .is_ok_and(|u| u.path() == "/search")
+    })
+    .await;
+    assert!(
+        text(&client, "#found-players").await.contains("Zoë Ünal"),
+        "{}",
+        text(&client, "#found-players").await
+    );
+    client
+        .goto(&format!("http://{public}/search?q=RIVERSIDE"))
         .await
         .expect("search");
     assert!(
@@ -757,7 +794,7 @@ async fn pages_on_a_phone_in_print_and_in_the_dark() {
             .contains("Riverside Club Championship")
     );
     client
-        .goto(&format!("http://{web}/search?q={}", rated.id))
+        .goto(&format!("http://{public}/search?q={}", rated.id))
         .await
         .expect("search");
     assert!(

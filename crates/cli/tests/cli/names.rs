@@ -56,6 +56,41 @@ fn a_club_registers_its_players_with_their_real_names() {
     let (_, list, _) = run(&url, admin, &["player", "list"]);
     assert!(!list.contains("Eve") && !list.contains("Admin"), "{list}");
 
+    // Found by part of the name with a read-only token, case ignored in any script.
+    let (code, out, err) = run(
+        &url,
+        admin,
+        &["player", "token", "Müller", "--scope", "read"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let reader = out
+        .split_whitespace()
+        .find(|w| w.starts_with("hb_"))
+        .expect("a token")
+        .to_owned();
+    for (query, name) in [
+        (vec!["ünal"], "Zoë_Ünal"),
+        (vec!["NGUYỄN", "an"], "Nguyễn Văn An"),
+        (vec!["李"], "李明"),
+        (vec!["петрова"], "Ольга Петрова"),
+    ] {
+        let mut args = vec!["player", "search"];
+        args.extend(query.iter().copied());
+        let (code, out, err) = run(&url, &reader, &args);
+        assert_eq!(code, 0, "{query:?}: {err}");
+        let rows: Vec<&str> = out.lines().skip(1).collect();
+        assert_eq!(rows.len(), 1, "{query:?}: {out}");
+        assert!(rows[0].contains(name), "{query:?}: {out}");
+    }
+    let (code, out, _) = run(&url, &reader, &["player", "search", "nobody"]);
+    assert_eq!((code, out.trim()), (0, "no player found"));
+    let (code, out, _) = run(&url, &reader, &["player", "search", "n", "--limit", "1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("more players match"), "{out}");
+    let (code, _, err) = run(&url, &reader, &["player", "search", &"x".repeat(101)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("100 characters"), "{err}");
+
     // Found by name, however the accents were typed (here a combining diaeresis).
     let (code, out, err) = run(&url, admin, &["player", "token", "Mu\u{308}ller"]);
     assert_eq!(code, 0, "{err}");

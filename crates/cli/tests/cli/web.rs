@@ -3,7 +3,7 @@
 //! are played through gRPC, offers the game record (the same as `hanniball game export`), and bad
 //! or unknown ids get 400 and 404 pages.
 
-use crate::common::{ServedGame, authed, data_dir, http_get, ok_as};
+use crate::common::{ServedGame, authed, data_dir, http_get, ok_as, read_token, web_only};
 
 use hanniball_proto::arbiter::v1 as pb;
 
@@ -169,6 +169,26 @@ async fn pages_show_games_live_and_offer_their_records() {
     assert_eq!(
         http_get(&web, &format!("/search?q={}", "x".repeat(101))).0,
         400
+    );
+    // As deployed, the pages call with a read-only token: search still finds a player by part
+    // of a name in another case and script, a tournament by a word of its name, and a game.
+    ok_as(admin, &["player", "register", "Zoë Ünal", "--server", &url]);
+    let reader = read_token(&url, admin, "white");
+    let (_pages, public) = web_only(&dir.join("pages"), &url, &reader);
+    let (code, found) = http_get(&public, "/search?q=%C3%BCnal");
+    assert_eq!(code, 200, "{found}");
+    assert!(found.contains(">Zoë Ünal</a>"), "{found}");
+    let (_, found) = http_get(&public, "/search?q=OPEN");
+    assert!(
+        found.contains(&format!(
+            "<a href=\"/tournaments/{tournament}\">Web Open</a>"
+        )),
+        "{found}"
+    );
+    let (_, found) = http_get(&public, "/search?q=whit");
+    assert!(
+        found.contains(&format!("href=\"/games/{}\">game {}</a>", game.id, game.id)),
+        "the found player's games: {found}"
     );
     let (code, trf) = http_get(&web, &format!("/tournaments/{tournament}/trf"));
     assert_eq!(code, 200);

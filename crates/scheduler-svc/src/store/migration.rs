@@ -2,7 +2,8 @@
 //! database of its own or beside other services. Released migrations are never edited. The first
 //! one adopts the tables of a database made by the single migration set of before the split and
 //! adds the columns that came later where they are missing (self entry, the tournament's version,
-//! short games). The second gives a tournament its tie-break settings.
+//! short games). The second gives a tournament its tie-break settings, the third a search key
+//! (its name folded for case-blind search in any script).
 //!
 //! The scheduler: tournaments, their players, byes requested ahead, rounds' boards; the
 //! matchmaking queue and the matches it made; the scheduler's cursor in the results outbox.
@@ -21,7 +22,11 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(SchedulerTables), Box::new(TiebreakSettings)]
+        vec![
+            Box::new(SchedulerTables),
+            Box::new(TiebreakSettings),
+            Box::new(TournamentSearchKeys),
+        ]
     }
 
     fn migration_table_name() -> DynIden {
@@ -64,6 +69,7 @@ enum Tournaments {
     Version,
     TiebreakRules,
     TiebreakUnrated,
+    SearchKey,
 }
 
 #[derive(DeriveIden)]
@@ -389,5 +395,48 @@ impl MigrationTrait for TiebreakSettings {
                 .await?;
         }
         Ok(())
+    }
+}
+
+/// A search key beside each tournament's name ([`hanniball_db::search`]), filled in for the
+/// tournaments there are. One that a binary from before it creates (during a rolling upgrade)
+/// gets the empty key, which `Store::open` fills in at the next start.
+struct TournamentSearchKeys;
+
+impl MigrationName for TournamentSearchKeys {
+    fn name(&self) -> &str {
+        "m20261126_000003_tournament_search_keys"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for TournamentSearchKeys {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Tournaments::Table)
+                    .add_column(string(Tournaments::SearchKey).default(""))
+                    .to_owned(),
+            )
+            .await?;
+        hanniball_db::search::fill_search_keys(
+            manager.get_connection(),
+            "tournaments",
+            "name",
+            "search_key",
+        )
+        .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Tournaments::Table)
+                    .drop_column(Tournaments::SearchKey)
+                    .to_owned(),
+            )
+            .await
     }
 }

@@ -8,13 +8,13 @@
 use hanniball_ids::{GameId, PlayerId};
 use sea_orm::DbBackend;
 
-use sea_orm::sea_query::{CaseStatement, Expr, ExprTrait, OnConflict};
+use sea_orm::sea_query::{Alias, CaseStatement, Expr, ExprTrait, OnConflict};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder,
     QuerySelect, TransactionTrait,
 };
 
-use hanniball_db::{Db, Sql, reread};
+use hanniball_db::{Db, Sql, reread, search};
 
 pub use hanniball_db::StoreError;
 
@@ -36,6 +36,8 @@ impl Store {
     /// The scheduler's tables in `db`, after applying their pending migrations.
     pub async fn open(db: &Db) -> Result<Store, StoreError> {
         db.migrate::<migration::Migrator>().await?;
+        // Tournaments that a binary from before search keys created (a rolling upgrade).
+        search::fill_search_keys(db.connection(), "tournaments", "name", "search_key").await?;
         Ok(Store {
             db: db.connection().clone(),
             plumbing: db.clone(),
@@ -361,12 +363,27 @@ impl Store {
         .await
     }
 
-    /// Stores a new tournament (its `id` is assigned); returns the id.
+    /// Stores a new tournament (its `id` is assigned) with the search key of its name; returns
+    /// the id.
     pub async fn create_tournament(&self, t: &TournamentRow) -> Result<i64, StoreError> {
         let mut row: tournaments::ActiveModel = t.clone().into();
         row.id = sea_orm::ActiveValue::NotSet;
-        let done = tournaments::Entity::insert(row).exec(&self.db).await?;
-        Ok(done.last_insert_id)
+        let txn = self.db.begin().await?;
+        let id = tournaments::Entity::insert(row)
+            .exec(&txn)
+            .await?
+            .last_insert_id;
+        // Like `version`, a column the entity leaves out: the store's own, kept from the name.
+        let mut sql = Sql::new(
+            txn.get_database_backend(),
+            "UPDATE tournaments SET search_key = ",
+        );
+        sql.bind(search::search_key(&t.name));
+        sql.push(" WHERE id = ");
+        sql.bind(id);
+        txn.execute_raw(sql.statement()).await?;
+        txn.commit().await?;
+        Ok(id)
     }
 
     /// One tournament.
@@ -374,16 +391,21 @@ impl Store {
         reread(async || Ok(tournaments::Entity::find_by_id(id).one(&self.db).await?)).await
     }
 
-    /// Tournaments, newest first, optionally with one status.
+    /// Tournaments, newest first, optionally with one status, and only those whose names hold
+    /// every word of `name` (case ignored, in any script: [`search`]; no words: any name).
     pub async fn tournaments(
         &self,
         status: Option<TournamentStatus>,
+        name: &search::Words,
         limit: u64,
     ) -> Result<Vec<TournamentRow>, StoreError> {
         reread(|| async move {
             let mut query = tournaments::Entity::find().order_by_desc(tournaments::Column::Id);
             if let Some(status) = status {
                 query = query.filter(tournaments::Column::Status.eq(status));
+            }
+            if !name.is_empty() {
+                query = query.filter(name.condition(Alias::new("search_key")));
             }
             Ok(query.limit(limit).all(&self.db).await?)
         })

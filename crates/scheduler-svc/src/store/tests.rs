@@ -3,8 +3,9 @@
 //! step that changes nothing leaves it, so a scheduler's copy of a tournament is current exactly
 //! while the version it read is.
 
-use hanniball_db::testing;
+use hanniball_db::{search, testing};
 use hanniball_ids::{GameId, PlayerId};
+use sea_orm::ConnectionTrait;
 
 use super::{BoardRow, ByeRow, EntrantRow, Store, TournamentRow};
 
@@ -312,5 +313,84 @@ async fn start_ranks_and_board_games_are_written_in_batches() {
                 board.board
             );
         }
+    }
+}
+
+/// Tournaments found by the words of their names, case ignored in any script, newest first;
+/// wildcards match only themselves; a status narrows the search; no words: every tournament.
+#[tokio::test]
+async fn tournaments_are_found_by_words_of_their_names() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        for name in [
+            "Riverside Open",
+            "Zoë's ÜNAL Memorial",
+            "Open 100%",
+            "Kraków Open_Blitz",
+            "北京 Cup",
+        ] {
+            let row = TournamentRow {
+                name: name.to_owned(),
+                ..tournament()
+            };
+            store.create_tournament(&row).await.expect(name);
+        }
+        let found = |query: &'static str, status| {
+            let store = store.clone();
+            async move {
+                store
+                    .tournaments(status, &search::Words::new(query), 50)
+                    .await
+                    .expect("search")
+                    .into_iter()
+                    .map(|t| t.name)
+                    .collect::<Vec<_>>()
+            }
+        };
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "open",
+                &["Kraków Open_Blitz", "Open 100%", "Riverside Open"],
+            ),
+            ("OPEN riverside", &["Riverside Open"]),
+            ("ünal memorial", &["Zoë's ÜNAL Memorial"]),
+            ("kraków", &["Kraków Open_Blitz"]),
+            ("北京", &["北京 Cup"]),
+            ("%", &["Open 100%"]),
+            ("_", &["Kraków Open_Blitz"]),
+            ("open nowhere", &[]),
+        ];
+        for (query, expected) in cases {
+            assert_eq!(found(query, None).await, *expected, "{url}: {query:?}");
+        }
+        assert_eq!(found("", None).await.len(), 5, "{url}");
+        // A key left empty (a tournament created by a binary from before the keys, as the
+        // migration finds them all) is filled in when the store opens.
+        store
+            .db()
+            .connection()
+            .execute_unprepared("UPDATE tournaments SET search_key = ''")
+            .await
+            .expect("keys emptied");
+        assert!(found("riverside", None).await.is_empty(), "{url}");
+        let store = Store::connect(&url).await.expect("reopens");
+        let names = store
+            .tournaments(None, &search::Words::new("riverside"), 50)
+            .await
+            .expect("search");
+        assert_eq!(names.len(), 1, "{url}: {names:?}");
+        assert!(
+            found("open", Some(super::TournamentStatus::Running))
+                .await
+                .is_empty(),
+            "{url}"
+        );
+        assert_eq!(
+            found("open", Some(super::TournamentStatus::Registration))
+                .await
+                .len(),
+            3,
+            "{url}"
+        );
     }
 }

@@ -58,6 +58,34 @@ pub fn serve_args(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (KillOnDro
     (KillOnDrop(child), url)
 }
 
+/// The web pages alone (`serve --only web`, data in `dir`) on a free port, calling every service
+/// at `api` with `token` (as deployed: a `read` token); returns the process and the pages'
+/// address.
+pub fn web_only(dir: &Path, api: &str, token: &str) -> (KillOnDrop, String) {
+    let web = format!("127.0.0.1:{}", free_port());
+    let env = [
+        ("HANNIBALL__SERVER__WEB_LISTEN", web.as_str()),
+        ("HANNIBALL__SERVICES__ARBITER_URL", api),
+        ("HANNIBALL__SERVICES__SCHEDULER_URL", api),
+        ("HANNIBALL__SERVICES__RATING_URL", api),
+        ("HANNIBALL__WEB__TOKEN", token),
+    ];
+    let (process, _) = serve_args(dir, &["--only", "web"], &env);
+    (process, web)
+}
+
+/// Issues a `read`-only token for player `name` with the admin token of the server at `url`.
+pub fn read_token(url: &str, admin: &str, name: &str) -> String {
+    let out = ok_as(
+        admin,
+        &["player", "token", name, "--scope", "read", "--server", url],
+    );
+    out.split_whitespace()
+        .find(|w| w.starts_with("hb_"))
+        .expect("a token")
+        .to_owned()
+}
+
 /// The last 3,000 characters of the log file at `path` (empty when there is none).
 pub fn log_tail(path: &Path) -> String {
     let log = std::fs::read_to_string(path).unwrap_or_default();

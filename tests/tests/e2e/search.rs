@@ -1,0 +1,153 @@
+//! End to end: players and tournaments found by words of their names through the API, with a
+//! read-only token (what the web pages call with), on SQLite and (when configured) PostgreSQL.
+//! A search needs a token; an over-long or blank player query is refused.
+
+use hanniball_e2e::{ADMIN_TOKEN, Bearer, databases};
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
+use hanniball_proto::scheduler::v1 as spb;
+use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
+use tonic::Code;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
+type Sched = SchedulerClient<InterceptedService<Channel, Bearer>>;
+
+async fn clients(url: &str, bearer: Bearer) -> (Accounts, Sched) {
+    let channel = Channel::from_shared(url.to_owned())
+        .expect("url")
+        .connect()
+        .await
+        .expect("connect");
+    (
+        AccountsClient::with_interceptor(channel.clone(), bearer.clone()),
+        SchedulerClient::with_interceptor(channel, bearer),
+    )
+}
+
+async fn search(
+    accounts: &mut Accounts,
+    query: &str,
+    limit: u32,
+) -> Result<(Vec<String>, bool), tonic::Status> {
+    let answer = accounts
+        .search_players(apb::SearchPlayersRequest {
+            query: query.to_owned(),
+            limit,
+        })
+        .await?
+        .into_inner();
+    Ok((
+        answer.players.into_iter().map(|p| p.name).collect(),
+        answer.more,
+    ))
+}
+
+async fn tournaments(sched: &mut Sched, name_contains: &str) -> Result<Vec<String>, tonic::Status> {
+    Ok(sched
+        .list_tournaments(spb::ListTournamentsRequest {
+            name_contains: name_contains.to_owned(),
+            ..Default::default()
+        })
+        .await?
+        .into_inner()
+        .tournaments
+        .into_iter()
+        .filter_map(|t| t.settings.map(|s| s.name))
+        .collect())
+}
+
+#[tokio::test]
+async fn a_read_token_finds_players_and_tournaments_by_words_of_their_names() {
+    for db in databases().await {
+        let (url, shutdown) = hanniball_e2e::arbiter_and_scheduler(&db).await;
+        let (mut admin, mut organiser) = clients(&url, Bearer::new(ADMIN_TOKEN)).await;
+        let mut ids = Vec::new();
+        for name in ["Zoë Ünal", "Müller", "Nguyễn Văn An", "李明", "ünal"] {
+            let player = admin
+                .register_player(apb::RegisterPlayerRequest {
+                    name: name.to_owned(),
+                    ..Default::default()
+                })
+                .await
+                .expect(name)
+                .into_inner()
+                .player
+                .expect("player");
+            ids.push(player.id);
+        }
+        for name in ["Riverside Open", "Winter Cup"] {
+            organiser
+                .create_tournament(spb::CreateTournamentRequest {
+                    settings: Some(spb::TournamentSettings {
+                        name: name.to_owned(),
+                        rounds: 3,
+                        ..Default::default()
+                    }),
+                })
+                .await
+                .expect(name);
+        }
+        let token = admin
+            .issue_token(apb::IssueTokenRequest {
+                player_id: ids[1],
+                scopes: vec!["read".to_owned()],
+                expires_in_seconds: 0,
+            })
+            .await
+            .expect("a read token")
+            .into_inner()
+            .token
+            .expect("token")
+            .token;
+        let (mut reader, mut viewer) = clients(&url, Bearer::new(&token)).await;
+
+        // The exact name first, then by name; any script, any case.
+        assert_eq!(
+            search(&mut reader, "ÜNAL", 0).await.expect("search"),
+            (vec!["ünal".to_owned(), "Zoë Ünal".to_owned()], false),
+            "{db}"
+        );
+        assert_eq!(
+            search(&mut reader, "nguyễn an", 0).await.expect("search").0,
+            ["Nguyễn Văn An"]
+        );
+        assert_eq!(
+            search(&mut reader, "李", 0).await.expect("search").0,
+            ["李明"]
+        );
+        assert!(
+            search(&mut reader, "%", 0)
+                .await
+                .expect("search")
+                .0
+                .is_empty()
+        );
+        assert_eq!(
+            search(&mut reader, "ü", 1).await.expect("search"),
+            (vec!["Müller".to_owned()], true),
+            "capped at the limit, saying more match"
+        );
+        assert_eq!(
+            tournaments(&mut viewer, "OPEN river").await.expect("list"),
+            ["Riverside Open"]
+        );
+        assert_eq!(tournaments(&mut viewer, "").await.expect("list").len(), 2);
+
+        // Refused: a blank or over-long query, a long tournament filter, no token.
+        for query in ["  ", &"ü".repeat(101)] {
+            let status = search(&mut reader, query, 0).await.expect_err(query);
+            assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        }
+        let status = tournaments(&mut viewer, &"x".repeat(101))
+            .await
+            .expect_err("too long");
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        assert!(status.message().contains("name_contains"), "{status:?}");
+        let (mut nobody, _) = clients(&url, Bearer::none()).await;
+        let status = search(&mut nobody, "ünal", 0).await.expect_err("no token");
+        assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");
+        shutdown.cancel();
+    }
+}

@@ -34,6 +34,7 @@ const KNOWN: &[(&str, usize, &str)] = &[
     ("chesspairing-full-header", 109, UNPLAYED_ROUNDS),
     ("tbs-87-players-pre-entered-absence", 2358, UNPLAYED_ROUNDS),
     ("tbs-no-colour-preference", 183, UNPLAYED_ROUNDS),
+    ("vega-sample-after-round-4", 162, UNPLAYED_ROUNDS),
     (
         "dutch-p20-r9-s9912",
         716,

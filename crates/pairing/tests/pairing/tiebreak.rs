@@ -441,3 +441,79 @@ fn standard_points_read_any_point_system_as_one_half_zero() {
     assert_eq!("std".parse::<TieBreak>(), Ok(TieBreak::StandardPoints));
     assert!("STD-C1".parse::<TieBreak>().is_err());
 }
+
+/// Three crosstables with C.07 2026 values for BH, BH-C1 and SB (the dummy opponent's capped
+/// score, 16.4; a last-round requested bye, 16.2.5; the cut exception for VURs, 16.5.1), as
+/// gnutterts/chesspairing's `tiebreaker/c07_2026_test.go` (commit 52bda0a, Apache-2.0) gives
+/// them: a third reading of the 2026 text beside ours and TieBreakServer's.
+#[test]
+fn c07_2026_articles_16_values_as_another_reading_gives_them() {
+    let r26 = Options {
+        rules: Rules::Fide2026,
+        unrated: Unrated::Drop,
+    };
+    let check = |name: &str, rows: &[&[&str]], expected: &[(TieBreak, &[&str])]| {
+        let players = rows
+            .iter()
+            .map(|r| record(r.iter().map(|e| entry(e)).collect()))
+            .collect();
+        let table = Crosstable::new(players).expect("consistent");
+        for (tb, want) in expected {
+            let lines = hanniball_pairing::tiebreak::standings(&table, &[*tb], &r26);
+            let mut got: Vec<(u32, String)> = lines
+                .iter()
+                .map(|s| (s.player.0, s.values[0].to_string()))
+                .collect();
+            got.sort();
+            let got: Vec<&str> = got.iter().map(|(_, v)| v.as_str()).collect();
+            assert_eq!(&got, want, "{name} {tb}");
+        }
+    };
+    let (bh, bh_c1, sb) = (
+        TieBreak::Buchholz(Default::default()),
+        TieBreak::Buchholz(hanniball_pairing::tiebreak::Cut::C1),
+        TieBreak::SonnebornBerger(Default::default()),
+    );
+    check(
+        "16.2-16.4",
+        &[
+            &["+W2", "+F3", "+W4"],
+            &["-B1", "+W4", "+BYE"],
+            &["=W4", "-F1", "--"],
+            &["=B3", "-B2", "-B1"],
+        ],
+        &[
+            (bh, &["3.5", "5", "1.5", "6"]),
+            (bh_c1, &["3", "4.5", "1", "5"]),
+            (sb, &["3.5", "2", "0.25", "0.5"]),
+        ],
+    );
+    check(
+        "16.2.5",
+        &[
+            &["+W2", "=W3", "+W4"],
+            &["-B1", "+W4", "+BYE"],
+            &["=W4", "=B1", "=BYE"],
+            &["=B3", "-B2", "-B1"],
+        ],
+        &[
+            (bh, &["4", "4.5", "4.5", "6"]),
+            (bh_c1, &["3.5", "4", "3", "4.5"]),
+            (sb, &["3.25", "2", "2.25", "0.75"]),
+        ],
+    );
+    check(
+        "16.5.1",
+        &[
+            &["+W4", "=BYE", "=W2"],
+            &["+W3", "+W4", "=B1"],
+            &["-B2", "+W5", "+W4"],
+            &["-B1", "-B2", "-B3"],
+            &["+BYE", "-B3", "--"],
+        ],
+        &[
+            (bh, &["4", "4", "4", "6.5", "4"]),
+            (bh_c1, &["2.5", "4", "4", "4.5", "3"]),
+        ],
+    );
+}

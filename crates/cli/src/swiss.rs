@@ -56,8 +56,8 @@ pub enum SwissCommand {
     Standings {
         #[command(flatten)]
         input: TrfInput,
-        /// Tie-breaks in order, FIDE acronyms: DE, WIN, WON, BPG, BWG, PS, REP, BH, FB, AOB, SB,
-        /// KS, ARO, TPR, APRO, PTP, APPO, VUR, RTNG, TPN; cuts as BH-C1, BH-C2, BH-M1, SB-C1,
+        /// Tie-breaks in order, FIDE acronyms: DE, WIN, WON, STD, BPG, BWG, PS, REP, BH, FB, AOB,
+        /// SB, KS, ARO, TPR, APRO, PTP, APPO, VUR, RTNG, TPN; cuts as BH-C1, BH-C2, BH-M1, SB-C1,
         /// ARO-C1.
         #[arg(long, value_delimiter = ',', default_value = "BH-C1,BH,SB")]
         tiebreaks: Vec<TieBreak>,

@@ -161,6 +161,11 @@ fn show(t: &spb::Tournament) -> String {
         "tournament {} · {} · {} · {} rounds · round {} · {}\n",
         t.id, settings.name, settings.kind, t.rounds, t.current_round, status
     );
+    out.push_str(&format!(
+        "tie-breaks: {}{}\n",
+        settings.tiebreaks.join(", "),
+        rules_note(&settings.tiebreak_rules, &settings.tiebreak_unrated)
+    ));
     let name = |id: i64| {
         t.entrants
             .iter()
@@ -233,6 +238,15 @@ fn show(t: &spb::Tournament) -> String {
         out.push_str(&crate::table::render(&rows));
     }
     out
+}
+
+/// The C.07 text and unrated policy as `swiss standings` names them (nothing from a server
+/// that does not say).
+fn rules_note(rules: &str, unrated: &str) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    format!("; FIDE C.07, {rules} text; unrated players: {unrated}")
 }
 
 pub async fn run(connection: Connection, command: TournamentCommand) -> Result<()> {
@@ -505,6 +519,11 @@ impl Calls {
             rows.push(row);
         }
         print!("{}", crate::table::render(&rows));
+        println!(
+            "tie-breaks: {}{}",
+            s.tiebreak_names.join(", "),
+            rules_note(&s.tiebreak_rules, &s.tiebreak_unrated)
+        );
         Ok(())
     }
 

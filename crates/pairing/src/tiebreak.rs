@@ -9,6 +9,7 @@
 //! | `DE` | direct encounter among the tied participants | 6 |
 //! | `WIN` | rounds with a win's points, with or without playing | 7.1 |
 //! | `WON` | games won over the board | 7.2 |
+//! | `STD` | standard points (defined by the 2026 text): 1, ½ or 0 a round as its points are more than, equal to or less than a draw's | 7.7 of 2026, unchecked |
 //! | `BPG` | games played with Black | 7.3 |
 //! | `BWG` | games won with Black | 7.4 |
 //! | `PS`, `PS-C1` | sum of progressive scores (running score after each round) | 7.5, 14.1 |
@@ -575,6 +576,8 @@ pub enum TieBreak {
     DirectEncounter,
     Wins,
     GamesWon,
+    /// Standard points (2026 text): the rounds scored 1, ½, 0 whatever the point system.
+    StandardPoints,
     BlackGames,
     BlackWins,
     ElectedToPlay,
@@ -590,10 +593,11 @@ pub enum TieBreak {
 
 impl TieBreak {
     /// Every tie-break of the table in the module docs, with its usual cut forms.
-    pub const ALL: [TieBreak; 28] = [
+    pub const ALL: [TieBreak; 29] = [
         TieBreak::DirectEncounter,
         TieBreak::Wins,
         TieBreak::GamesWon,
+        TieBreak::StandardPoints,
         TieBreak::BlackGames,
         TieBreak::BlackWins,
         TieBreak::ProgressiveScore(Cut::NONE),
@@ -633,6 +637,7 @@ impl TieBreak {
             TieBreak::DirectEncounter => "DE",
             TieBreak::Wins => "WIN",
             TieBreak::GamesWon => "WON",
+            TieBreak::StandardPoints => "STD",
             TieBreak::BlackGames => "BPG",
             TieBreak::BlackWins => "BWG",
             TieBreak::ElectedToPlay => "REP",
@@ -685,7 +690,7 @@ impl fmt::Display for TieBreak {
 /// A tie-break name that is not one of the FIDE acronyms supported here.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
-    "unknown tie-break {name:?}: expected one of DE, WIN, WON, BPG, BWG, PS, REP (GE), BH, FB, AOB, SB, KS, ARO, TPR, APRO, PTP, APPO, VUR, RTNG, TPN; BH, FB, SB, PS and ARO take -C<n> (cut), BH, FB and ARO -M<n> (median)"
+    "unknown tie-break {name:?}: expected one of DE, WIN, WON, STD, BPG, BWG, PS, REP (GE), BH, FB, AOB, SB, KS, ARO, TPR, APRO, PTP, APPO, VUR, RTNG, TPN; BH, FB, SB, PS and ARO take -C<n> (cut), BH, FB and ARO -M<n> (median)"
 )]
 pub struct UnknownTieBreak {
     pub name: String,
@@ -735,6 +740,7 @@ impl FromStr for TieBreak {
             "DE" => plain(TieBreak::DirectEncounter),
             "WIN" => plain(TieBreak::Wins),
             "WON" => plain(TieBreak::GamesWon),
+            "STD" => plain(TieBreak::StandardPoints),
             "BPG" => plain(TieBreak::BlackGames),
             "BWG" => plain(TieBreak::BlackWins),
             "REP" | "GE" => plain(TieBreak::ElectedToPlay),
@@ -753,7 +759,7 @@ impl FromStr for TieBreak {
 /// One tie-break value of one participant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TieBreakValue {
-    /// BH, FB, AOB, SB, PS, KS: higher is better.
+    /// BH, FB, AOB, SB, PS, KS, STD: higher is better.
     Points(Points),
     /// WIN, WON, BPG, BWG, REP: higher is better.
     Count(u32),
@@ -1099,6 +1105,25 @@ impl<'a> Context<'a> {
             TieBreak::DirectEncounter => vec![TieBreakValue::Position(1); n],
             TieBreak::Wins => count(&|r| r.points == win),
             TieBreak::GamesWon => count(&|r| r.game && r.points == win),
+            TieBreak::StandardPoints => {
+                // 1, ½ or 0 for each round as its points (game or not) are more than, equal to or
+                // less than a draw's: a 3-1-0 crosstable read as 1-½-0.
+                let draw = u64::from(self.ps().draw);
+                self.rounds
+                    .iter()
+                    .map(|rs| {
+                        let halves: u32 = rs
+                            .iter()
+                            .map(|r| match r.points.cmp(&draw) {
+                                Ordering::Greater => 2,
+                                Ordering::Equal => 1,
+                                Ordering::Less => 0,
+                            })
+                            .sum();
+                        TieBreakValue::Points(Points::from_halves(halves))
+                    })
+                    .collect()
+            }
             TieBreak::BlackGames => count(&|r| r.game && r.black),
             TieBreak::BlackWins => count(&|r| r.game && r.black && r.points == win),
             TieBreak::ElectedToPlay => count(&|r| r.paired || r.points == win),

@@ -27,8 +27,8 @@
 //!   23-26, 28-31) fictitious points `GGGG` for rounds `RRF..=RRL` of players `PPPF..=PPPL`, like
 //!   `XXA`; `260 RRF RRL PPPP PPPP ...` players who must not meet in rounds `RRF..=RRL`; `192`
 //!   the type of tournament, where a name ending in `_BAKU` (`FIDE_DUTCH_2025_BAKU`) asks for the
-//!   Baku acceleration as bbpPairings applies it when no `XXA`/`250` is given: the top half of
-//!   the ranks (`⌈n / 2⌉` players) get a win's points in rounds 1 to `⌊(rounds − 1) / 4⌋ + 1`
+//!   Baku acceleration as bbpPairings applies it when no `XXA`/`250` is given: the top half in
+//!   pairing order (`⌈n / 2⌉` players; by `XXC rank`, the first `001` lines) get a win's points in rounds 1 to `⌊(rounds − 1) / 4⌋ + 1`
 //!   and a draw's from there to round `⌈rounds / 2⌉`, which needs the point system's loss to be
 //!   0 and its win two draws.
 //! - `###` comments are ignored; any other line (a column ruler, a header row, a program's own
@@ -341,8 +341,12 @@ pub fn read_text(text: &str, options: &ReadOptions) -> Result<TrfFile, TrfError>
         // As bbpPairings, only up to the round to be paired: later rounds' values do not count
         // yet (and `XXR` may be any number).
         let rounds = total_rounds.min(longest + 1);
-        lines.accelerations =
-            baku_accelerations(&lines.points, players.len() as u32, total_rounds, rounds)?;
+        // The top half in pairing order: with `XXC rank`, the `001` lines' order.
+        let order: Vec<u32> = match &pairing_order {
+            Some(order) => order.iter().map(|id| id.0).collect(),
+            None => players.iter().map(|p| p.id.0).collect(),
+        };
+        lines.accelerations = baku_accelerations(&lines.points, &order, total_rounds, rounds)?;
     }
     for a in lines.accelerations {
         a.apply(&mut players);
@@ -861,36 +865,30 @@ fn bye_record(line: usize, rest: &str) -> Result<Vec<(u32, PlayerId, RoundEntry)
     Ok(byes)
 }
 
-/// The Baku acceleration as bbpPairings applies it (see the module notes).
-/// `rounds` of the tournament; values are given up to round `upto`.
+/// The Baku acceleration as bbpPairings applies it (see the module notes): the first half of
+/// `order` (starting ranks in pairing order) is accelerated. `rounds` of the tournament; values
+/// are given up to round `upto`.
 fn baku_accelerations(
     points: &PointSystem,
-    players: u32,
+    order: &[u32],
     rounds: u32,
     upto: u32,
 ) -> Result<Vec<Acceleration>, TrfError> {
     if points.loss != 0 || points.draw * 2 != points.win {
         return Err(TrfError::BakuPointSystem);
     }
-    if players == 0 || rounds == 0 || upto == 0 {
+    if order.is_empty() || rounds == 0 || upto == 0 {
         return Ok(Vec::new());
     }
-    let ranks = (1, players.div_ceil(2));
     let last = rounds.div_ceil(2).min(upto);
     let last_full = ((rounds - 1) / 2 / 2 + 1).min(upto);
-    let mut out = vec![Acceleration::Range {
-        points: points.win,
-        rounds: (1, last_full),
-        ranks,
-    }];
-    if last > last_full {
-        out.push(Acceleration::Range {
-            points: points.draw,
-            rounds: (last_full + 1, last),
-            ranks,
-        });
-    }
-    Ok(out)
+    let mut values = vec![points.win; last_full as usize];
+    values.resize(last.max(last_full) as usize, points.draw);
+    let top = order.len().div_ceil(2);
+    Ok(order[..top]
+        .iter()
+        .map(|&rank| Acceleration::Each(rank, values.clone()))
+        .collect())
 }
 
 fn first_missing(count: usize, rank: u32) -> u32 {

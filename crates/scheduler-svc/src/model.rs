@@ -22,6 +22,18 @@ pub const ABSENT: &str = "absent";
 /// Results as stored (White's side first).
 pub const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"];
 
+/// How a stored tournament's tie-breaks count (rows from before the setting: the text in force
+/// when the tournament was created, unrated players as FIDE says).
+pub fn tiebreak_options(t: &TournamentRow) -> Options {
+    Options {
+        rules: t
+            .tiebreak_rules
+            .parse()
+            .unwrap_or_else(|_| crate::service::rules_created_at(t.created_at_ms)),
+        unrated: t.tiebreak_unrated.parse().unwrap_or_default(),
+    }
+}
+
 /// A tournament's rows, loaded together.
 #[derive(Clone, Debug)]
 pub struct Loaded {
@@ -53,17 +65,9 @@ impl Loaded {
             .collect()
     }
 
-    /// How the tie-breaks count, as stored (rows from before the setting: the text in force
-    /// when the tournament was created, unrated players as FIDE says).
+    /// How the tie-breaks count.
     pub fn tiebreak_options(&self) -> Options {
-        let t = &self.tournament;
-        Options {
-            rules: t
-                .tiebreak_rules
-                .parse()
-                .unwrap_or_else(|_| crate::service::rules_created_at(t.created_at_ms)),
-            unrated: t.tiebreak_unrated.parse().unwrap_or_default(),
-        }
+        tiebreak_options(&self.tournament)
     }
 
     /// Board `number` of round `round`.

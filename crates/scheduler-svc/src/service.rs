@@ -211,8 +211,10 @@ fn board(row: &crate::store::BoardRow) -> pb::Board {
     }
 }
 
-/// The settings of a stored tournament, as sent.
+/// The settings of a stored tournament, as sent: the tie-break rules and unrated policy the
+/// standings use (an older row's empty columns as the text and policy they stand for).
 fn settings(t: &TournamentRow) -> pb::TournamentSettings {
+    let tiebreak = crate::model::tiebreak_options(t);
     pb::TournamentSettings {
         name: t.name.clone(),
         kind: t.kind.clone(),
@@ -225,8 +227,8 @@ fn settings(t: &TournamentRow) -> pb::TournamentSettings {
         bye_points: t.bye_points as u32,
         bye_points_set: true,
         tiebreaks: t.tiebreaks.split(',').map(str::to_owned).collect(),
-        tiebreak_rules: t.tiebreak_rules.clone(),
-        tiebreak_unrated: t.tiebreak_unrated.clone(),
+        tiebreak_rules: tiebreak.rules.to_string(),
+        tiebreak_unrated: tiebreak.unrated.to_string(),
         top_seed_black: t.initial_colour == "black1",
         forfeit_withdraws: t.forfeit_withdraws,
         manual_pairing: !t.auto_pair,
@@ -899,13 +901,10 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .max(0) as u32;
             let model = loaded.model();
             let order = loaded.tiebreaks();
-            let table = hanniball_pairing::standings::standings(
-                &model,
-                rounds,
-                &order,
-                &loaded.tiebreak_options(),
-            )
-            .map_err(|e| ServiceError::Internal(format!("inconsistent tournament: {e}")))?;
+            let options = loaded.tiebreak_options();
+            let table =
+                hanniball_pairing::standings::standings(&model, rounds, &order, &options)
+                    .map_err(|e| ServiceError::Internal(format!("inconsistent tournament: {e}")))?;
             let ids: std::collections::HashMap<i32, i64> = loaded
                 .entrants
                 .iter()
@@ -930,6 +929,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
                 tiebreak_names: order.iter().map(ToString::to_string).collect(),
                 standings,
                 rounds,
+                tiebreak_rules: options.rules.to_string(),
+                tiebreak_unrated: options.unrated.to_string(),
             })
         })
         .await?;
@@ -1049,4 +1050,55 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
 pub(crate) fn rules_created_at(ms: i64) -> Rules {
     let days = u64::try_from(ms.max(0) / 86_400_000).expect("not negative");
     Rules::for_start(hanniball_pairing::tiebreak::date_from_unix_days(days))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(rules: &str, unrated: &str, created_at_ms: i64) -> TournamentRow {
+        TournamentRow {
+            id: 1,
+            name: "Club".to_owned(),
+            kind: "hanniball".to_owned(),
+            ruleset: String::new(),
+            system: System::Swiss,
+            rounds: 5,
+            initial_ms: None,
+            increment_ms: None,
+            max_turns: 0,
+            rated: false,
+            bye_points: 2,
+            tiebreaks: "BH-C1,BH,SB".to_owned(),
+            tiebreak_rules: rules.to_owned(),
+            tiebreak_unrated: unrated.to_owned(),
+            initial_colour: "white1".to_owned(),
+            forfeit_withdraws: false,
+            auto_pair: true,
+            self_entry: false,
+            late_self_entry: false,
+            status: TournamentStatus::Registration,
+            current_round: 0,
+            created_at_ms,
+        }
+    }
+
+    /// A Tournament carries the C.07 text and unrated policy its standings follow: as stored,
+    /// or for a row from before the setting (empty columns) the text in force at its creation.
+    #[test]
+    fn settings_carry_the_tiebreak_rules_the_standings_follow() {
+        let check = |t: TournamentRow, expected: (&str, &str)| {
+            let sent = settings(&t);
+            assert_eq!(
+                (sent.tiebreak_rules.as_str(), sent.tiebreak_unrated.as_str()),
+                expected
+            );
+        };
+        // 1 June 2025 and 1 June 2026, in milliseconds since 1970.
+        let (june_2025, june_2026) = (1_748_736_000_000, 1_780_272_000_000);
+        check(row("", "", june_2025), ("2024", "drop"));
+        check(row("", "", june_2026), ("2026", "drop"));
+        check(row("2024", "1400", june_2026), ("2024", "1400"));
+        check(row("2026", "ignore", june_2025), ("2026", "ignore"));
+    }
 }

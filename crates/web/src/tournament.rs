@@ -62,6 +62,7 @@ pub(crate) async fn tournament_page(
     body.push_str("<section><h2>Standings</h2>");
     body.push_str(&standings_table(&standings));
     body.push_str(&legend(&standings.tiebreak_names));
+    body.push_str(&rules_note(&standings));
     body.push_str("</section>");
     body.push_str(&crosstable(&tournament, &standings, by_rank));
     // Pairings and results, newest round first.
@@ -139,10 +140,11 @@ pub(crate) async fn print_page(
     }
     let _ = write!(
         body,
-        "<section class=\"sheet\" id=\"sheet-standings\"><h2>{name}: standings after round {}</h2>{}{}</section>",
+        "<section class=\"sheet\" id=\"sheet-standings\"><h2>{name}: standings after round {}</h2>{}{}{}</section>",
         standings.rounds,
         standings_table(&standings),
-        legend(&standings.tiebreak_names)
+        legend(&standings.tiebreak_names),
+        rules_note(&standings)
     );
     page(&format!("{} (print)", settings.name), &body).into_response()
 }
@@ -174,21 +176,49 @@ fn rounds(tournament: &spb::Tournament) -> Vec<u32> {
     rounds
 }
 
-/// What each tie-break acronym means (FIDE Handbook C.07).
-fn tiebreak_meaning(acronym: &str) -> Option<&'static str> {
-    Some(match acronym {
+/// What each tie-break acronym means (FIDE Handbook C.07), cut forms included (`BH-C2`,
+/// `BH-M1`, `ARO-C1`).
+fn tiebreak_meaning(acronym: &str) -> Option<String> {
+    if acronym == "BH-C1" {
+        return Some("Buchholz Cut-1: Buchholz without the lowest opponent's score".to_owned());
+    }
+    let (base, cut) = acronym.split_once('-').unwrap_or((acronym, ""));
+    let meaning = match base {
         "BH" => "Buchholz: the sum of the opponents' scores",
-        "BH-C1" => "Buchholz Cut-1: Buchholz without the lowest opponent's score",
+        "FB" => "fore-Buchholz: Buchholz with every last-round game counted as a draw",
+        "AOB" => "the average of the opponents' Buchholz",
         "SB" => {
             "Sonneborn-Berger: each opponent's score times the points scored against them, summed"
         }
         "PS" => "progressive score: the running score after each round, summed",
+        "KS" => "Koya: the points scored against opponents with at least half the points",
         "DE" => "direct encounter: the results among the tied players",
         "WIN" => "rounds won, with or without playing (a bye or forfeit win counts)",
         "WON" => "games won over the board",
+        "STD" => "standard points: each round counted 1, ½ or 0, whatever the point system",
+        "BPG" => "games played with black",
+        "BWG" => "games won with black",
+        "REP" | "GE" => "rounds the player chose to play",
+        "VUR" => "voluntarily unplayed rounds (fewer ranks higher)",
+        "ARO" => "the average rating of the opponents",
         "TPR" => "tournament performance rating",
+        "PTP" => "perfect tournament performance",
+        "APRO" => "the average of the opponents' performance ratings",
+        "APPO" => "the average of the opponents' perfect performances",
+        "RTNG" => "the player's rating",
+        "TPN" => "the tournament pairing number (lower ranks higher)",
         _ => return None,
-    })
+    };
+    let number = |text: &str| text.parse::<u32>().ok().filter(|n| *n > 0);
+    let cut = match (cut.chars().next(), cut.get(1..).and_then(number)) {
+        (None, _) => String::new(),
+        (Some('C'), Some(1)) if !cut.contains('H') => ", without the lowest".to_owned(),
+        (Some('C'), Some(n)) if !cut.contains('H') => format!(", without the {n} lowest"),
+        (Some('M'), Some(1)) => ", without the highest and the lowest".to_owned(),
+        (Some('M'), Some(n)) => format!(", without the {n} highest and the {n} lowest"),
+        _ => ", with a cut".to_owned(),
+    };
+    Some(format!("{meaning}{cut}"))
 }
 
 /// The standings as a table whose rank and player columns stay in view when it scrolls.
@@ -240,11 +270,34 @@ fn legend(names: &[String]) -> String {
             out,
             "<dt>{}</dt><dd>{}</dd>",
             esc(name),
-            tiebreak_meaning(name).unwrap_or("a tie-break of the tournament's settings")
+            tiebreak_meaning(name)
+                .as_deref()
+                .unwrap_or("a tie-break of the tournament's settings")
         );
     }
     out.push_str("</dl>");
     out
+}
+
+/// Which text of FIDE C.07 the standings follow and how they count unrated players: two
+/// organisers with the same tie-break list can rank the same results differently.
+fn rules_note(standings: &spb::GetStandingsResponse) -> String {
+    if standings.tiebreak_rules.is_empty() {
+        return String::new();
+    }
+    let unrated = match standings.tiebreak_unrated.as_str() {
+        "" | "drop" => {
+            "rating-based tie-breaks (ARO, TPR, PTP, APRO, APPO, RTNG) are left out while \
+             anyone is unrated, as FIDE says"
+                .to_owned()
+        }
+        "ignore" => "rating-based tie-breaks count rated opponents only".to_owned(),
+        rating => format!("they count as rated {}", esc(rating)),
+    };
+    format!(
+        "<p id=\"tiebreak-rules\">Tie-breaks follow FIDE C.07, {} text. Unrated players: {unrated}.</p>",
+        esc(&standings.tiebreak_rules)
+    )
 }
 
 /// Half-points a player got from one board (nothing yet for a game still on).
@@ -538,6 +591,60 @@ pub(crate) async fn trf_download(State(mut api): State<Api>, Path(id): Path<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_tiebreak_of_the_list_is_explained_with_its_cut() {
+        let check = |acronym: &str, expected: Option<&str>| {
+            assert_eq!(tiebreak_meaning(acronym).as_deref(), expected, "{acronym}");
+        };
+        check(
+            "BH-C1",
+            Some("Buchholz Cut-1: Buchholz without the lowest opponent's score"),
+        );
+        check(
+            "BH-C2",
+            Some("Buchholz: the sum of the opponents' scores, without the 2 lowest"),
+        );
+        check(
+            "BH-M1",
+            Some("Buchholz: the sum of the opponents' scores, without the highest and the lowest"),
+        );
+        check(
+            "ARO-C1",
+            Some("the average rating of the opponents, without the lowest"),
+        );
+        check(
+            "KS",
+            Some("Koya: the points scored against opponents with at least half the points"),
+        );
+        check("XYZ", None);
+        for name in [
+            "BH", "FB", "AOB", "SB", "PS", "KS", "DE", "WIN", "WON", "STD", "BPG", "BWG", "REP",
+            "GE", "VUR", "ARO", "TPR", "PTP", "APRO", "APPO", "RTNG", "TPN",
+        ] {
+            assert!(tiebreak_meaning(name).is_some(), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_rules_note_names_the_text_and_the_unrated_policy() {
+        let note = |rules: &str, unrated: &str| {
+            rules_note(&spb::GetStandingsResponse {
+                tiebreak_rules: rules.to_owned(),
+                tiebreak_unrated: unrated.to_owned(),
+                ..Default::default()
+            })
+        };
+        assert_eq!(
+            note("2024", "1400"),
+            "<p id=\"tiebreak-rules\">Tie-breaks follow FIDE C.07, 2024 text. \
+             Unrated players: they count as rated 1400.</p>"
+        );
+        assert!(note("2026", "drop").contains("2026 text. Unrated players: rating-based"));
+        assert!(note("2026", "ignore").contains("rated opponents only"));
+        // An older server that does not say: nothing rather than a guess.
+        assert_eq!(note("", ""), "");
+    }
 
     #[test]
     fn crosstable_cells_read_from_the_players_side() {

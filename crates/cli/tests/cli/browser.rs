@@ -119,7 +119,8 @@ async fn standings(
     let mut from_cli = Vec::new();
     for line in cli.lines().skip(2) {
         let cells: Vec<&str> = line.split_whitespace().collect();
-        if cells.len() >= 5 {
+        // Rows begin with their rank; the tie-break note under the table does not.
+        if cells.len() >= 5 && cells[0].parse::<u32>().is_ok() {
             from_cli.push((cells[2].to_owned(), cells[4].to_owned()));
         }
     }
@@ -529,6 +530,10 @@ async fn club_tournament(served: &ServedGame) -> i64 {
             "600+5",
             "--tiebreaks",
             "BH-C1,BH,SB,WIN",
+            "--tiebreak-rules",
+            "2024",
+            "--unrated",
+            "1400",
             "--server",
             url,
         ],
@@ -704,6 +709,12 @@ async fn pages_on_a_phone_in_print_and_in_the_dark() {
         text(&client, "#tiebreak-legend")
             .await
             .contains("Buchholz Cut-1")
+    );
+    // The stored C.07 text and unrated policy, under the legend.
+    let rules = text(&client, "#tiebreak-rules").await;
+    assert!(
+        rules.contains("FIDE C.07, 2024 text") && rules.contains("count as rated 1400"),
+        "{rules}"
     );
     assert!(
         text(&client, "#round-4").await.contains("bye"),

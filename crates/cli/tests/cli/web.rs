@@ -199,6 +199,63 @@ async fn pages_show_games_live_and_offer_their_records() {
     assert_eq!(trf, exported);
     assert_eq!(http_get(&web, "/tournaments/987654").0, 404);
 
+    // The tie-break rules a tournament stores are shown: on its page and its printed standings
+    // under the legend, and by `tournament show` and `tournament standings`.
+    assert!(
+        page.contains("Tie-breaks follow FIDE C.07, 2026 text. Unrated players: rating-based"),
+        "the text in force when it was created, FIDE's policy: {page}"
+    );
+    let created = ok_as(
+        admin,
+        &[
+            "tournament",
+            "create",
+            "Old Rules Open",
+            "--rounds",
+            "1",
+            "--tiebreaks",
+            "BH-C2,ARO",
+            "--tiebreak-rules",
+            "2024",
+            "--unrated",
+            "1400",
+            "--server",
+            &url,
+        ],
+    );
+    let old = created.split_whitespace().nth(1).expect("id").to_owned();
+    ok_as(
+        admin,
+        &[
+            "tournament",
+            "add",
+            &old,
+            "white",
+            "black",
+            "--server",
+            &url,
+        ],
+    );
+    ok_as(admin, &["tournament", "start", &old, "--server", &url]);
+    let note = "Tie-breaks follow FIDE C.07, 2024 text. Unrated players: they count as rated 1400.";
+    for path in [
+        format!("/tournaments/{old}"),
+        format!("/tournaments/{old}/print"),
+    ] {
+        let (code, page) = http_get(&web, &path);
+        assert_eq!(code, 200, "{page}");
+        assert!(page.contains(note), "{path}: {page}");
+        assert!(
+            page.contains("Buchholz: the sum of the opponents' scores, without the 2 lowest"),
+            "{path}: {page}"
+        );
+    }
+    let line = "tie-breaks: BH-C2, ARO; FIDE C.07, 2024 text; unrated players: 1400";
+    let shown = ok_as(admin, &["tournament", "show", &old, "--server", &url]);
+    assert!(shown.lines().any(|l| l == line), "{shown}");
+    let standings = ok_as(admin, &["tournament", "standings", &old, "--server", &url]);
+    assert!(standings.lines().any(|l| l == line), "{standings}");
+
     // The home page lists the tournament and the ladders; a ladder's page answers.
     let (_, home) = http_get(&web, "/");
     assert!(home.contains("Web Open"), "{home}");

@@ -357,3 +357,163 @@ fn empty_crosstable_has_empty_standings() {
     let table = Crosstable::new(Vec::new()).expect("nobody is consistent");
     assert!(standings(&table, &TieBreak::ALL).is_empty());
 }
+
+/// STD (C.07 2026, standard points): every round is 1, ½ or 0 as its points are more than,
+/// equal to or less than a draw's, whatever the point system. Hand-computed on a 3-1-0
+/// crosstable (PAB 3): 1 beats 2, 3 has the PAB, 4 a half-point bye (a draw's 1 point); 1
+/// beats 3, 2 beats 4; 1 draws with 4, 2 wins by forfeit against 3.
+#[test]
+fn standard_points_read_any_point_system_as_one_half_zero() {
+    use hanniball_pairing::tiebreak::PointSystem;
+    let (w, b) = (Colour::White, Colour::Black);
+    let forfeit = |win: bool, opponent: u32| {
+        let opponent = PlayerNo(opponent);
+        RoundEntry::Unplayed(if win {
+            Unplayed::ForfeitWin { opponent }
+        } else {
+            Unplayed::ForfeitLoss { opponent }
+        })
+    };
+    let players = vec![
+        record(vec![
+            played(2, w, Outcome::Win),
+            played(3, w, Outcome::Win),
+            played(4, w, Outcome::Draw),
+        ]),
+        record(vec![
+            played(1, b, Outcome::Loss),
+            played(4, w, Outcome::Win),
+            forfeit(true, 3),
+        ]),
+        record(vec![
+            RoundEntry::Unplayed(Unplayed::PairingBye),
+            played(1, b, Outcome::Loss),
+            forfeit(false, 2),
+        ]),
+        record(vec![
+            RoundEntry::Unplayed(Unplayed::HalfPointBye),
+            played(2, b, Outcome::Loss),
+            played(1, b, Outcome::Draw),
+        ]),
+    ];
+    let check = |points: PointSystem, expected: [&str; 4]| {
+        let table = Crosstable::with_points(players.clone(), points).expect("consistent");
+        for rules in [Rules::Fide2024, Rules::Fide2026] {
+            let options = Options {
+                rules,
+                unrated: Unrated::Drop,
+            };
+            let lines = hanniball_pairing::tiebreak::standings(
+                &table,
+                &[TieBreak::StandardPoints],
+                &options,
+            );
+            let mut std: Vec<(u32, String)> = lines
+                .iter()
+                .map(|s| (s.player.0, s.values[0].to_string()))
+                .collect();
+            std.sort();
+            let shown: Vec<&str> = std.iter().map(|(_, v)| v.as_str()).collect();
+            assert_eq!(shown, expected, "{points:?} {rules:?}");
+        }
+    };
+    let three_one_zero = PointSystem {
+        win: 30,
+        draw: 10,
+        loss: 0,
+        forfeit_loss: 0,
+        zero_bye: 0,
+        pab: 30,
+    };
+    check(three_one_zero, ["2.5", "2", "1", "1"]);
+    // The same under 1-½-0: standard points are the points.
+    check(PointSystem::default(), ["2.5", "2", "1", "1"]);
+    // A PAB worth a draw's points counts ½; a loss worth points (W 3 D 2 L 1) still counts 0.
+    let pab_draw = PointSystem {
+        win: 30,
+        draw: 20,
+        loss: 10,
+        forfeit_loss: 10,
+        zero_bye: 0,
+        pab: 20,
+    };
+    check(pab_draw, ["2.5", "2", "0.5", "1"]);
+    assert_eq!("std".parse::<TieBreak>(), Ok(TieBreak::StandardPoints));
+    assert!("STD-C1".parse::<TieBreak>().is_err());
+}
+
+/// Three crosstables with C.07 2026 values for BH, BH-C1 and SB (the dummy opponent's capped
+/// score, 16.4; a last-round requested bye, 16.2.5; the cut exception for VURs, 16.5.1), as
+/// gnutterts/chesspairing's `tiebreaker/c07_2026_test.go` (commit 52bda0a, Apache-2.0) gives
+/// them: a third reading of the 2026 text beside ours and TieBreakServer's.
+#[test]
+fn c07_2026_articles_16_values_as_another_reading_gives_them() {
+    let r26 = Options {
+        rules: Rules::Fide2026,
+        unrated: Unrated::Drop,
+    };
+    let check = |name: &str, rows: &[&[&str]], expected: &[(TieBreak, &[&str])]| {
+        let players = rows
+            .iter()
+            .map(|r| record(r.iter().map(|e| entry(e)).collect()))
+            .collect();
+        let table = Crosstable::new(players).expect("consistent");
+        for (tb, want) in expected {
+            let lines = hanniball_pairing::tiebreak::standings(&table, &[*tb], &r26);
+            let mut got: Vec<(u32, String)> = lines
+                .iter()
+                .map(|s| (s.player.0, s.values[0].to_string()))
+                .collect();
+            got.sort();
+            let got: Vec<&str> = got.iter().map(|(_, v)| v.as_str()).collect();
+            assert_eq!(&got, want, "{name} {tb}");
+        }
+    };
+    let (bh, bh_c1, sb) = (
+        TieBreak::Buchholz(Default::default()),
+        TieBreak::Buchholz(hanniball_pairing::tiebreak::Cut::C1),
+        TieBreak::SonnebornBerger(Default::default()),
+    );
+    check(
+        "16.2-16.4",
+        &[
+            &["+W2", "+F3", "+W4"],
+            &["-B1", "+W4", "+BYE"],
+            &["=W4", "-F1", "--"],
+            &["=B3", "-B2", "-B1"],
+        ],
+        &[
+            (bh, &["3.5", "5", "1.5", "6"]),
+            (bh_c1, &["3", "4.5", "1", "5"]),
+            (sb, &["3.5", "2", "0.25", "0.5"]),
+        ],
+    );
+    check(
+        "16.2.5",
+        &[
+            &["+W2", "=W3", "+W4"],
+            &["-B1", "+W4", "+BYE"],
+            &["=W4", "=B1", "=BYE"],
+            &["=B3", "-B2", "-B1"],
+        ],
+        &[
+            (bh, &["4", "4.5", "4.5", "6"]),
+            (bh_c1, &["3.5", "4", "3", "4.5"]),
+            (sb, &["3.25", "2", "2.25", "0.75"]),
+        ],
+    );
+    check(
+        "16.5.1",
+        &[
+            &["+W4", "=BYE", "=W2"],
+            &["+W3", "+W4", "=B1"],
+            &["-B2", "+W5", "+W4"],
+            &["-B1", "-B2", "-B3"],
+            &["+BYE", "-B3", "--"],
+        ],
+        &[
+            (bh, &["4", "4", "4", "6.5", "4"]),
+            (bh_c1, &["2.5", "4", "4", "4.5", "3"]),
+        ],
+    );
+}

@@ -341,6 +341,23 @@ fn loose_spellings_of_single_fields_read_as_meant() {
             ),
             |f| f.tournament.points == hanniball_pairing::PointSystem::default(),
         ),
+        (
+            "Vega: CR LF, each line ending in a blank round column, a double forfeit",
+            [
+                line(1, "A", "0.0", &["0002 w -"]) + "          ",
+                line(2, "B", "0.0", &["0001 b -"]) + "          ",
+                "XXR 3".to_string(),
+            ]
+            .join("\r\n"),
+            |f| {
+                f.tournament.players.iter().all(|p| {
+                    matches!(
+                        p.entries.as_slice(),
+                        [hanniball_pairing::RoundEntry::Forfeit { won: false, .. }]
+                    )
+                })
+            },
+        ),
     ];
     for (source, text, holds) in cases {
         let file = read(text.as_bytes()).unwrap_or_else(|e| panic!("{source}: {e}"));

@@ -9,10 +9,11 @@ secretary's tie-break program) is not part of this repository; fetch it and inst
     python3 crates/pairing/tests/data/tiebreak/tbs/make.py /tmp/tbs [COMMIT]
 
 For every source file and variant below, and each rules text, it writes `NAME.VARIANT.RULES.tsv`
-with TieBreakServer's own text output (`-d T`) of three runs: the tie-break list, Fore Buchholz
-(alone, since it changes the state later tie-breaks of the same run read), and DE (after points
-only); a run TieBreakServer fails is a `# failed:` line instead. Files already written are
-kept (delete them to write them again). The input is the source file with CR line ends turned into LF; an `unrated4` variant sets
+with TieBreakServer's own text output (`-d T`) of four runs: the tie-break list, Fore Buchholz
+(alone, since it changes the state later tie-breaks of the same run read), DE (after points
+only) and STD (the 2026 text's standard points); a run TieBreakServer fails is a `# failed:`
+line instead. Files already written are kept (delete them to write them again); one without
+the STD run gets it appended. The input is the source file with CR line ends turned into LF; an `unrated4` variant sets
 the rating of every player whose number is a multiple of 4 to 0 (unrated), and runs once as is
 (FIDE: rating-based tie-breaks are dropped) and once with `-u 1400`.
 """
@@ -31,6 +32,7 @@ REAL = os.path.join(HERE, "..", "..", "real")
 MAIN = "PTS BH BH/C1 BH/C2 BH/M1 BH/M2 SB SB/C1 PS PS/C1 KS AOB WIN WON BPG BWG REP VUR ARO ARO/C1 ARO/M1 TPR PTP APRO APPO RTNG TPN".split()
 FORE = "PTS FB FB/C1".split()
 DE = "PTS DE".split()
+STD = "PTS STD".split()
 
 
 def versioned(tbs, rules):
@@ -79,8 +81,13 @@ def main():
             for rules in ("2024", "2026"):
                 jobs.append((f, "real", rules, []))
     for f, variant, rules, extra in jobs:
-        if f"{f[:-4]}.{variant}.{rules}.tsv" in done:
-            continue
+        name = f"{f[:-4]}.{variant}.{rules}.tsv"
+        runs = (MAIN, FORE, DE, STD)
+        if name in done:
+            written = open(os.path.join(HERE, name)).read()
+            if "\tSTD/V" in written or " STD/V" in written:
+                continue
+            runs = (STD,)
         folder, shown = (REAL, "real") if variant == "real" else (BBP, "bbp")
         text = open(os.path.join(folder, f), newline="", encoding="latin-1").read().replace("\r\n", "\n").replace("\r", "\n")
         if variant.startswith("unrated4"):
@@ -88,10 +95,14 @@ def main():
         with tempfile.NamedTemporaryFile("w", suffix=".trf", delete=False, encoding="latin-1") as tmp:
             tmp.write(text)
         try:
-            body = "".join(run(tbs_dir, tmp.name, versioned(t, rules), extra) for t in (MAIN, FORE, DE))
+            body = "".join(run(tbs_dir, tmp.name, versioned(t, rules), extra) for t in runs)
         finally:
             os.unlink(tmp.name)
-        name = f"{f[:-4]}.{variant}.{rules}.tsv"
+        if len(runs) == 1:
+            with open(os.path.join(HERE, name), "a") as out:
+                out.write(body)
+            print(name, "+ STD")
+            continue
         header = (
             f"# Expected values from TieBreakServer {version} (OttoMilvang/TieBreakServer), written by make.py.\n"
             f"# source: crates/pairing/tests/data/{shown}/{f}\n"

@@ -117,7 +117,12 @@ impl Directory {
                     let request = apb::GetPlayerNamesRequest {
                         ids: chunk.iter().map(|p| p.0).collect(),
                     };
-                    let found = remote.client.clone().get_player_names(request).await;
+                    let found = read(|| {
+                        let mut client = remote.client.clone();
+                        let request = request.clone();
+                        async move { client.get_player_names(request).await }
+                    })
+                    .await;
                     for player in found.map_err(unreachable)?.into_inner().players {
                         names.insert(PlayerId(player.id), player.name);
                     }
@@ -185,7 +190,13 @@ impl Remote {
         let request = apb::GetPlayerRequest {
             player: Some(player),
         };
-        match self.client.clone().get_player(request).await {
+        let found = read(|| {
+            let mut client = self.client.clone();
+            let request = request.clone();
+            async move { client.get_player(request).await }
+        })
+        .await;
+        match found {
             Ok(found) => Ok(found.into_inner().player.map(player_row)),
             Err(status) if status.code() == Code::NotFound => Ok(None),
             Err(status) => Err(unreachable(status)),
@@ -197,7 +208,12 @@ impl Remote {
         token: apb::check_token_request::Token,
     ) -> Result<Option<TokenRow>, StoreError> {
         let request = apb::CheckTokenRequest { token: Some(token) };
-        let found = self.client.clone().check_token(request).await;
+        let found = read(|| {
+            let mut client = self.client.clone();
+            let request = request.clone();
+            async move { client.check_token(request).await }
+        })
+        .await;
         let stored = found.map_err(unreachable)?.into_inner().token;
         Ok(stored.map(|t| TokenRow {
             id: t.token_id,
@@ -265,6 +281,26 @@ fn player_row(player: apb::Player) -> PlayerRow {
         name: player.name,
         kind: kind.to_owned(),
         created_at: Timestamp(player.created_at_ms),
+    }
+}
+
+/// Tries a read from Accounts again (twice, 150 ms apart) when it answered `UNAVAILABLE`: a
+/// replica that has just died stays in the balanced channel until its probe fails, and another
+/// replica can answer.
+async fn read<T, F, Fut>(call: F) -> Result<tonic::Response<T>, tonic::Status>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+{
+    let mut tries = 0;
+    loop {
+        match call().await {
+            Err(status) if status.code() == Code::Unavailable && tries < 2 => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(150)).await;
+            }
+            answer => return answer,
+        }
     }
 }
 

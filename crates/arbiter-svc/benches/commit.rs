@@ -75,6 +75,7 @@ fn main() {
             }),
             rated: false,
             tag: "bench".to_owned(),
+            over_the_board: false,
         };
         let mut games: Vec<(GameId, u32)> = Vec::with_capacity(args.games);
         for _ in 0..args.games {

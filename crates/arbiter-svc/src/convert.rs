@@ -67,6 +67,7 @@ pub fn result(result: &FinalResult) -> pb::GameResult {
         Reason::Aborted => pb::EndReason::Aborted,
         Reason::Adjudication => pb::EndReason::Adjudication,
         Reason::Forfeit => pb::EndReason::Forfeit,
+        Reason::OverTheBoard => pb::EndReason::OverTheBoard,
     };
     pb::GameResult {
         outcome: outcome as i32,
@@ -137,6 +138,8 @@ pub fn game(view: &GameView) -> pb::Game {
         created_at_ms: view.created_at.0,
         finished_at_ms: view.finished_at.map_or(0, |t| t.0),
         tag: view.setup.tag.clone(),
+        over_the_board: view.setup.over_the_board,
+        corrections: view.corrections,
     }
 }
 
@@ -167,12 +170,20 @@ pub fn game_row(row: &GameRow) -> pb::Game {
         created_at_ms: row.created_at.0,
         finished_at_ms: row.finished_at.map_or(0, |t| t.0),
         tag: row.setup.tag.clone(),
+        over_the_board: row.setup.over_the_board,
+        corrections: row.corrections,
     }
 }
 
-pub fn finished(sequence: i64, row: &GameRow) -> pb::FinishedGame {
+pub fn finished(finished: &crate::store::FinishedRow) -> pb::FinishedGame {
+    let row = &finished.game;
     pb::FinishedGame {
-        sequence,
+        corrected_at_ms: if row.corrections > 0 {
+            finished.at.0
+        } else {
+            0
+        },
+        sequence: finished.sequence,
         game_id: row.id.0,
         kind: row.setup.kind.name().to_owned(),
         ruleset: row.setup.options.ruleset.clone().unwrap_or_default(),
@@ -184,6 +195,8 @@ pub fn finished(sequence: i64, row: &GameRow) -> pb::FinishedGame {
         turns_played: row.turns_played,
         finished_at_ms: row.finished_at.map_or(0, |t| t.0),
         tag: row.setup.tag.clone(),
+        correction: row.corrections,
+        over_the_board: row.setup.over_the_board,
     }
 }
 

@@ -484,6 +484,60 @@ impl Hub {
         unreachable!("the loop returns")
     }
 
+    /// The organiser's correction of a finished game's result ([`Match::plan_correction`]):
+    /// stored with who, why and when ([`Store::correct_result`]), then applied; the game goes
+    /// out again on `WatchResults`. The result it already has changes nothing. Returns the
+    /// state and the game's count of corrections.
+    pub async fn correct(
+        self: &Arc<Self>,
+        id: GameId,
+        result: hanniball_arbiter::FinalResult,
+        by: &str,
+        note: &str,
+    ) -> ServiceResult<(StateView, u32)> {
+        let slot = self.slot(id).await?;
+        let mut cell = slot.cell.lock().await;
+        for attempt in 0.. {
+            self.catch_up(&slot, &mut cell).await?;
+            let game = &cell.game;
+            let Some(corrected) = game.plan_correction(Actor::Admin, result)? else {
+                return Ok((StateView::of(game), game.corrections));
+            };
+            let correction = crate::store::Correction {
+                game_id: id,
+                expected_corrections: game.corrections,
+                previous: game.result(),
+                result: corrected,
+                by: by.to_owned(),
+                note: note.to_owned(),
+                at: self.clock.now(),
+                finished_at: game.finished_at(),
+            };
+            match self.store.correct_result(&correction).await {
+                Ok(()) => {}
+                Err(StoreError::Conflict(detail)) if attempt < RETRIES => {
+                    tracing::debug!(game_id = %id, %detail, "correction lost a race; catching up");
+                    Box::pin(self.refresh(&slot, &mut cell)).await?;
+                    continue;
+                }
+                Err(error) => return Err(error.into()),
+            }
+            cell.version += 1;
+            let previous = correction.previous.map(|r| r.summary()).unwrap_or_default();
+            cell.game.apply_correction(corrected);
+            tracing::info!(
+                game_id = %id,
+                previous,
+                result = %corrected.summary(),
+                by,
+                "result corrected"
+            );
+            self.results.notify_waiters();
+            return Ok((StateView::of(&cell.game), cell.game.corrections));
+        }
+        unreachable!("the loop returns")
+    }
+
     /// Starts watching a game.
     pub async fn watch(self: &Arc<Self>, id: GameId, from_turn: u32) -> ServiceResult<Watch> {
         let slot = self.slot(id).await?;

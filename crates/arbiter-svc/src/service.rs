@@ -72,6 +72,19 @@ fn not_your_game(id: GameId) -> impl Fn(ServiceError) -> ServiceError {
     }
 }
 
+/// The outcome of an organiser's result (AdjudicateGame, CorrectResult).
+fn organiser_outcome(outcome: i32) -> ServiceResult<Option<hanniball_rules::Outcome>> {
+    match pb::Outcome::try_from(outcome) {
+        Ok(pb::Outcome::WhiteWins) => Ok(Some(hanniball_rules::Outcome::Win(Side::White))),
+        Ok(pb::Outcome::BlackWins) => Ok(Some(hanniball_rules::Outcome::Win(Side::Black))),
+        Ok(pb::Outcome::Draw) => Ok(Some(hanniball_rules::Outcome::Draw)),
+        Ok(pb::Outcome::None) => Ok(None),
+        Ok(pb::Outcome::Unspecified) | Err(_) => Err(ServiceError::InvalidArgument(format!(
+            "outcome {outcome} is not a result: WHITE_WINS, BLACK_WINS, DRAW, or NONE with forfeit"
+        ))),
+    }
+}
+
 fn game_id(id: i64) -> ServiceResult<GameId> {
     if id <= 0 {
         return Err(ServiceError::InvalidArgument(format!(
@@ -163,6 +176,7 @@ impl ArbiterService {
             time_control,
             rated: request.rated,
             tag: request.tag.clone(),
+            over_the_board: request.over_the_board,
         })
     }
 
@@ -425,24 +439,36 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
     ) -> Result<Response<pb::AdjudicateGameResponse>, Status> {
         self.shared.admin(&request).await?;
         let r = request.get_ref();
-        let outcome = match pb::Outcome::try_from(r.outcome) {
-            Ok(pb::Outcome::WhiteWins) => Some(hanniball_rules::Outcome::Win(Side::White)),
-            Ok(pb::Outcome::BlackWins) => Some(hanniball_rules::Outcome::Win(Side::Black)),
-            Ok(pb::Outcome::Draw) => Some(hanniball_rules::Outcome::Draw),
-            Ok(pb::Outcome::None) => None,
-            Ok(pb::Outcome::Unspecified) | Err(_) => {
-                return Err(ServiceError::InvalidArgument(format!(
-                    "outcome {} is not a result: WHITE_WINS, BLACK_WINS, DRAW, or NONE with forfeit",
-                    r.outcome
-                ))
-                .into());
-            }
-        };
+        let outcome = organiser_outcome(r.outcome)?;
         let decided = FinalResult::decided(outcome, r.forfeit).map_err(ServiceError::Action)?;
         let request = request.map(|r| r.game_id);
         let state = self.action(request, Action::Adjudicate(decided)).await?;
         Ok(Response::new(pb::AdjudicateGameResponse {
             state: Some(state),
+        }))
+    }
+
+    async fn correct_result(
+        &self,
+        request: Request<pb::CorrectResultRequest>,
+    ) -> Result<Response<pb::CorrectResultResponse>, Status> {
+        self.shared.admin(&request).await?;
+        let r = request.get_ref();
+        limits::text("note", &r.note, limits::TEXT)?;
+        limits::text("by", &r.by, limits::NAME)?;
+        let id = game_id(r.game_id)?;
+        let decided = FinalResult::decided(organiser_outcome(r.outcome)?, r.forfeit)
+            .map_err(ServiceError::Action)?;
+        let by = if r.by.is_empty() { "admin" } else { &r.by };
+        let (state, corrections) = self
+            .shared
+            .hub
+            .correct(id, decided, by, &r.note)
+            .await
+            .map_err(not_your_game(id))?;
+        Ok(Response::new(pb::CorrectResultResponse {
+            state: Some(convert::state(&state)),
+            corrections,
         }))
     }
 
@@ -541,10 +567,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
                         for row in &rows {
                             cursor = row.sequence;
                             if tx
-                                .send_timeout(
-                                    Ok(convert::finished(row.sequence, &row.game)),
-                                    STALLED,
-                                )
+                                .send_timeout(Ok(convert::finished(row)), STALLED)
                                 .await
                                 .is_err()
                             {

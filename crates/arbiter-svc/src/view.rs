@@ -30,6 +30,7 @@ pub struct GameView {
     pub turns: Vec<TurnRecord>,
     pub created_at: Timestamp,
     pub finished_at: Option<Timestamp>,
+    pub corrections: u32,
 }
 
 impl StateView {
@@ -70,6 +71,7 @@ impl GameView {
                 Vec::new()
             },
             created_at: m.created_at,
+            corrections: m.corrections,
             finished_at: m.finished_at(),
         }
     }

@@ -112,6 +112,9 @@ pub enum Reason {
     /// The organiser decided that the game was not played: the winner (or neither side) scores
     /// by forfeit. Never rated.
     Forfeit,
+    /// The result of a game played on a physical board, as the organiser reported it: a played
+    /// game (rated when the game is), whatever the turns stored on the server.
+    OverTheBoard,
 }
 
 impl Reason {
@@ -126,6 +129,7 @@ impl Reason {
             Reason::Aborted => "aborted",
             Reason::Adjudication => "adjudication",
             Reason::Forfeit => "forfeit",
+            Reason::OverTheBoard => "over-the-board",
         }
     }
 
@@ -149,18 +153,19 @@ impl Reason {
                 Reason::Aborted,
                 Reason::Adjudication,
                 Reason::Forfeit,
+                Reason::OverTheBoard,
             ])
             .find(|reason| reason.name() == name)
     }
 }
 
-/// Whether a finished game counts as played (and so may be rated): both sides made at least one
-/// turn and the result is not a forfeit. The one rule for the scheduler (a board's result) and the
-/// rating service (what is rated), as FIDE rates: forfeits and games without a move by each side
-/// never count.
+/// Whether a finished game counts as played (and so may be rated): not a forfeit, and either
+/// played over the board (the organiser reported a played game) or both sides made at least one
+/// turn here. The one rule for the scheduler (a board's result) and the rating service (what is
+/// rated), as FIDE rates: forfeits and games without a move by each side never count.
 #[must_use]
-pub const fn counts_as_played(turns_played: u32, forfeit: bool) -> bool {
-    !forfeit && turns_played >= 2
+pub const fn counts_as_played(turns_played: u32, forfeit: bool, over_the_board: bool) -> bool {
+    !forfeit && (over_the_board || turns_played >= 2)
 }
 
 /// A finished (or aborted) game's result. `outcome` is `None` only for games that count for
@@ -194,7 +199,12 @@ impl FinalResult {
     /// Whether the game counts as played after `turns_played` turns ([`counts_as_played`]).
     #[must_use]
     pub fn played(&self, turns_played: u32) -> bool {
-        self.outcome.is_some() && counts_as_played(turns_played, self.reason == Reason::Forfeit)
+        self.outcome.is_some()
+            && counts_as_played(
+                turns_played,
+                self.reason == Reason::Forfeit,
+                self.reason == Reason::OverTheBoard,
+            )
     }
 
     /// The organiser's decision on a game: `outcome` with `forfeit` false is an adjudication (a
@@ -241,6 +251,9 @@ pub struct Setup {
     pub time_control: Option<TimeControl>,
     pub rated: bool,
     pub tag: String,
+    /// Played on a physical board: no clock runs and no player acts here; the organiser's
+    /// result is a played game ([`Reason::OverTheBoard`]).
+    pub over_the_board: bool,
 }
 
 impl Setup {
@@ -348,6 +361,13 @@ pub enum ActionError {
     AdminOnly,
     #[error("only the organiser (the admin) decides a game's result")]
     OrganiserOnly,
+    #[error(
+        "the game is played over the board: nobody plays it here, and the organiser enters its \
+         result"
+    )]
+    OverTheBoard,
+    #[error("the game is still on: end it with its result (an adjudication), not a correction")]
+    NotOverYet,
 }
 
 /// The outcome of a turn submission that needs no change: a retry of an accepted turn.
@@ -375,6 +395,8 @@ pub struct Match {
     draw_offer: Option<Side>,
     pub created_at: Timestamp,
     finished_at: Option<Timestamp>,
+    /// How often the result was corrected ([`Match::apply_correction`]).
+    pub corrections: u32,
 }
 
 /// A stored game's state, to rebuild a [`Match`] after a restart.
@@ -389,6 +411,7 @@ pub struct Stored {
     pub draw_offer: Option<Side>,
     pub created_at: Timestamp,
     pub finished_at: Option<Timestamp>,
+    pub corrections: u32,
 }
 
 /// Why a stored game could not be rebuilt.
@@ -436,6 +459,13 @@ impl Match {
     pub fn new(id: GameId, setup: Setup, now: Timestamp) -> Result<Match, SetupError> {
         let game = setup.kind.new_game(&setup.options)?;
         let clocks = match setup.time_control {
+            // Over the board the clocks are on the table, not here.
+            Some(tc) if setup.over_the_board => Clocks {
+                white_ms: tc.initial_ms,
+                black_ms: tc.initial_ms,
+                running: None,
+                since: now,
+            },
             Some(tc) => Clocks {
                 white_ms: tc.initial_ms,
                 black_ms: tc.initial_ms,
@@ -461,6 +491,7 @@ impl Match {
             draw_offer: None,
             created_at: now,
             finished_at: None,
+            corrections: 0,
         };
         // A game can in principle be over at its start (never for the initial positions we have).
         if let Some(result) = m.game.result() {
@@ -491,6 +522,7 @@ impl Match {
             draw_offer: stored.draw_offer,
             created_at: stored.created_at,
             finished_at: stored.finished_at,
+            corrections: stored.corrections,
         })
     }
 
@@ -525,6 +557,7 @@ impl Match {
         self.result = newer.result;
         self.draw_offer = newer.draw_offer;
         self.finished_at = newer.finished_at;
+        self.corrections = newer.corrections;
         Ok(())
     }
 
@@ -617,6 +650,9 @@ impl Match {
     }
 
     fn side_for(&self, actor: Actor) -> Result<Side, ActionError> {
+        if self.setup.over_the_board && matches!(actor, Actor::Player(_)) {
+            return Err(ActionError::OverTheBoard);
+        }
         match actor {
             Actor::Player(player) => self.side_of(player).ok_or(ActionError::NotAPlayer(player)),
             Actor::Admin => Err(ActionError::AdminOnly),
@@ -820,6 +856,9 @@ impl Match {
     /// Abort: by a player before both sides have moved, by the admin at any time while it is on.
     pub fn plan_abort(&self, actor: Actor, now: Timestamp) -> Result<Transition, ActionError> {
         if let Actor::Player(player) = actor {
+            if self.setup.over_the_board {
+                return Err(ActionError::OverTheBoard);
+            }
             self.side_of(player)
                 .ok_or(ActionError::NotAPlayer(player))?;
         }
@@ -853,7 +892,66 @@ impl Match {
             )));
         }
         self.ensure_active()?;
-        Ok(self.ending(self.transition(now), result))
+        Ok(self.ending(self.transition(now), self.reported(result)))
+    }
+
+    /// The organiser's result as this game records it: over the board an adjudication is the
+    /// played game's result ([`Reason::OverTheBoard`]).
+    #[must_use]
+    pub fn reported(&self, result: FinalResult) -> FinalResult {
+        if self.setup.over_the_board && result.reason == Reason::Adjudication {
+            FinalResult {
+                reason: Reason::OverTheBoard,
+                ..result
+            }
+        } else {
+            result
+        }
+    }
+
+    /// The organiser's correction of a game that is over ([`FinalResult::decided`]): the result
+    /// it will have. `None` when it has that result already (nothing to do). Admin only.
+    pub fn plan_correction(
+        &self,
+        actor: Actor,
+        result: FinalResult,
+    ) -> Result<Option<FinalResult>, ActionError> {
+        if actor != Actor::Admin {
+            return Err(ActionError::OrganiserOnly);
+        }
+        if !matches!(result.reason, Reason::Adjudication | Reason::Forfeit) {
+            return Err(ActionError::Malformed(format!(
+                "a correction is an adjudication or a forfeit, not {}",
+                result.reason.name()
+            )));
+        }
+        if self.status == Status::Active {
+            return Err(ActionError::NotOverYet);
+        }
+        Ok(self.corrected_as(self.reported(result)))
+    }
+
+    /// `Some(result)` unless the game's result is already the same in what it counts: the same
+    /// outcome, forfeit or not (a played game's own reason stands for "played").
+    fn corrected_as(&self, result: FinalResult) -> Option<FinalResult> {
+        let forfeit = |r: FinalResult| matches!(r.reason, Reason::Forfeit | Reason::Aborted);
+        match self.result {
+            Some(current)
+                if current.outcome == result.outcome && forfeit(current) == forfeit(result) =>
+            {
+                None
+            }
+            _ => Some(result),
+        }
+    }
+
+    /// Applies a stored correction ([`Match::plan_correction`]): the result and status change,
+    /// the game's end time stays.
+    pub fn apply_correction(&mut self, result: FinalResult) {
+        self.status = result.status();
+        self.result = Some(result);
+        self.clocks.running = None;
+        self.corrections += 1;
     }
 
     /// Applies a stored transition.

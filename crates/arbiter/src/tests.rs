@@ -14,6 +14,7 @@ fn setup(time_control: Option<TimeControl>) -> Setup {
         time_control,
         rated: true,
         tag: String::new(),
+        over_the_board: false,
     }
 }
 
@@ -288,6 +289,7 @@ fn restore_replays_turns_and_keeps_the_clocks_as_stored() {
         draw_offer: m.draw_offer(),
         created_at: m.created_at,
         finished_at: m.finished_at(),
+        corrections: m.corrections,
     };
     let back = Match::restore(stored.clone()).expect("restore");
     assert_eq!(back.game().position(), m.game().position());
@@ -328,6 +330,7 @@ fn stored_of(m: &Match) -> Stored {
         draw_offer: m.draw_offer(),
         created_at: m.created_at,
         finished_at: m.finished_at(),
+        corrections: m.corrections,
     }
 }
 
@@ -462,10 +465,10 @@ fn forfeits_are_never_played_and_a_double_forfeit_counts_for_nothing() {
 
 #[test]
 fn a_game_counts_as_played_once_both_sides_made_a_turn() {
-    assert!(!counts_as_played(0, false));
-    assert!(!counts_as_played(1, false));
-    assert!(counts_as_played(2, false));
-    assert!(!counts_as_played(2, true));
+    assert!(!counts_as_played(0, false, false));
+    assert!(!counts_as_played(1, false, false));
+    assert!(counts_as_played(2, false, false));
+    assert!(!counts_as_played(2, true, false));
 }
 
 #[test]
@@ -478,4 +481,108 @@ fn a_loss_on_time_noticed_late_is_stamped_when_the_flag_fell() {
     assert_eq!((t.clocks.white_ms, t.clocks.black_ms), (0, 60_000));
     m.apply(t);
     assert_eq!(m.finished_at(), Some(Timestamp(61_000)));
+}
+
+fn over_the_board() -> Match {
+    let tc = TimeControl {
+        initial_ms: 60_000,
+        increment_ms: 0,
+    };
+    let setup = Setup {
+        over_the_board: true,
+        ..setup(Some(tc))
+    };
+    Match::new(GameId(8), setup, Timestamp(1_000)).expect("new game")
+}
+
+#[test]
+fn an_over_the_board_game_runs_no_clock_and_takes_no_player_action() {
+    let m = over_the_board();
+    assert_eq!(m.deadline(), None);
+    assert!(m.plan_time_out(Timestamp(10_000_000)).is_none());
+    let refused = |r: Result<Transition, ActionError>| matches!(r, Err(ActionError::OverTheBoard));
+    assert!(matches!(
+        m.plan_turn(Actor::Player(WHITE), 1, "d4-c6", Timestamp(2_000)),
+        Err(ActionError::OverTheBoard)
+    ));
+    assert!(refused(
+        m.plan_resign(Actor::Player(BLACK), Timestamp(2_000))
+    ));
+    assert!(refused(
+        m.plan_offer_draw(Actor::Player(WHITE), Timestamp(2_000))
+    ));
+    assert!(refused(
+        m.plan_abort(Actor::Player(WHITE), Timestamp(2_000))
+    ));
+}
+
+#[test]
+fn the_organisers_result_over_the_board_is_a_played_game() {
+    let mut m = over_the_board();
+    let decided = FinalResult::decided(Some(Outcome::Draw), false).expect("a draw");
+    let t = m
+        .plan_adjudicate(Actor::Admin, decided, Timestamp(5_000))
+        .expect("the organiser's result");
+    m.apply(t);
+    let result = m.result().expect("over");
+    assert_eq!(result.reason, Reason::OverTheBoard);
+    assert!(
+        result.played(0),
+        "played over the board without a stored turn"
+    );
+    assert_eq!(result.summary(), "1/2-1/2 over-the-board");
+    // A forfeit over the board is still a forfeit.
+    let mut f = over_the_board();
+    let forfeit = FinalResult::decided(Some(Outcome::Win(Side::White)), true).expect("forfeit");
+    let t = f
+        .plan_adjudicate(Actor::Admin, forfeit, Timestamp(5_000))
+        .expect("a forfeit");
+    f.apply(t);
+    assert!(!f.result().expect("over").played(0));
+    assert_eq!(
+        Reason::from_name("over-the-board"),
+        Some(Reason::OverTheBoard)
+    );
+}
+
+#[test]
+fn a_correction_needs_the_admin_a_game_over_and_another_result() {
+    let mut m = over_the_board();
+    let white = FinalResult::decided(Some(Outcome::Win(Side::White)), false).expect("1-0");
+    let black = FinalResult::decided(Some(Outcome::Win(Side::Black)), false).expect("0-1");
+    assert!(matches!(
+        m.plan_correction(Actor::Admin, black),
+        Err(ActionError::NotOverYet)
+    ));
+    let t = m
+        .plan_adjudicate(Actor::Admin, white, Timestamp(5_000))
+        .expect("1-0");
+    m.apply(t);
+    assert!(matches!(
+        m.plan_correction(Actor::Player(WHITE), black),
+        Err(ActionError::OrganiserOnly)
+    ));
+    // The same result again is nothing to do (a form sent twice).
+    assert_eq!(m.plan_correction(Actor::Admin, white).expect("same"), None);
+    let corrected = m
+        .plan_correction(Actor::Admin, black)
+        .expect("0-1")
+        .expect("a change");
+    assert_eq!(corrected.reason, Reason::OverTheBoard);
+    m.apply_correction(corrected);
+    assert_eq!(m.result(), Some(corrected));
+    assert_eq!(
+        m.finished_at(),
+        Some(Timestamp(5_000)),
+        "the end time stays"
+    );
+    // To a double forfeit: the game counts for nothing.
+    let none = FinalResult::decided(None, true).expect("-/-");
+    let c = m
+        .plan_correction(Actor::Admin, none)
+        .expect("ok")
+        .expect("change");
+    m.apply_correction(c);
+    assert_eq!(m.status(), Status::Aborted);
+    assert!(!m.result().expect("result").played(0));
 }

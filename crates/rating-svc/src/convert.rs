@@ -21,8 +21,15 @@ pub struct GameResult {
     /// White's score; `None` for an aborted game.
     pub white_score: Option<Score>,
     pub finished_at_ms: i64,
+    /// Rated when played: the game was created rated (or reported as a rated result).
     pub rated: bool,
+    /// Counts as played ([`hanniball_arbiter::counts_as_played`]); unplayed games change no
+    /// rating.
+    pub played: bool,
     pub time_control: Option<TimeControl>,
+    /// 0: the game's result as it ended; n: its n-th correction, made at `corrected_at_ms`.
+    pub correction: u32,
+    pub corrected_at_ms: i64,
 }
 
 fn invalid(message: String) -> ServiceError {
@@ -62,12 +69,28 @@ impl GameResult {
                 tc.initial_ms, tc.increment_ms
             )));
         }
-        let Some(score) = self.white_score else {
-            return Ok(None);
-        };
         if !self.rated {
             return Ok(None);
         }
+        let score = self.white_score.filter(|_| self.played);
+        if self.correction > 0 {
+            // A correction takes back what the game left, even if the new result is not rated.
+            return Ok(Some(NewEvent {
+                ladder: ladders.of_game(kind, self.time_control),
+                at: Timestamp(self.corrected_at_ms.max(self.finished_at_ms)),
+                change: Change::Correction {
+                    game_id: GameId(self.game_id),
+                    first: PlayerId(self.white),
+                    second: PlayerId(self.black),
+                    correction: self.correction,
+                    score,
+                    previous: None,
+                },
+            }));
+        }
+        let Some(score) = score else {
+            return Ok(None);
+        };
         Ok(Some(NewEvent {
             ladder: ladders.of_game(kind, self.time_control),
             at: Timestamp(self.finished_at_ms),
@@ -110,7 +133,10 @@ pub fn record_request(r: &pb::RecordResultRequest) -> ServiceResult<GameResult> 
         white_score,
         finished_at_ms: r.finished_at_ms,
         rated: r.rated,
+        played: true,
         time_control: time_control(r.time_control.as_ref()),
+        correction: 0,
+        corrected_at_ms: 0,
     })
 }
 
@@ -120,7 +146,11 @@ fn played(game: &apb::FinishedGame) -> bool {
         .result
         .as_ref()
         .is_some_and(|r| r.reason() == apb::EndReason::Forfeit);
-    hanniball_arbiter::counts_as_played(game.turns_played, forfeit)
+    let over_the_board = game
+        .result
+        .as_ref()
+        .is_some_and(|r| r.reason() == apb::EndReason::OverTheBoard);
+    hanniball_arbiter::counts_as_played(game.turns_played, forfeit, over_the_board)
 }
 
 /// A game from the arbiter's results outbox.
@@ -145,13 +175,16 @@ pub fn finished_game(game: &apb::FinishedGame) -> ServiceResult<GameResult> {
         black: game.black_player_id,
         white_score,
         finished_at_ms: game.finished_at_ms,
+        rated: game.rated,
         // Played games only (README, "What is rated"): a forfeit, or a game in which a side never
         // made a turn, is not rated whatever the game was created as.
-        rated: game.rated && played(game),
+        played: played(game),
         time_control: game.time_control.as_ref().map(|tc| TimeControl {
             initial_ms: tc.initial_ms,
             increment_ms: tc.increment_ms,
         }),
+        correction: game.correction,
+        corrected_at_ms: game.corrected_at_ms,
     })
 }
 
@@ -241,6 +274,45 @@ pub fn history_point(
         second_after: None,
     });
     match &row.event.change {
+        Change::Correction {
+            game_id,
+            first,
+            second,
+            score: first_score,
+            ..
+        } => {
+            let as_first = *first == player;
+            let (opponent, own_score, before, after, opponent_before) = if as_first {
+                (
+                    *second,
+                    *first_score,
+                    points.first_before,
+                    points.first_after,
+                    points.second_before.unwrap_or_default(),
+                )
+            } else {
+                (
+                    *first,
+                    first_score.map(Score::reverse),
+                    points.second_before.unwrap_or_default(),
+                    points.second_after.unwrap_or_default(),
+                    points.first_before,
+                )
+            };
+            pb::HistoryPoint {
+                sequence: row.sequence,
+                kind: pb::PointKind::Correction as i32,
+                game_id: game_id.0,
+                opponent_id: opponent.0,
+                opponent_name: names.get(&opponent).cloned().unwrap_or_default(),
+                score: own_score.map_or(pb::Score::Unspecified as i32, score),
+                opponent_rating_before: opponent_before,
+                rating_before: before,
+                rating_after: after,
+                at_ms: row.event.at.0,
+                reason: String::new(),
+            }
+        }
         Change::Game {
             game_id,
             first,
@@ -299,7 +371,7 @@ pub fn history_point(
 pub fn adjustment(row: &EventRow, name: &str) -> pb::Adjustment {
     let (reason, by) = match &row.event.change {
         Change::Adjustment { reason, actor, .. } => (reason.clone(), actor.clone()),
-        Change::Game { .. } => (String::new(), String::new()),
+        Change::Game { .. } | Change::Correction { .. } => (String::new(), String::new()),
     };
     let points = row.points;
     pb::Adjustment {

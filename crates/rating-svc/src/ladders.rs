@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use crate::store::{Change, Rater};
 use hanniball_arbiter::TimeControl;
 use hanniball_ids::Timestamp;
-use hanniball_rating::{Rating, System};
+use hanniball_rating::{Rating, Score, System};
 use hanniball_rules::GameKind;
 
 use crate::error::{ServiceError, ServiceResult};
@@ -159,10 +159,42 @@ impl Rater for Ladders {
                 let (a, b) = system.rate(first, second, *score, seconds(at));
                 (a, Some(b))
             }
+            (
+                Change::Correction {
+                    score, previous, ..
+                },
+                Some(second),
+            ) => {
+                let (mut a, mut b) = (first.clone(), second.clone());
+                if let Some(p) = previous {
+                    take_back(&mut a, p.score, p.first_delta);
+                    take_back(&mut b, p.score.reverse(), p.second_delta);
+                }
+                match score {
+                    Some(score) => {
+                        let (a, b) = system.rate(&a, &b, *score, seconds(at));
+                        (a, Some(b))
+                    }
+                    None => (a, Some(b)),
+                }
+            }
             (Change::Adjustment { rating, .. }, _) => (adjusted(system, first, *rating), None),
             // The store passes a second rating for every game; without one, nothing changes.
-            (Change::Game { .. }, None) => (first.clone(), None),
+            (Change::Game { .. } | Change::Correction { .. }, None) => (first.clone(), None),
         }
+    }
+}
+
+/// Takes a game's result back from a rating: the rating change it gave (`delta`) and its count
+/// (`score`, this player's). The peak, the Elo period's count and Glicko-2's deviation and
+/// volatility stay: a correction re-rates the new result as a game of its own.
+fn take_back(r: &mut Rating, score: Score, delta: f64) {
+    r.rating -= delta;
+    r.games = r.games.saturating_sub(1);
+    match score {
+        Score::Win => r.wins = r.wins.saturating_sub(1),
+        Score::Draw => r.draws = r.draws.saturating_sub(1),
+        Score::Loss => r.losses = r.losses.saturating_sub(1),
     }
 }
 

@@ -246,7 +246,9 @@ impl pb::rating_server::Rating for RatingService {
             Some(Recorded::Duplicate { sequence, points }) => {
                 (pb::RecordStatus::AlreadyRecorded, *sequence, *points)
             }
-            None => return Err(ServiceError::Internal("nothing recorded".to_owned()).into()),
+            Some(Recorded::Nothing) | None => {
+                return Err(ServiceError::Internal("nothing recorded".to_owned()).into());
+            }
         };
         tracing::info!(
             game_id = result.game_id,
@@ -451,7 +453,7 @@ impl pb::rating_server::Rating for RatingService {
         let mut opponents: Vec<PlayerId> = rows
             .iter()
             .filter_map(|row| match row.event.change {
-                Change::Game { first, second, .. } => {
+                Change::Game { first, second, .. } | Change::Correction { first, second, .. } => {
                     Some(if first == player.id { second } else { first })
                 }
                 Change::Adjustment { .. } => None,
@@ -580,7 +582,7 @@ impl pb::rating_server::Rating for RatingService {
                 .iter()
                 .filter_map(|e| match e.event.change {
                     Change::Game { game_id, .. } => Some(game_id.0),
-                    Change::Adjustment { .. } => None,
+                    Change::Correction { .. } | Change::Adjustment { .. } => None,
                 })
                 .collect();
             let missing = ids

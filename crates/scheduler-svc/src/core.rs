@@ -14,7 +14,7 @@ use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_rules::Side;
 use hanniball_svc_kit::Directory;
 
-use crate::store::{MatchRow, QueueRow, Store, TournamentStatus};
+use crate::store::{BoardRow, MatchRow, QueueRow, Store, TournamentRow, TournamentStatus};
 use hanniball_svc_kit::AdminToken;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
@@ -282,6 +282,10 @@ impl Core {
         const CHUNK: usize = 500;
         let loaded = self.load(id).await?;
         let t = &loaded.tournament;
+        if t.over_the_board {
+            // Played on physical boards: a board's game is recorded with its result.
+            return Ok(());
+        }
         let wanted: Vec<(i32, i32, apb::CreateGameRequest)> = loaded
             .boards
             .iter()
@@ -291,24 +295,7 @@ impl Core {
                     && b.result.is_none()
                     && b.round == t.current_round
             })
-            .filter_map(|board| {
-                let black = board.black_id?;
-                let request = apb::CreateGameRequest {
-                    kind: t.kind.clone(),
-                    ruleset: t.ruleset.clone(),
-                    white_player_id: board.white_id,
-                    black_player_id: black,
-                    time_control: time_control(t.initial_ms, t.increment_ms),
-                    rated: t.rated,
-                    max_turns: t.max_turns as u32,
-                    tag: format!("tournament:{}:{}:{}", t.id, board.round, board.board),
-                    idempotency_key: format!(
-                        "tournament-{}-r{}-b{}",
-                        t.id, board.round, board.board
-                    ),
-                };
-                Some((board.round, board.board, request))
-            })
+            .filter_map(|board| Some((board.round, board.board, board_game(t, board)?)))
             .collect();
         for chunk in wanted.chunks(CHUNK) {
             let request = apb::CreateGamesRequest {
@@ -364,6 +351,41 @@ impl Core {
             .map_or(apb::EndReason::Unspecified, |r| r.reason());
         let decided = board_result(outcome, reason, game.turns_played);
         let result = decided.result;
+        if game.correction > 0 {
+            // A corrected result (the organiser's CorrectResult has usually written it already,
+            // with its record): the board follows; pairings and withdrawals stand.
+            if board.result.as_deref() == Some(result) {
+                return Ok(());
+            }
+            if let Some(version) = self
+                .store
+                .set_board_result(
+                    board.tournament_id,
+                    board.round,
+                    board.board,
+                    result,
+                    decided.short,
+                    true,
+                )
+                .await?
+            {
+                self.loaded.update(board.tournament_id, version, |loaded| {
+                    if let Some(row) = loaded.board_mut(board.round, board.board) {
+                        row.result = Some(result.to_owned());
+                        row.short = decided.short;
+                        row.corrected = true;
+                    }
+                });
+            }
+            tracing::info!(
+                tournament = board.tournament_id,
+                round = board.round,
+                board = board.board,
+                result,
+                "corrected result recorded"
+            );
+            return Ok(());
+        }
         let forfeiter = match decided.forfeiter {
             Some(Side::White) => Some(board.white_id),
             Some(Side::Black) => board.black_id,
@@ -423,14 +445,7 @@ impl Core {
     /// game, the board and the ratings agree; returns the board's result. A game already over
     /// keeps its result: asking for that one is fine, another is `FailedPrecondition`.
     pub async fn adjudicate(&self, game: GameId, text: &str) -> ServiceResult<BoardResult> {
-        let (outcome, forfeit) = match text {
-            "1-0" => (apb::Outcome::WhiteWins, false),
-            "0-1" => (apb::Outcome::BlackWins, false),
-            "1/2-1/2" => (apb::Outcome::Draw, false),
-            "+/-" => (apb::Outcome::WhiteWins, true),
-            "-/+" => (apb::Outcome::BlackWins, true),
-            _ => (apb::Outcome::None, true),
-        };
+        let (outcome, forfeit) = organiser_result(text);
         let request = apb::AdjudicateGameRequest {
             game_id: game.0,
             outcome: outcome as i32,
@@ -453,8 +468,8 @@ impl Core {
                 if let Some((board, summary)) = ended {
                     if board.result != text {
                         return Err(ServiceError::FailedPrecondition(format!(
-                            "game {game} is over ({summary}): its result {} stands (a finished \
-                             game's result is the arbiter's)",
+                            "game {game} is over ({summary}) with the result {}: to change it, \
+                             correct it (CorrectResult; `hanniball tournament correct`)",
                             board.result
                         )));
                     }
@@ -587,10 +602,59 @@ impl Core {
             max_turns: 0,
             tag: format!("match:{}", m.id),
             idempotency_key: format!("match-{}", m.id),
+            over_the_board: false,
         };
         let game = self.create_game(request).await?;
         self.store.set_match_game(m.id, game).await?;
         Ok(())
+    }
+
+    /// An over-the-board board's result `text`: its game is recorded in the arbiter (created
+    /// over the board, idempotent per board, and ended with the organiser's result: a played
+    /// game unless a forfeit). Returns the game and the board's result.
+    pub async fn record_over_the_board(
+        &self,
+        request: apb::CreateGameRequest,
+        text: &str,
+    ) -> ServiceResult<(GameId, BoardResult)> {
+        let game = self.create_game(request).await?;
+        let result = self.adjudicate(game, text).await?;
+        Ok((game, result))
+    }
+
+    /// The organiser's correction of a finished game's result to `text` (one of
+    /// [`model::RESULTS`]) in the arbiter, which keeps who (`by`), when and why (`note`), and
+    /// sends the game out again so that the ratings follow. Returns the board's new result.
+    pub async fn correct_game(
+        &self,
+        game: GameId,
+        text: &str,
+        by: &str,
+        note: &str,
+    ) -> ServiceResult<BoardResult> {
+        let (outcome, forfeit) = organiser_result(text);
+        let request = apb::CorrectResultRequest {
+            game_id: game.0,
+            outcome: outcome as i32,
+            forfeit,
+            note: note.to_owned(),
+            by: by.to_owned(),
+        };
+        let state = self
+            .arbiter
+            .clone()
+            .correct_result(request)
+            .await
+            .map_err(|s| match s.code() {
+                tonic::Code::FailedPrecondition => {
+                    ServiceError::FailedPrecondition(format!("game {game}: {}", s.message()))
+                }
+                _ => arbiter_error(&s),
+            })?
+            .into_inner()
+            .state
+            .ok_or_else(|| ServiceError::Internal("the arbiter sent no state".into()))?;
+        Ok(ended_as(&state).0)
     }
 
     /// Creates a game in the arbiter (idempotent by the request's key); returns its id.
@@ -606,6 +670,36 @@ impl Core {
             .ok_or_else(|| ServiceError::Internal("the arbiter sent no game".to_owned()))?;
         Ok(GameId(game.id))
     }
+}
+
+/// The arbiter's outcome and forfeit flag of an organiser's result (one of [`model::RESULTS`]).
+fn organiser_result(text: &str) -> (apb::Outcome, bool) {
+    match text {
+        "1-0" => (apb::Outcome::WhiteWins, false),
+        "0-1" => (apb::Outcome::BlackWins, false),
+        "1/2-1/2" => (apb::Outcome::Draw, false),
+        "+/-" => (apb::Outcome::WhiteWins, true),
+        "-/+" => (apb::Outcome::BlackWins, true),
+        _ => (apb::Outcome::None, true),
+    }
+}
+
+/// The arbiter game of a tournament's board (`None` for a bye): its idempotency key makes its
+/// creation happen once per board.
+pub fn board_game(t: &TournamentRow, board: &BoardRow) -> Option<apb::CreateGameRequest> {
+    let black = board.black_id?;
+    Some(apb::CreateGameRequest {
+        kind: t.kind.clone(),
+        ruleset: t.ruleset.clone(),
+        white_player_id: board.white_id,
+        black_player_id: black,
+        time_control: time_control(t.initial_ms, t.increment_ms),
+        rated: t.rated,
+        max_turns: t.max_turns as u32,
+        tag: format!("tournament:{}:{}:{}", t.id, board.round, board.board),
+        idempotency_key: format!("tournament-{}-r{}-b{}", t.id, board.round, board.board),
+        over_the_board: t.over_the_board,
+    })
 }
 
 /// A finished game's result as its board records it: the one rule shared with the rating
@@ -635,7 +729,8 @@ fn ended_as(state: &apb::GameState) -> (BoardResult, String) {
 #[must_use]
 pub fn board_result(outcome: apb::Outcome, reason: apb::EndReason, turns: u32) -> BoardResult {
     let forfeit = reason == apb::EndReason::Forfeit;
-    let played = hanniball_arbiter::counts_as_played(turns, forfeit);
+    let over_the_board = reason == apb::EndReason::OverTheBoard;
+    let played = hanniball_arbiter::counts_as_played(turns, forfeit, over_the_board);
     // White makes turn 1, Black turn 2.
     let moved = |side: Side| match side {
         Side::White => turns >= 1,
@@ -667,7 +762,11 @@ pub fn board_result(outcome: apb::Outcome, reason: apb::EndReason, turns: u32) -
         },
         // A loser who never made a turn did not start the game (the organiser's adjudication
         // says otherwise: it stands, as a short game).
-        Some(side) if !moved(side.opponent()) && reason != apb::EndReason::Adjudication => {
+        Some(side)
+            if !moved(side.opponent())
+                && reason != apb::EndReason::Adjudication
+                && !over_the_board =>
+        {
             BoardResult {
                 result: decisive("+/-", "-/+"),
                 short: false,

@@ -69,8 +69,10 @@ impl SchedulerService {
         let id = positive(tournament, "tournament_id")?;
         let loaded = self.core.load(id).await?;
         let mut seen = std::collections::HashSet::new();
-        // (round, board, index in RESULTS, game): no borrowed text in what the futures take.
-        let mut todo: Vec<(i32, i32, usize, Option<i64>)> = Vec::with_capacity(items.len());
+        // (round, board, index in RESULTS, game, the game to record over the board): no borrowed
+        // text in what the futures take.
+        let mut todo: Vec<Entry> = Vec::with_capacity(items.len());
+        let mut unchanged: Vec<(i32, i32)> = Vec::new();
         for item in &items {
             let text: usize = model::RESULTS
                 .iter()
@@ -97,7 +99,9 @@ impl SchedulerService {
             if row.kind != model::GAME {
                 return Err(ServiceError::FailedPrecondition(format!(
                     "board {}.{} is a {}, not a game",
-                    item.round, item.board, row.kind
+                    item.round,
+                    item.board,
+                    kind_words(&row.kind)
                 )));
             }
             if !seen.insert((round, number)) {
@@ -106,27 +110,49 @@ impl SchedulerService {
                     item.round, item.board
                 )));
             }
-            todo.push((round, number, text, row.game_id));
+            if let Some(known) = &row.result {
+                if *known == item.result {
+                    // Entered already (a form sent twice, a retry): nothing changes.
+                    unchanged.push((round, number));
+                    continue;
+                }
+                return Err(ServiceError::FailedPrecondition(format!(
+                    "board {}.{} already has the result {known}: to change it, correct it \
+                     (CorrectResult; `hanniball tournament correct {id} {} {} {}`)",
+                    item.round, item.board, item.round, item.board, item.result
+                )));
+            }
+            let record = if loaded.tournament.over_the_board && row.game_id.is_none() {
+                crate::core::board_game(&loaded.tournament, row)
+            } else {
+                None
+            };
+            todo.push((round, number, text, row.game_id, record));
         }
         // A board with a game: the game ends with this result first (one result everywhere).
         use futures_util::StreamExt;
-        let decided: Vec<ServiceResult<(i32, i32, &'static str, bool)>> =
+        let decided: Vec<ServiceResult<Decided>> =
             futures_util::stream::iter(todo.into_iter().map(|item| decide(&self.core, item)))
                 .buffered(IN_FLIGHT)
                 .collect()
                 .await;
-        let decided: Vec<(i32, i32, &'static str, bool)> =
-            decided.into_iter().collect::<ServiceResult<_>>()?;
+        let decided: Vec<Decided> = decided.into_iter().collect::<ServiceResult<_>>()?;
         if decided.is_empty() {
-            return Ok(Vec::new());
+            return Ok(unchanged
+                .iter()
+                .filter_map(|(round, number)| loaded.board(*round, *number).map(board))
+                .collect());
         }
         let version = self.core.store.set_board_results(id, &decided).await?;
         self.core.loaded.update(id, version, |loaded| {
-            for (round, number, result, short) in &decided {
+            for (round, number, result, short, game) in &decided {
                 if let Some(board) = loaded.board_mut(*round, *number) {
                     board.result = Some((*result).to_owned());
                     board.short = *short;
                     board.corrected = true;
+                    if let Some(game) = game {
+                        board.game_id = Some(game.0);
+                    }
                 }
             }
         });
@@ -135,21 +161,38 @@ impl SchedulerService {
             self.core.advance(id).await?;
         }
         let loaded = self.core.load(id).await?;
-        Ok(decided
+        Ok(items
             .iter()
-            .filter_map(|(round, number, _, _)| loaded.board(*round, *number).map(board))
+            .filter_map(|item| {
+                let round = i32::try_from(item.round).ok()?;
+                let number = i32::try_from(item.board).ok()?;
+                loaded.board(round, number).map(board)
+            })
             .collect())
     }
 }
 
 /// One board of [`SchedulerService::enter_results`]: its game (if any) ended with the result.
-async fn decide(
-    core: &Core,
-    (round, number, text, game): (i32, i32, usize, Option<i64>),
-) -> ServiceResult<(i32, i32, &'static str, bool)> {
+/// A board to enter a result on: (round, board, index in [`model::RESULTS`], its game, the game
+/// to record when the board is played over the board and has none yet).
+type Entry = (
+    i32,
+    i32,
+    usize,
+    Option<i64>,
+    Option<hanniball_proto::arbiter::v1::CreateGameRequest>,
+);
+/// A board's result as decided: (round, board, result, short, the game recorded for it).
+type Decided = (i32, i32, &'static str, bool, Option<GameId>);
+
+async fn decide(core: &Core, (round, number, text, game, record): Entry) -> ServiceResult<Decided> {
     let text = model::RESULTS[text % model::RESULTS.len()];
+    if let Some(request) = record {
+        let (game, decided) = core.record_over_the_board(request, text).await?;
+        return Ok((round, number, decided.result, decided.short, Some(game)));
+    }
     let Some(game) = game else {
-        return Ok((round, number, text, false));
+        return Ok((round, number, text, false, None));
     };
     let decided = core
         .adjudicate(GameId(game), text)
@@ -160,7 +203,129 @@ async fn decide(
             }
             other => other,
         })?;
-    Ok((round, number, decided.result, decided.short))
+    Ok((round, number, decided.result, decided.short, None))
+}
+
+impl SchedulerService {
+    /// A board's result corrected by `by` ([`Core::correct_game`] for its game, then the board
+    /// with the correction's record); the result it has already changes nothing.
+    async fn correct(
+        &self,
+        tournament: i64,
+        round: u32,
+        number: u32,
+        text: &str,
+        by: &str,
+        note: &str,
+    ) -> ServiceResult<(pb::Board, Option<pb::ResultCorrection>)> {
+        let id = positive(tournament, "tournament_id")?;
+        let text = *model::RESULTS.iter().find(|r| **r == text).ok_or_else(|| {
+            ServiceError::InvalidArgument(format!(
+                "board {round}.{number}: unknown result {}: expected one of {}",
+                limits::quote(text),
+                model::RESULTS.join(", ")
+            ))
+        })?;
+        let loaded = self.core.load(id).await?;
+        let (r, n) = (
+            i32::try_from(round).unwrap_or(i32::MAX),
+            i32::try_from(number).unwrap_or(i32::MAX),
+        );
+        let row = loaded.board(r, n).ok_or_else(|| {
+            if r > loaded.tournament.current_round {
+                ServiceError::FailedPrecondition(format!(
+                    "round {round} of tournament {id} is not paired yet (the current round is \
+                     {})",
+                    loaded.tournament.current_round
+                ))
+            } else {
+                ServiceError::NotFound {
+                    what: "board",
+                    id: format!("{round}.{number} of tournament {id}"),
+                }
+            }
+        })?;
+        if row.kind != model::GAME {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "board {round}.{number} is a {}: only a game's result is corrected",
+                kind_words(&row.kind)
+            )));
+        }
+        let Some(previous) = row.result.clone() else {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "board {round}.{number} has no result yet: enter it (SetResult; `hanniball \
+                 tournament result {id} {round} {number} {text}`)"
+            )));
+        };
+        if previous == text {
+            return Ok((board(row), None));
+        }
+        let (short, game) = match row.game_id {
+            Some(game) => {
+                let decided = self.core.correct_game(GameId(game), text, by, note).await?;
+                (decided.short, None)
+            }
+            None if loaded.tournament.over_the_board => {
+                // A result from before the board's game was recorded: record it now.
+                let request = crate::core::board_game(&loaded.tournament, row)
+                    .ok_or_else(|| ServiceError::Internal("a game board without Black".into()))?;
+                let (game, decided) = self.core.record_over_the_board(request, text).await?;
+                (decided.short, Some(game))
+            }
+            None => (false, None),
+        };
+        let record = crate::store::CorrectionRow {
+            tournament_id: id,
+            number: 0,
+            round: r,
+            board: n,
+            previous,
+            result: text.to_owned(),
+            corrected_by: by.to_owned(),
+            note: note.to_owned(),
+            at_ms: crate::core::now_ms(),
+            after_pairing: loaded.tournament.current_round > r,
+        };
+        let version = self
+            .core
+            .store
+            .correct_board_result(&record, short, game)
+            .await?;
+        self.core.loaded.update(id, version, |loaded| {
+            if let Some(b) = loaded.board_mut(r, n) {
+                b.result = Some(text.to_owned());
+                b.short = short;
+                b.corrected = true;
+                if let Some(game) = game {
+                    b.game_id = Some(game.0);
+                }
+            }
+        });
+        tracing::info!(
+            tournament = id,
+            round,
+            board = number,
+            previous = %record.previous,
+            result = text,
+            by,
+            after_pairing = record.after_pairing,
+            "result corrected"
+        );
+        let loaded = self.core.load(id).await?;
+        let sent = loaded.board(r, n).map_or_else(|| board(row), board);
+        Ok((sent, Some(correction(&record))))
+    }
+}
+
+/// A board kind in words (messages).
+fn kind_words(kind: &str) -> &str {
+    match kind {
+        model::PAIRING_BYE => "pairing-allocated bye",
+        model::HALF_BYE => "half-point bye",
+        model::ZERO_BYE => "zero-point bye",
+        model::ABSENT => "absence",
+        other => other,
+    }
 }
 
 fn system_name(system: pb::PairingSystem) -> System {
@@ -234,6 +399,7 @@ fn settings(t: &TournamentRow) -> pb::TournamentSettings {
         manual_pairing: !t.auto_pair,
         self_entry: t.self_entry,
         late_self_entry: t.late_self_entry,
+        over_the_board: t.over_the_board,
     }
 }
 
@@ -271,6 +437,21 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
             Vec::new()
         },
         created_at_ms: t.created_at_ms,
+        corrections: Vec::new(),
+    }
+}
+
+/// A stored result correction, as sent.
+fn correction(row: &crate::store::CorrectionRow) -> pb::ResultCorrection {
+    pb::ResultCorrection {
+        round: row.round as u32,
+        board: row.board as u32,
+        previous: row.previous.clone(),
+        result: row.result.clone(),
+        by: row.corrected_by.clone(),
+        note: row.note.clone(),
+        at_ms: row.at_ms,
+        after_pairing: row.after_pairing,
     }
 }
 
@@ -461,6 +642,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             status: TournamentStatus::Registration,
             current_round: 0,
             created_at_ms,
+            over_the_board: s.over_the_board,
         };
         let id = self
             .core
@@ -482,8 +664,41 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         self.caller(&request, Scope::Read).await?;
         let id = positive(request.get_ref().tournament_id, "tournament_id")?;
         let loaded = self.core.load(id).await?;
+        let mut sent = tournament(&loaded, true);
+        sent.corrections = self
+            .core
+            .store
+            .corrections(id)
+            .await
+            .map_err(ServiceError::from)?
+            .iter()
+            .map(correction)
+            .collect();
         Ok(Response::new(pb::GetTournamentResponse {
-            tournament: Some(tournament(&loaded, true)),
+            tournament: Some(sent),
+        }))
+    }
+
+    async fn correct_result(
+        &self,
+        request: Request<pb::CorrectResultRequest>,
+    ) -> Result<Response<pb::CorrectResultResponse>, Status> {
+        self.admin(&request).await?;
+        let r = request.into_inner();
+        limits::text("note", &r.note, limits::TEXT)?;
+        let (board, correction) = self
+            .correct(
+                r.tournament_id,
+                r.round,
+                r.board,
+                &r.result,
+                "admin",
+                &r.note,
+            )
+            .await?;
+        Ok(Response::new(pb::CorrectResultResponse {
+            board: Some(board),
+            correction,
         }))
     }
 
@@ -1080,6 +1295,7 @@ mod tests {
             status: TournamentStatus::Registration,
             current_round: 0,
             created_at_ms,
+            over_the_board: false,
         }
     }
 

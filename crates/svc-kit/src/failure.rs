@@ -95,7 +95,9 @@ fn action_code(action: &ActionError) -> Code {
         | ActionError::GameOver(_)
         | ActionError::NoDrawOffer
         | ActionError::DrawAlreadyOffered
-        | ActionError::TooLateToAbort(_) => Code::FailedPrecondition,
+        | ActionError::TooLateToAbort(_)
+        | ActionError::OverTheBoard
+        | ActionError::NotOverYet => Code::FailedPrecondition,
     }
 }
 

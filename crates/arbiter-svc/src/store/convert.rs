@@ -77,6 +77,8 @@ pub(crate) fn new_game(game: &Match, idempotency_key: Option<&str>) -> games::Ac
         draw_offer_by: Set(None),
         created_at_ms: Set(game.created_at.0),
         finished_at_ms: Set(None),
+        over_the_board: Set(setup.over_the_board),
+        corrections: Set(0),
         ..Default::default()
     }
 }
@@ -118,7 +120,7 @@ pub(crate) fn game_row(row: games::Model) -> Result<GameRow, StoreError> {
         ruleset: Some(row.ruleset.clone()),
         max_turns: (row.max_turns > 0).then_some(row.max_turns as u32),
     };
-    let running = if status == Status::Active && time_control.is_some() {
+    let running = if status == Status::Active && time_control.is_some() && !row.over_the_board {
         let game = kind
             .load(&row.position, &options)
             .map_err(|e| corrupt(id, "position", &e.to_string()))?;
@@ -136,6 +138,7 @@ pub(crate) fn game_row(row: games::Model) -> Result<GameRow, StoreError> {
             time_control,
             rated: row.rated,
             tag: row.tag,
+            over_the_board: row.over_the_board,
         },
         position: row.position,
         turns_played: row.turns_played as u32,
@@ -150,6 +153,7 @@ pub(crate) fn game_row(row: games::Model) -> Result<GameRow, StoreError> {
         draw_offer,
         created_at: Timestamp(row.created_at_ms),
         finished_at: row.finished_at_ms.map(Timestamp),
+        corrections: u32::try_from(row.corrections).unwrap_or(0),
     })
 }
 
@@ -193,5 +197,6 @@ pub(crate) fn stored(row: games::Model, log: Vec<turns::Model>) -> Result<Stored
         draw_offer: game.draw_offer,
         created_at: game.created_at,
         finished_at: game.finished_at,
+        corrections: game.corrections,
     })
 }

@@ -31,6 +31,9 @@ pub mod games {
         pub finished_at_ms: Option<i64>,
         /// Bumped by every update of the row (migration 5).
         pub version: i64,
+        pub over_the_board: bool,
+        /// How often the result was corrected (`result_corrections` holds each).
+        pub corrections: i32,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -75,6 +78,31 @@ pub mod results_outbox {
         #[sea_orm(unique)]
         pub game_id: i64,
         pub finished_at_ms: i64,
+    }
+
+    #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+    pub enum Relation {}
+
+    impl ActiveModelBehavior for ActiveModel {}
+}
+
+pub mod result_corrections {
+    use sea_orm::entity::prelude::*;
+
+    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[sea_orm(table_name = "result_corrections")]
+    pub struct Model {
+        #[sea_orm(primary_key, auto_increment = false)]
+        pub game_id: i64,
+        #[sea_orm(primary_key, auto_increment = false)]
+        pub number: i32,
+        pub previous_outcome: Option<String>,
+        pub previous_reason: Option<String>,
+        pub outcome: Option<String>,
+        pub reason: String,
+        pub corrected_by: String,
+        pub note: String,
+        pub at_ms: i64,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

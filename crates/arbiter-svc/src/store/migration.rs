@@ -21,7 +21,10 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(GamesTurnsOutboxLeases)]
+        vec![
+            Box::new(GamesTurnsOutboxLeases),
+            Box::new(OverTheBoardAndCorrections),
+        ]
     }
 
     fn migration_table_name() -> DynIden {
@@ -227,5 +230,91 @@ impl MigrationTrait for GamesTurnsOutboxLeases {
                 .await?;
         }
         Ok(())
+    }
+}
+
+/// Games played over the board, and result corrections with their record.
+struct OverTheBoardAndCorrections;
+
+impl MigrationName for OverTheBoardAndCorrections {
+    fn name(&self) -> &str {
+        "m20261128_000002_over_the_board_and_corrections"
+    }
+}
+
+#[derive(DeriveIden)]
+enum GamesAdded {
+    #[sea_orm(iden = "games")]
+    Table,
+    OverTheBoard,
+    Corrections,
+}
+
+#[derive(DeriveIden)]
+enum ResultCorrections {
+    Table,
+    GameId,
+    Number,
+    PreviousOutcome,
+    PreviousReason,
+    Outcome,
+    Reason,
+    CorrectedBy,
+    Note,
+    AtMs,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for OverTheBoardAndCorrections {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        // One column per statement: SQLite adds one at a time.
+        if !manager.has_column("games", "over_the_board").await? {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(GamesAdded::Table)
+                        .add_column(boolean(GamesAdded::OverTheBoard).default(false))
+                        .to_owned(),
+                )
+                .await?;
+        }
+        if !manager.has_column("games", "corrections").await? {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(GamesAdded::Table)
+                        .add_column(integer(GamesAdded::Corrections).default(0))
+                        .to_owned(),
+                )
+                .await?;
+        }
+        manager
+            .create_table(
+                Table::create()
+                    .table(ResultCorrections::Table)
+                    .if_not_exists()
+                    .col(big_integer(ResultCorrections::GameId))
+                    .col(integer(ResultCorrections::Number))
+                    .col(string_null(ResultCorrections::PreviousOutcome))
+                    .col(string_null(ResultCorrections::PreviousReason))
+                    .col(string_null(ResultCorrections::Outcome))
+                    .col(string(ResultCorrections::Reason))
+                    .col(string(ResultCorrections::CorrectedBy))
+                    .col(text(ResultCorrections::Note))
+                    .col(big_integer(ResultCorrections::AtMs))
+                    .primary_key(
+                        Index::create()
+                            .col(ResultCorrections::GameId)
+                            .col(ResultCorrections::Number),
+                    )
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, _manager: &SchemaManager) -> Result<(), DbErr> {
+        Err(DbErr::Migration(
+            "released migrations are not undone".to_owned(),
+        ))
     }
 }

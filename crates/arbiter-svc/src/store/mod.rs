@@ -23,7 +23,7 @@ use sea_orm::{
 
 pub use hanniball_db::StoreError;
 
-use entities::{games, results_outbox, turns};
+use entities::{games, result_corrections, results_outbox, turns};
 
 pub use convert::{side_from_name, side_name};
 
@@ -40,6 +40,8 @@ pub struct GameRow {
     pub draw_offer: Option<Side>,
     pub created_at: Timestamp,
     pub finished_at: Option<Timestamp>,
+    /// How often the result was corrected.
+    pub corrections: u32,
 }
 
 /// A finished game as the outbox gives it to consumers.
@@ -47,6 +49,8 @@ pub struct GameRow {
 pub struct FinishedRow {
     pub sequence: i64,
     pub game: GameRow,
+    /// When the outbox row was written: the game's end, or its last correction.
+    pub at: Timestamp,
 }
 
 /// One game's change, stored atomically: the turn (if any), the game row, and the outbox row if
@@ -126,6 +130,20 @@ pub enum Change {
 /// The id that [`Store::commit_changes`] gave a [`Change::Create`], from its result.
 pub fn created_id(result: Result<Option<GameId>, StoreError>) -> Result<GameId, StoreError> {
     result?.ok_or_else(|| StoreError::Database("the commit gave no id for a new game".to_owned()))
+}
+
+/// A result correction to store ([`Store::correct_result`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Correction {
+    pub game_id: GameId,
+    /// The game's corrections before this one (the guard: of two correctors one wins).
+    pub expected_corrections: u32,
+    pub previous: Option<FinalResult>,
+    pub result: FinalResult,
+    pub by: String,
+    pub note: String,
+    pub at: Timestamp,
+    pub finished_at: Option<Timestamp>,
 }
 
 /// The arbiter's tables.
@@ -642,11 +660,74 @@ impl Store {
                     Ok(FinishedRow {
                         sequence: outbox.sequence,
                         game: convert::game_row(game)?,
+                        at: Timestamp(outbox.finished_at_ms),
                     })
                 })
                 .collect()
         })
         .await
+    }
+
+    /// Stores a result correction in one transaction: the game row's result, status and count
+    /// of corrections (only from `expected_corrections`, and only for a game that is over, else
+    /// `Conflict`), the correction's own row, and the game's outbox row made anew with a new
+    /// sequence, so that every consumer gets the corrected result after all it has seen.
+    pub async fn correct_result(&self, c: &Correction) -> Result<(), StoreError> {
+        let txn = self.commits.begin().await?;
+        let expected = i32::try_from(c.expected_corrections).unwrap_or(i32::MAX);
+        let done = games::Entity::update_many()
+            .col_expr(
+                games::Column::Outcome,
+                Expr::value(c.result.outcome.map(convert::outcome_name)),
+            )
+            .col_expr(games::Column::Reason, Expr::value(c.result.reason.name()))
+            .col_expr(games::Column::Status, Expr::value(c.result.status().name()))
+            .col_expr(games::Column::Corrections, Expr::value(expected + 1))
+            .col_expr(
+                games::Column::Version,
+                Expr::col(games::Column::Version).add(1),
+            )
+            .filter(games::Column::Id.eq(c.game_id.0))
+            .filter(games::Column::Corrections.eq(expected))
+            .filter(games::Column::Status.ne(Status::Active.name()))
+            .exec(&txn)
+            .await?;
+        if done.rows_affected != 1 {
+            return Err(StoreError::Conflict(format!(
+                "game {} changed meanwhile (corrected by someone else, or not over)",
+                c.game_id
+            )));
+        }
+        let previous = c.previous;
+        result_corrections::Entity::insert(result_corrections::ActiveModel {
+            game_id: Set(c.game_id.0),
+            number: Set(expected + 1),
+            previous_outcome: Set(previous.and_then(|r| r.outcome).map(convert::outcome_name)),
+            previous_reason: Set(previous.map(|r| r.reason.name().to_owned())),
+            outcome: Set(c.result.outcome.map(convert::outcome_name)),
+            reason: Set(c.result.reason.name().to_owned()),
+            corrected_by: Set(c.by.clone()),
+            note: Set(c.note.clone()),
+            at_ms: Set(c.at.0),
+        })
+        .exec_without_returning(&txn)
+        .await?;
+        results_outbox::Entity::delete_many()
+            .filter(results_outbox::Column::GameId.eq(c.game_id.0))
+            .exec(&txn)
+            .await?;
+        results_outbox::Entity::insert(results_outbox::ActiveModel {
+            game_id: Set(c.game_id.0),
+            finished_at_ms: Set(c.at.0),
+            ..Default::default()
+        })
+        .exec_without_returning(&txn)
+        .await?;
+        if txn.get_database_backend() == DbBackend::Postgres {
+            notify_games(&txn, &[c.game_id.0]).await?;
+        }
+        txn.commit().await?;
+        Ok(())
     }
 
     /// Number of turns stored in all (for tests and operators).

@@ -19,6 +19,7 @@ fn setup(white: PlayerId, black: PlayerId) -> Setup {
         }),
         rated: true,
         tag: "test".to_owned(),
+        over_the_board: false,
     }
 }
 

@@ -24,7 +24,7 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(RatingTables)]
+        vec![Box::new(RatingTables), Box::new(ResultCorrections)]
     }
 
     fn migration_table_name() -> DynIden {
@@ -215,5 +215,71 @@ impl MigrationTrait for RatingTables {
                 .await?;
         }
         Ok(())
+    }
+}
+
+/// Result corrections in the rating log: the game they correct and their number.
+struct ResultCorrections;
+
+impl MigrationName for ResultCorrections {
+    fn name(&self) -> &str {
+        "m20261128_000002_result_corrections"
+    }
+}
+
+#[derive(DeriveIden)]
+enum EventsAdded {
+    #[sea_orm(iden = "rating_events")]
+    Table,
+    CorrectedGameId,
+    Correction,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for ResultCorrections {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        // One column per statement: SQLite adds one at a time.
+        if !manager
+            .has_column("rating_events", "corrected_game_id")
+            .await?
+        {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(EventsAdded::Table)
+                        .add_column(big_integer_null(EventsAdded::CorrectedGameId))
+                        .to_owned(),
+                )
+                .await?;
+        }
+        if !manager.has_column("rating_events", "correction").await? {
+            manager
+                .alter_table(
+                    Table::alter()
+                        .table(EventsAdded::Table)
+                        .add_column(integer_null(EventsAdded::Correction))
+                        .to_owned(),
+                )
+                .await?;
+        }
+        // A correction is recorded once.
+        manager
+            .create_index(
+                Index::create()
+                    .name("idx_rating_events_correction")
+                    .table(EventsAdded::Table)
+                    .col(EventsAdded::CorrectedGameId)
+                    .col(EventsAdded::Correction)
+                    .unique()
+                    .if_not_exists()
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, _manager: &SchemaManager) -> Result<(), DbErr> {
+        Err(DbErr::Migration(
+            "released migrations are not undone".to_owned(),
+        ))
     }
 }

@@ -73,6 +73,18 @@ pub enum Change {
         second: PlayerId,
         score: Score,
     },
+    /// The organiser corrected the result of game `game_id` (its `correction`-th correction):
+    /// the game's last rated effect (`previous`, filled in by the store from the log) is taken
+    /// back, and the new result, when it is a rated one (`score`, the first player's), is rated
+    /// as a game at the time of the correction.
+    Correction {
+        game_id: GameId,
+        first: PlayerId,
+        second: PlayerId,
+        correction: u32,
+        score: Option<Score>,
+        previous: Option<Effect>,
+    },
     /// An admin sets a player's rating.
     Adjustment {
         player: PlayerId,
@@ -89,7 +101,7 @@ impl Change {
     #[must_use]
     pub fn first(&self) -> PlayerId {
         match self {
-            Change::Game { first, .. } => *first,
+            Change::Game { first, .. } | Change::Correction { first, .. } => *first,
             Change::Adjustment { player, .. } => *player,
         }
     }
@@ -98,7 +110,7 @@ impl Change {
     #[must_use]
     pub fn second(&self) -> Option<PlayerId> {
         match self {
-            Change::Game { second, .. } => Some(*second),
+            Change::Game { second, .. } | Change::Correction { second, .. } => Some(*second),
             Change::Adjustment { .. } => None,
         }
     }
@@ -106,13 +118,55 @@ impl Change {
     fn kind(&self) -> &'static str {
         match self {
             Change::Game { .. } => GAME,
+            Change::Correction { .. } => CORRECTION,
             Change::Adjustment { .. } => ADJUSTMENT,
         }
     }
 }
 
 const GAME: &str = "game";
+const CORRECTION: &str = "correction";
 const ADJUSTMENT: &str = "adjustment";
+
+/// What a game's rating events left in the ratings: the score rated (the first player's) and
+/// each player's rating change, which a correction takes back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Effect {
+    pub score: Score,
+    pub first_delta: f64,
+    pub second_delta: f64,
+}
+
+impl Effect {
+    /// The effect after an event of the game that moved the ratings as `points` says, given
+    /// the effect before it: a game's is its change; a correction's is its change plus what it
+    /// took back (the new result's own change); a correction to an unrated result leaves none.
+    #[must_use]
+    pub fn after(change: &Change, points: &Points, previous: Option<Effect>) -> Option<Effect> {
+        let delta = |before: Option<f64>, after: Option<f64>| match (before, after) {
+            (Some(b), Some(a)) => a - b,
+            _ => 0.0,
+        };
+        let first = points.first_after - points.first_before;
+        let second = delta(points.second_before, points.second_after);
+        match change {
+            Change::Game { score, .. } => Some(Effect {
+                score: *score,
+                first_delta: first,
+                second_delta: second,
+            }),
+            Change::Correction {
+                score: Some(score), ..
+            } => Some(Effect {
+                score: *score,
+                first_delta: first + previous.map_or(0.0, |p| p.first_delta),
+                second_delta: second + previous.map_or(0.0, |p| p.second_delta),
+            }),
+            Change::Correction { score: None, .. } => None,
+            Change::Adjustment { .. } => previous,
+        }
+    }
+}
 
 /// An event to record.
 #[derive(Clone, Debug, PartialEq)]
@@ -174,6 +228,9 @@ pub enum Recorded {
         sequence: i64,
         points: Option<Points>,
     },
+    /// A correction with nothing to change: the game was never rated and its corrected result
+    /// is not rated either.
+    Nothing,
 }
 
 /// The rating maths, as the store's replay needs it. Must be a pure function of its inputs, or a
@@ -218,6 +275,7 @@ pub struct RebuildReport {
     /// Events replayed.
     pub events: u64,
     pub games: u64,
+    pub corrections: u64,
     pub adjustments: u64,
     /// Ratings rows the replay gives.
     pub ratings: u64,
@@ -243,7 +301,7 @@ const RATING_WIDTH: usize = 12;
 
 const EVENT_COLUMNS: &str = "sequence, ladder, kind, game_id, first_player_id, second_player_id, \
      score_half_points, at_ms, new_rating, reason, actor, first_before, first_after, \
-     second_before, second_after, recorded_at_ms";
+     second_before, second_after, recorded_at_ms, corrected_game_id, correction";
 
 fn count(value: u32) -> i32 {
     i32::try_from(value).unwrap_or(i32::MAX)
@@ -317,6 +375,21 @@ fn event_from(row: &QueryResult) -> Result<EventRow, StoreError> {
             second: PlayerId(second),
             score: score_from(sequence, row.try_get_by_index(6)?)?,
         },
+        (CORRECTION, None, Some(second)) => {
+            Change::Correction {
+                game_id: GameId(row.try_get_by_index::<Option<i64>>(16)?.ok_or_else(|| {
+                    StoreError::Corrupt(format!("correction {sequence}: no game"))
+                })?),
+                first,
+                second: PlayerId(second),
+                correction: uncount(row.try_get_by_index::<Option<i32>>(17)?.unwrap_or(0)),
+                score: match row.try_get_by_index::<Option<i32>>(6)? {
+                    None => None,
+                    half_points => Some(score_from(sequence, half_points)?),
+                },
+                previous: None,
+            }
+        }
         (ADJUSTMENT, None, None) => Change::Adjustment {
             player: first,
             rating: row
@@ -439,6 +512,7 @@ fn points_values(points: Option<&Points>) -> [Value; 4] {
 
 /// The values of an event row, in the order of [`insert_event_sql`]'s columns.
 fn event_values(event: &NewEvent, points: Option<&Points>, recorded_at: Timestamp) -> Vec<Value> {
+    let (mut corrected, mut correction): (Option<i64>, Option<i32>) = (None, None);
     let (game_id, second, score, new_rating, reason, actor) = match &event.change {
         Change::Game {
             game_id,
@@ -453,6 +527,24 @@ fn event_values(event: &NewEvent, points: Option<&Points>, recorded_at: Timestam
             None,
             None,
         ),
+        Change::Correction {
+            game_id,
+            second,
+            correction: number,
+            score,
+            ..
+        } => {
+            corrected = Some(game_id.0);
+            correction = Some(count(*number));
+            (
+                None,
+                Some(second.0),
+                score.map(score_value),
+                None,
+                None,
+                None,
+            )
+        }
         Change::Adjustment {
             rating,
             reason,
@@ -481,13 +573,16 @@ fn event_values(event: &NewEvent, points: Option<&Points>, recorded_at: Timestam
     ];
     values.extend(points_values(points));
     values.push(recorded_at.0.into());
+    values.push(corrected.into());
+    values.push(correction.into());
     values
 }
 
 const EVENT_INSERT: &str = "INSERT INTO rating_events (ladder, kind, game_id, first_player_id, \
      second_player_id, score_half_points, at_ms, new_rating, reason, actor, first_before, \
-     first_after, second_before, second_after, recorded_at_ms) VALUES ";
-const EVENT_WIDTH: usize = 15;
+     first_after, second_before, second_after, recorded_at_ms, corrected_game_id, correction) \
+     VALUES ";
+const EVENT_WIDTH: usize = 17;
 
 /// Where a (ladder, player) stands inside a write: what was read, and what it is now.
 struct Touched {
@@ -528,6 +623,35 @@ impl Store {
                 });
                 continue;
             }
+            // A correction: recorded once, and it takes back what the game's events left.
+            let mut event = std::borrow::Cow::Borrowed(event);
+            if let Change::Correction {
+                game_id,
+                correction,
+                score,
+                ..
+            } = event.change
+            {
+                let chain = game_chain(&txn, backend, game_id).await?;
+                if let Some(done) = chain.iter().find(|e| {
+                    matches!(e.event.change, Change::Correction { correction: n, .. } if n >= correction)
+                }) {
+                    results.push(Recorded::Duplicate {
+                        sequence: done.sequence,
+                        points: done.points,
+                    });
+                    continue;
+                }
+                let effect = chain_effect(&chain);
+                if effect.is_none() && score.is_none() {
+                    results.push(Recorded::Nothing);
+                    continue;
+                }
+                if let Change::Correction { previous, .. } = &mut event.to_mut().change {
+                    *previous = effect;
+                }
+            }
+            let event = event.as_ref();
             let first_key = (event.ladder.clone(), event.change.first());
             let second_key = event.change.second().map(|p| (event.ladder.clone(), p));
             let first = touched
@@ -891,6 +1015,8 @@ impl Store {
         let mut ladders: Vec<String> = Vec::new();
         let mut state: HashMap<(usize, i64), (Rating, i64)> = HashMap::new();
         let mut changed_points: Vec<(i64, Points)> = Vec::new();
+        // What each game's events left so far: corrections take it back.
+        let mut effects: HashMap<i64, Option<Effect>> = HashMap::new();
         let mut after = 0_i64;
         loop {
             let mut sql = Sql::new(
@@ -902,7 +1028,13 @@ impl Store {
             let Some(last) = rows.last() else { break };
             after = last.try_get_by_index(0)?;
             for row in &rows {
-                let stored = event_from(row)?;
+                let mut stored = event_from(row)?;
+                if let Change::Correction {
+                    game_id, previous, ..
+                } = &mut stored.event.change
+                {
+                    *previous = effects.get(&game_id.0).copied().flatten();
+                }
                 let event = &stored.event;
                 let ladder = match ladders.iter().position(|l| *l == event.ladder) {
                     Some(i) => i,
@@ -926,6 +1058,13 @@ impl Store {
                 if !stored.points.is_some_and(|p| p.same(&points)) {
                     changed_points.push((stored.sequence, points));
                 }
+                match &event.change {
+                    Change::Game { game_id, .. } | Change::Correction { game_id, .. } => {
+                        let before = effects.get(&game_id.0).copied().flatten();
+                        effects.insert(game_id.0, Effect::after(&event.change, &points, before));
+                    }
+                    Change::Adjustment { .. } => {}
+                }
                 state.insert(first_key, (first_after, stored.sequence));
                 if let (Some(key), Some(after)) = (second_key, second_after) {
                     state.insert(key, (after, stored.sequence));
@@ -933,6 +1072,7 @@ impl Store {
                 report.events += 1;
                 match event.change {
                     Change::Game { .. } => report.games += 1,
+                    Change::Correction { .. } => report.corrections += 1,
                     Change::Adjustment { .. } => report.adjustments += 1,
                 }
             }
@@ -1057,6 +1197,35 @@ async fn upsert_new<C: ConnectionTrait>(
     Ok(())
 }
 
+/// Every event of game `game` (the game's and its corrections'), in log order.
+async fn game_chain(
+    txn: &sea_orm::DatabaseTransaction,
+    backend: DbBackend,
+    game: GameId,
+) -> Result<Vec<EventRow>, StoreError> {
+    let mut sql = Sql::new(
+        backend,
+        &format!("SELECT {EVENT_COLUMNS} FROM rating_events WHERE game_id = "),
+    );
+    sql.bind(game.0)
+        .push(" OR corrected_game_id = ")
+        .bind(game.0)
+        .push(" ORDER BY sequence");
+    txn.query_all_raw(sql.statement())
+        .await?
+        .iter()
+        .map(event_from)
+        .collect()
+}
+
+/// What a game's events (in log order) left in the ratings ([`Effect::after`]).
+fn chain_effect(chain: &[EventRow]) -> Option<Effect> {
+    chain.iter().fold(None, |effect, e| match &e.points {
+        Some(points) => Effect::after(&e.event.change, points, effect),
+        None => effect,
+    })
+}
+
 /// The games among `events` recorded before: their sequence and points.
 async fn recorded_games(
     txn: &sea_orm::DatabaseTransaction,
@@ -1067,7 +1236,7 @@ async fn recorded_games(
         .iter()
         .filter_map(|e| match e.change {
             Change::Game { game_id, .. } => Some(game_id.0),
-            Change::Adjustment { .. } => None,
+            Change::Correction { .. } | Change::Adjustment { .. } => None,
         })
         .collect();
     let mut recorded: HashMap<i64, (i64, Option<Points>)> = HashMap::new();

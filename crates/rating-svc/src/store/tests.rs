@@ -48,7 +48,31 @@ impl Rater for TestRater {
                 },
                 None,
             ),
-            (Change::Game { .. }, None) => unreachable!("games come with two ratings"),
+            (
+                Change::Correction {
+                    score, previous, ..
+                },
+                Some(second),
+            ) => {
+                // The service's rule (ladders.rs), for the store's tests: take back, re-rate.
+                let (mut a, mut b) = (first.clone(), second.clone());
+                if let Some(p) = previous {
+                    a.rating -= p.first_delta;
+                    b.rating -= p.second_delta;
+                    a.games -= 1;
+                    b.games -= 1;
+                }
+                match score {
+                    Some(score) => {
+                        let (a, b) = Self::system(ladder).rate(&a, &b, *score, at.0 / 1000);
+                        (a, Some(b))
+                    }
+                    None => (a, Some(b)),
+                }
+            }
+            (Change::Game { .. } | Change::Correction { .. }, None) => {
+                unreachable!("games come with two ratings")
+            }
         }
     }
 }

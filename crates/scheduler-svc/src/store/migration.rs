@@ -13,7 +13,8 @@
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::{
-    big_integer, big_integer_null, big_pk_auto, boolean, integer, integer_null, string, string_null,
+    big_integer, big_integer_null, big_pk_auto, boolean, integer, integer_null, string,
+    string_null, text,
 };
 
 /// The scheduler migrations, oldest first.
@@ -26,6 +27,7 @@ impl MigratorTrait for Migrator {
             Box::new(SchedulerTables),
             Box::new(TiebreakSettings),
             Box::new(TournamentSearchKeys),
+            Box::new(OverTheBoardAndCorrections),
         ]
     }
 
@@ -70,6 +72,7 @@ enum Tournaments {
     TiebreakRules,
     TiebreakUnrated,
     SearchKey,
+    OverTheBoard,
 }
 
 #[derive(DeriveIden)]
@@ -435,6 +438,86 @@ impl MigrationTrait for TournamentSearchKeys {
                 Table::alter()
                     .table(Tournaments::Table)
                     .drop_column(Tournaments::SearchKey)
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+/// Tournaments played over the board, and the record of result corrections.
+struct OverTheBoardAndCorrections;
+
+impl MigrationName for OverTheBoardAndCorrections {
+    fn name(&self) -> &str {
+        "m20261128_000004_over_the_board_and_corrections"
+    }
+}
+
+#[derive(DeriveIden)]
+enum BoardCorrections {
+    Table,
+    TournamentId,
+    Number,
+    Round,
+    Board,
+    Previous,
+    Result,
+    CorrectedBy,
+    Note,
+    AtMs,
+    AfterPairing,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for OverTheBoardAndCorrections {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Tournaments::Table)
+                    .add_column(boolean(Tournaments::OverTheBoard).default(false))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(BoardCorrections::Table)
+                    .if_not_exists()
+                    .col(big_integer(BoardCorrections::TournamentId))
+                    .col(integer(BoardCorrections::Number))
+                    .col(integer(BoardCorrections::Round))
+                    .col(integer(BoardCorrections::Board))
+                    .col(string(BoardCorrections::Previous))
+                    .col(string(BoardCorrections::Result))
+                    .col(string(BoardCorrections::CorrectedBy))
+                    .col(text(BoardCorrections::Note))
+                    .col(big_integer(BoardCorrections::AtMs))
+                    .col(boolean(BoardCorrections::AfterPairing))
+                    .primary_key(
+                        Index::create()
+                            .col(BoardCorrections::TournamentId)
+                            .col(BoardCorrections::Number),
+                    )
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .drop_table(
+                Table::drop()
+                    .table(BoardCorrections::Table)
+                    .if_exists()
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Tournaments::Table)
+                    .drop_column(Tournaments::OverTheBoard)
                     .to_owned(),
             )
             .await

@@ -97,6 +97,8 @@ pub mod entities {
             pub status: super::super::TournamentStatus,
             pub current_round: i32,
             pub created_at_ms: i64,
+            /// Played on physical boards: no games run on the server (migration 4).
+            pub over_the_board: bool,
         }
 
         #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -199,6 +201,34 @@ pub mod entities {
         impl ActiveModelBehavior for ActiveModel {}
     }
 
+    pub mod board_corrections {
+        use sea_orm::entity::prelude::*;
+
+        #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+        #[sea_orm(table_name = "board_corrections")]
+        pub struct Model {
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub tournament_id: i64,
+            /// 1 for the tournament's first correction.
+            #[sea_orm(primary_key, auto_increment = false)]
+            pub number: i32,
+            pub round: i32,
+            pub board: i32,
+            pub previous: String,
+            pub result: String,
+            pub corrected_by: String,
+            pub note: String,
+            pub at_ms: i64,
+            /// A later round had been paired: its pairings stand.
+            pub after_pairing: bool,
+        }
+
+        #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+        pub enum Relation {}
+
+        impl ActiveModelBehavior for ActiveModel {}
+    }
+
     pub mod matches {
         use sea_orm::entity::prelude::*;
 
@@ -243,7 +273,8 @@ pub mod entities {
 }
 
 use entities::{
-    boards, bye_requests, matches, queue_entries, scheduler_cursor, tournament_players, tournaments,
+    board_corrections, boards, bye_requests, matches, queue_entries, scheduler_cursor,
+    tournament_players, tournaments,
 };
 
 /// Where a tournament stands (stored as its lowercase name).
@@ -320,6 +351,8 @@ pub type EntrantRow = tournament_players::Model;
 pub type ByeRow = bye_requests::Model;
 /// One board of a round: a game (`kind` "game"), or a player's bye/absence (`black_id` None).
 pub type BoardRow = boards::Model;
+/// A board's result corrected by the organiser.
+pub type CorrectionRow = board_corrections::Model;
 /// A player waiting in the matchmaking queue.
 pub type QueueRow = queue_entries::Model;
 /// A game made by the matchmaking queue.
@@ -701,16 +734,84 @@ impl Store {
         Ok(version)
     }
 
-    /// The organiser's results of boards (round, board, result, short) in one transaction, as
-    /// [`Store::set_board_result`] with `correction`; returns the tournament's new version.
+    /// A board's result corrected (`row` says from what, to what, by whom and why), with the
+    /// correction's record, in one transaction: only while the board still has `row.previous`
+    /// (else `Conflict`: corrected meanwhile). `game`: the board's game when it has one now (an
+    /// over-the-board result's). Returns the tournament's new version.
+    pub async fn correct_board_result(
+        &self,
+        row: &CorrectionRow,
+        short: bool,
+        game: Option<GameId>,
+    ) -> Result<i64, StoreError> {
+        let txn = self.db.begin().await?;
+        let mut update = boards::Entity::update_many()
+            .col_expr(boards::Column::Result, Expr::value(row.result.as_str()))
+            .col_expr(boards::Column::Short, Expr::value(short))
+            .col_expr(boards::Column::Corrected, Expr::value(true));
+        if let Some(game) = game {
+            update = update.col_expr(boards::Column::GameId, Expr::value(game.0));
+        }
+        let done = update
+            .filter(boards::Column::TournamentId.eq(row.tournament_id))
+            .filter(boards::Column::Round.eq(row.round))
+            .filter(boards::Column::Board.eq(row.board))
+            // The new result may be there already: the arbiter's correction reached the board
+            // through its results first.
+            .filter(boards::Column::Result.is_in([row.previous.as_str(), row.result.as_str()]))
+            .exec(&txn)
+            .await?;
+        if done.rows_affected != 1 {
+            return Err(StoreError::Conflict(format!(
+                "board {}.{} no longer has the result {}",
+                row.round, row.board, row.previous
+            )));
+        }
+        let last: Option<i32> = board_corrections::Entity::find()
+            .select_only()
+            .column(board_corrections::Column::Number)
+            .filter(board_corrections::Column::TournamentId.eq(row.tournament_id))
+            .order_by_desc(board_corrections::Column::Number)
+            .into_tuple()
+            .one(&txn)
+            .await?;
+        let mut record = row.clone();
+        record.number = last.unwrap_or(0) + 1;
+        board_corrections::Entity::insert(board_corrections::ActiveModel::from(record))
+            .exec_without_returning(&txn)
+            .await?;
+        let version = bump(&txn, row.tournament_id).await?;
+        txn.commit().await?;
+        Ok(version)
+    }
+
+    /// A tournament's result corrections, oldest first.
+    pub async fn corrections(&self, tournament: i64) -> Result<Vec<CorrectionRow>, StoreError> {
+        reread(|| async move {
+            Ok(board_corrections::Entity::find()
+                .filter(board_corrections::Column::TournamentId.eq(tournament))
+                .order_by_asc(board_corrections::Column::Number)
+                .all(&self.db)
+                .await?)
+        })
+        .await
+    }
+
+    /// The organiser's results of boards (round, board, result, short, the game when the call
+    /// created one: over the board) in one transaction, as [`Store::set_board_result`] with
+    /// `correction`; returns the tournament's new version.
     pub async fn set_board_results(
         &self,
         tournament: i64,
-        results: &[(i32, i32, &str, bool)],
+        results: &[(i32, i32, &str, bool, Option<GameId>)],
     ) -> Result<i64, StoreError> {
         let txn = self.db.begin().await?;
-        for (round, board, result, short) in results {
-            boards::Entity::update_many()
+        for (round, board, result, short, game) in results {
+            let mut update = boards::Entity::update_many();
+            if let Some(game) = game {
+                update = update.col_expr(boards::Column::GameId, Expr::value(game.0));
+            }
+            update
                 .col_expr(boards::Column::Result, Expr::value(*result))
                 .col_expr(boards::Column::Short, Expr::value(*short))
                 .col_expr(boards::Column::Corrected, Expr::value(true))

@@ -33,6 +33,7 @@ fn tournament() -> TournamentRow {
         status: super::TournamentStatus::Registration,
         current_round: 0,
         created_at_ms: 1,
+        over_the_board: false,
     }
 }
 

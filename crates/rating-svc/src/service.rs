@@ -771,6 +771,7 @@ impl pb::rating_server::Rating for RatingService {
             changed_ratings: report.changed_ratings,
             matched: report.matched(),
             duration_ms,
+            corrections: report.corrections,
         }))
     }
 

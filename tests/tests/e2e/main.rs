@@ -4,6 +4,7 @@
 //! module with a filter: `cargo test -p hanniball-e2e --test e2e scopes::`.
 
 mod arbiter;
+mod corrections;
 mod rating;
 mod replicas;
 mod scheduler;

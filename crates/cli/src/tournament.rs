@@ -57,6 +57,10 @@ pub enum TournamentCommand {
         /// --self-entry).
         #[arg(long, requires = "self_entry")]
         late_entry: bool,
+        /// Played over the board (physical boards): no games run on the server; the results
+        /// you enter are played games, rated when the tournament is.
+        #[arg(long)]
+        over_the_board: bool,
     },
     /// Enter a tournament open for entry, with your own token (as a late entry once started,
     /// if the organiser allows).
@@ -86,12 +90,24 @@ pub enum TournamentCommand {
     Start { id: i64 },
     /// Pair the next round now (admin; when pairing is manual).
     Pair { id: i64 },
-    /// Correct a board's result (admin): 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-.
+    /// Enter a board's result (admin): 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-. A game that is on
+    /// ends with it; a board that has a result keeps it (use `correct`).
     Result {
         id: i64,
         round: u32,
         board: u32,
         result: String,
+    },
+    /// Correct a board's recorded result (admin): the game, the TRF, the standings and the
+    /// ratings follow. After the next round is paired the pairings made stand.
+    Correct {
+        id: i64,
+        round: u32,
+        board: u32,
+        result: String,
+        /// Why (kept with the correction).
+        #[arg(long, default_value = "")]
+        note: String,
     },
     /// Show a tournament: its players and every round's pairings and results.
     Show { id: i64 },
@@ -158,8 +174,18 @@ fn show(t: &spb::Tournament) -> String {
         spb::TournamentStatus::Unspecified => "?",
     };
     let mut out = format!(
-        "tournament {} · {} · {} · {} rounds · round {} · {}\n",
-        t.id, settings.name, settings.kind, t.rounds, t.current_round, status
+        "tournament {} · {} · {} · {} rounds · round {} · {} · {}\n",
+        t.id,
+        settings.name,
+        settings.kind,
+        t.rounds,
+        t.current_round,
+        status,
+        if settings.over_the_board {
+            "over the board"
+        } else {
+            "online"
+        }
     );
     out.push_str(&format!(
         "tie-breaks: {}{}\n",
@@ -237,6 +263,30 @@ fn show(t: &spb::Tournament) -> String {
         }
         out.push_str(&crate::table::render(&rows));
     }
+    if !t.corrections.is_empty() {
+        out.push_str("\ncorrections\n");
+        let mut rows = vec![vec![
+            "board".to_owned(),
+            "was".to_owned(),
+            "now".to_owned(),
+            "by".to_owned(),
+            "note".to_owned(),
+        ]];
+        for c in &t.corrections {
+            rows.push(vec![
+                format!("{}.{}", c.round, c.board),
+                c.previous.clone(),
+                c.result.clone(),
+                c.by.clone(),
+                if c.after_pairing {
+                    format!("{} (after the next round was paired)", c.note)
+                } else {
+                    c.note.clone()
+                },
+            ]);
+        }
+        out.push_str(&crate::table::render(&rows));
+    }
     out
 }
 
@@ -271,6 +321,7 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             manual,
             self_entry,
             late_entry,
+            over_the_board,
         } => {
             let settings = spb::TournamentSettings {
                 name,
@@ -288,6 +339,7 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
                 manual_pairing: manual,
                 self_entry,
                 late_self_entry: late_entry,
+                over_the_board,
                 ..Default::default()
             };
             calls.create(settings).await
@@ -314,6 +366,13 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             board,
             result,
         } => calls.set_result(id, round, board, result).await,
+        TournamentCommand::Correct {
+            id,
+            round,
+            board,
+            result,
+            note,
+        } => calls.correct(id, round, board, result, note).await,
         TournamentCommand::Show { id } => {
             print!("{}", show(&get(&mut calls.scheduler, id).await?));
             Ok(())
@@ -485,6 +544,44 @@ impl Calls {
             .await
             .map_err(rpc)?;
         println!("round {round} board {board}: {result}");
+        Ok(())
+    }
+
+    async fn correct(
+        &mut self,
+        id: i64,
+        round: u32,
+        board: u32,
+        result: String,
+        note: String,
+    ) -> Result<()> {
+        let answer = self
+            .scheduler
+            .correct_result(spb::CorrectResultRequest {
+                tournament_id: id,
+                round,
+                board,
+                result: result.clone(),
+                note,
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner();
+        match answer.correction {
+            None => println!("round {round} board {board}: {result} already; nothing changed"),
+            Some(c) => {
+                println!(
+                    "round {round} board {board}: {} corrected to {}",
+                    c.previous, c.result
+                );
+                if c.after_pairing {
+                    println!(
+                        "a later round was already paired: its pairings stand; the standings, \
+                         TRF and ratings follow the correction"
+                    );
+                }
+            }
+        }
         Ok(())
     }
 

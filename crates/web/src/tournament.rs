@@ -45,7 +45,7 @@ pub(crate) async fn tournament_page(
     let settings = tournament.settings.clone().unwrap_or_default();
     let live = is_live(&tournament);
     let mut body = format!(
-        "<h1>{}</h1><p id=\"summary\"{}>{} · round {} of {} · {} players · {} · \
+        "<h1>{}</h1><p id=\"summary\"{}>{} · round {} of {} · {} players · {} · {} · \
          <a href=\"/tournaments/{id}/trf\" download>TRF</a> · \
          <a href=\"/tournaments/{id}/print\" id=\"print-link\">Print pairings and standings</a></p>",
         esc(&settings.name),
@@ -58,6 +58,11 @@ pub(crate) async fn tournament_page(
             || "untimed".to_owned(),
             |tc| hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms)
         ),
+        if settings.over_the_board {
+            "played over the board"
+        } else {
+            "played online"
+        },
     );
     body.push_str("<section><h2>Standings</h2>");
     body.push_str(&standings_table(&standings));
@@ -65,6 +70,7 @@ pub(crate) async fn tournament_page(
     body.push_str(&rules_note(&standings));
     body.push_str("</section>");
     body.push_str(&crosstable(&tournament, &standings, by_rank));
+    body.push_str(&corrections(&tournament));
     // Pairings and results, newest round first.
     let before = points_before(&tournament);
     for round in rounds(&tournament).iter().rev() {
@@ -725,4 +731,36 @@ mod tests {
         assert!(table.contains("<td>0.5</td><td>bye</td>"), "{table}");
         assert_eq!(points_before(&tournament).get(&(2, 3)), Some(&1));
     }
+}
+
+/// The tournament's result corrections, oldest first (nothing when there are none).
+fn corrections(t: &spb::Tournament) -> String {
+    if t.corrections.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<section id=\"corrections\"><h2>Result corrections</h2><div class=\"scroll\" \
+         tabindex=\"0\"><table><thead><tr><th scope=\"col\">Board</th><th scope=\"col\">Was</th>\
+         <th scope=\"col\">Now</th><th scope=\"col\">By</th><th scope=\"col\">Why</th></tr>\
+         </thead><tbody>",
+    );
+    for c in &t.corrections {
+        let _ = write!(
+            out,
+            "<tr><td>{}.{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>",
+            c.round,
+            c.board,
+            esc(&c.previous),
+            esc(&c.result),
+            esc(&c.by),
+            esc(&c.note),
+            if c.after_pairing {
+                " (after the next round was paired: its pairings stand)"
+            } else {
+                ""
+            }
+        );
+    }
+    out.push_str("</tbody></table></div></section>");
+    out
 }

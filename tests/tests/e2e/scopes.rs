@@ -240,6 +240,16 @@ fn calls() -> Vec<(&'static str, Call)> {
                 c.arbiter.adjudicate_game(request).await.map(drop)
             })
         }),
+        ("Arbiter/CorrectResult", |mut c| {
+            Box::pin(async move {
+                let request = pb::CorrectResultRequest {
+                    game_id: 999_999,
+                    outcome: pb::Outcome::Draw as i32,
+                    ..Default::default()
+                };
+                c.arbiter.correct_result(request).await.map(drop)
+            })
+        }),
         ("Arbiter/WatchGame", |mut c| {
             Box::pin(async move {
                 let request = pb::WatchGameRequest {
@@ -442,6 +452,18 @@ fn calls() -> Vec<(&'static str, Call)> {
                     result: "1-0".to_owned(),
                 };
                 c.scheduler.set_result(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/CorrectResult", |mut c| {
+            Box::pin(async move {
+                let request = spb::CorrectResultRequest {
+                    tournament_id: 999_999,
+                    round: 1,
+                    board: 1,
+                    result: "1-0".to_owned(),
+                    ..Default::default()
+                };
+                c.scheduler.correct_result(request).await.map(drop)
             })
         }),
         ("Scheduler/SetResults", |mut c| {

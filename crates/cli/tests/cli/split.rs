@@ -34,12 +34,14 @@ const ARBITER_TABLES: &[&str] = &[
     "clock_leases",
     "games",
     "players",
+    "result_corrections",
     "results_outbox",
     "tokens",
     "turns",
 ];
 const RATING_TABLES: &[&str] = &["rating_cursor", "rating_events", "ratings"];
 const SCHEDULER_TABLES: &[&str] = &[
+    "board_corrections",
     "boards",
     "bye_requests",
     "matches",
@@ -334,7 +336,103 @@ fn play(dir: &Path, arbiter_db: &str, rating_db: &str, scheduler_db: &str) {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     });
+    corrected_in_three_processes(&runtime, &arbiter_url, &rating.url, &scheduler.url, &id);
     drop(bots);
+}
+
+/// A played game's result corrected with `tournament correct` (the scheduler's process): the
+/// game (the arbiter's) says the new result, and the rating service (a third process, its own
+/// database) takes the old one back and rates the new one, once.
+fn corrected_in_three_processes(
+    runtime: &tokio::runtime::Runtime,
+    arbiter: &str,
+    rating: &str,
+    scheduler: &str,
+    id: &str,
+) {
+    let t = tournament(runtime, scheduler, id);
+    let board = runtime
+        .block_on(async {
+            let mut games =
+                ArbiterClient::with_interceptor(channel(arbiter).await, Bearer::new(ADMIN));
+            for b in t
+                .boards
+                .iter()
+                .filter(|b| b.result == "1-0" || b.result == "0-1")
+            {
+                let game = games
+                    .get_game(pb::GetGameRequest { game_id: b.game_id })
+                    .await
+                    .expect("game")
+                    .into_inner()
+                    .game
+                    .expect("game");
+                if game.state.is_some_and(|s| s.next_turn_number >= 3) {
+                    return Some(b.clone());
+                }
+            }
+            None
+        })
+        .expect("a decisive played game");
+    let out = ok(&[
+        "tournament",
+        "correct",
+        id,
+        &board.round.to_string(),
+        &board.number.to_string(),
+        "1/2-1/2",
+        "--note",
+        "wrong button",
+        "--server",
+        scheduler,
+    ]);
+    assert!(out.contains("corrected to 1/2-1/2"), "{out}");
+    let shown = ok(&["tournament", "show", id, "--server", scheduler]);
+    assert!(shown.contains("wrong button"), "{shown}");
+    runtime.block_on(async {
+        let mut games = ArbiterClient::with_interceptor(channel(arbiter).await, Bearer::new(ADMIN));
+        let game = games
+            .get_game(pb::GetGameRequest {
+                game_id: board.game_id,
+            })
+            .await
+            .expect("game")
+            .into_inner()
+            .game
+            .expect("game");
+        assert_eq!(game.corrections, 1);
+        let result = game.state.and_then(|s| s.result).expect("result");
+        assert_eq!(result.outcome(), pb::Outcome::Draw);
+        let mut ratings = RatingClient::with_interceptor(channel(rating).await, Bearer::new(ADMIN));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for player in [board.white_player_id, board.black_player_id] {
+            loop {
+                let points = ratings
+                    .history(rpb::HistoryRequest {
+                        player: Some(rpb::PlayerRef {
+                            player: Some(rpb::player_ref::Player::Id(player)),
+                        }),
+                        ..Default::default()
+                    })
+                    .await
+                    .expect("history")
+                    .into_inner()
+                    .points;
+                let corrections: Vec<&rpb::HistoryPoint> = points
+                    .iter()
+                    .filter(|p| p.kind() == rpb::PointKind::Correction)
+                    .collect();
+                if let [one] = corrections.as_slice() {
+                    assert_eq!(one.game_id, board.game_id);
+                    assert_eq!(one.score(), rpb::Score::Draw);
+                    break;
+                }
+                assert!(corrections.len() < 2, "corrected twice: {points:?}");
+                assert!(Instant::now() < deadline, "never corrected: {points:?}");
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        }
+    });
 }
 
 /// A token revoked through Accounts (the arbiter's process) ends its stream there and is refused

@@ -91,6 +91,7 @@ pub async fn run(args: DemoArgs) -> Result<()> {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(crate::serve::logs_in_colour())
         .with_writer(std::io::stderr);
     if settings.log.format == "json" {
         logs.json().init();

@@ -99,7 +99,31 @@ enum BotCommand {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Exit code of a command whose reader went away (`hanniball game list | head -4`), as a
+/// program killed by `SIGPIPE` exits in a shell (128 + 13).
+const CLOSED_PIPE: i32 = 141;
+
+/// A closed stdout is the reader's choice, not a bug: `println!` panics on it, so the panic hook
+/// ends the process quietly with [`CLOSED_PIPE`] instead of printing a panic; every other panic
+/// is reported as before.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(CLOSED_PIPE);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let command = match cli.command {
         Command::Rules(command) => return rules::run(command),

@@ -102,12 +102,20 @@ fn init_logging(settings: &Settings) {
     // Logs go to stderr; stdout carries only the "serving on" line for scripts.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(logs_in_colour())
         .with_writer(std::io::stderr);
     if settings.log.format == "json" {
         builder.json().init();
     } else {
         builder.init();
     }
+}
+
+/// Whether log lines carry colour: only on a terminal, and never with `NO_COLOR` set
+/// (no-color.org), so a log file or a pipe gets plain text.
+pub(crate) fn logs_in_colour() -> bool {
+    use std::io::IsTerminal as _;
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// The admin token: configured inline, or read from its file (`auth.admin_token_file`, default

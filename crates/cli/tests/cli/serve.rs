@@ -88,3 +88,16 @@ async fn state_survives_kill_9() {
     second.0.wait().expect("reaped");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `hanniball serve 2>log` writes plain text: no colour escape codes in a file (colour only on a
+/// terminal, never with `NO_COLOR`).
+#[test]
+fn a_log_file_has_no_colour_codes() {
+    let dir = data_dir("plain-log");
+    let (server, _url) = serve(&dir, &[("HANNIBALL__LOG__FORMAT", "text")]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    drop(server);
+    let log = std::fs::read_to_string(dir.join("log")).expect("the log");
+    assert!(!log.trim().is_empty(), "the server logged nothing");
+    assert!(!log.contains('\u{1b}'), "escape codes in the log: {log:?}");
+}

@@ -594,6 +594,38 @@ pub(crate) async fn trf_download(State(mut api): State<Api>, Path(id): Path<Stri
     }
 }
 
+/// The tournament's result corrections, oldest first (nothing when there are none).
+fn corrections(t: &spb::Tournament) -> String {
+    if t.corrections.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<section id=\"corrections\"><h2>Result corrections</h2><div class=\"scroll\" \
+         tabindex=\"0\"><table><thead><tr><th scope=\"col\">Board</th><th scope=\"col\">Was</th>\
+         <th scope=\"col\">Now</th><th scope=\"col\">By</th><th scope=\"col\">Why</th></tr>\
+         </thead><tbody>",
+    );
+    for c in &t.corrections {
+        let _ = write!(
+            out,
+            "<tr><td>{}.{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>",
+            c.round,
+            c.board,
+            esc(&c.previous),
+            esc(&c.result),
+            esc(&c.by),
+            esc(&c.note),
+            if c.after_pairing {
+                " (after the next round was paired: its pairings stand)"
+            } else {
+                ""
+            }
+        );
+    }
+    out.push_str("</tbody></table></div></section>");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -731,36 +763,4 @@ mod tests {
         assert!(table.contains("<td>0.5</td><td>bye</td>"), "{table}");
         assert_eq!(points_before(&tournament).get(&(2, 3)), Some(&1));
     }
-}
-
-/// The tournament's result corrections, oldest first (nothing when there are none).
-fn corrections(t: &spb::Tournament) -> String {
-    if t.corrections.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from(
-        "<section id=\"corrections\"><h2>Result corrections</h2><div class=\"scroll\" \
-         tabindex=\"0\"><table><thead><tr><th scope=\"col\">Board</th><th scope=\"col\">Was</th>\
-         <th scope=\"col\">Now</th><th scope=\"col\">By</th><th scope=\"col\">Why</th></tr>\
-         </thead><tbody>",
-    );
-    for c in &t.corrections {
-        let _ = write!(
-            out,
-            "<tr><td>{}.{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>",
-            c.round,
-            c.board,
-            esc(&c.previous),
-            esc(&c.result),
-            esc(&c.by),
-            esc(&c.note),
-            if c.after_pairing {
-                " (after the next round was paired: its pairings stand)"
-            } else {
-                ""
-            }
-        );
-    }
-    out.push_str("</tbody></table></div></section>");
-    out
 }

@@ -194,16 +194,47 @@ pub(crate) async fn channel(connection: &Connection) -> Result<(Channel, Bearer)
         }
     };
     let tls = connection.tls()?;
-    let channel = if connection.server.contains(',') {
+    let server = server_urls(&connection.server);
+    let channel = if server.contains(',') {
         // Several replicas: every call balanced over them.
-        hanniball_client::connect_with(&connection.server, &tls)?
+        hanniball_client::connect_with(&server, &tls)?
     } else {
-        hanniball_client::endpoint(&connection.server, &tls)?
+        hanniball_client::endpoint(&server, &tls)?
             .connect()
             .await
-            .with_context(|| format!("cannot reach {}", connection.server))?
+            .map_err(|error| unreachable(&server, &error))?
     };
     Ok((channel, Bearer::new(&token)))
+}
+
+/// The server addresses as URLs: `127.0.0.1:50051` is taken as `http://127.0.0.1:50051` (each of
+/// several, separated by commas).
+pub(crate) fn server_urls(text: &str) -> String {
+    text.split(',')
+        .map(str::trim)
+        .map(|part| {
+            if part.contains("://") {
+                part.to_owned()
+            } else {
+                format!("http://{part}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A server that cannot be reached, said once, with the innermost reason and what to check.
+fn unreachable(server: &str, error: &(dyn std::error::Error + 'static)) -> anyhow::Error {
+    let mut reason = error.to_string();
+    let mut source = error.source();
+    while let Some(inner) = source {
+        reason = inner.to_string();
+        source = inner.source();
+    }
+    anyhow::anyhow!(
+        "cannot reach the server at {server} ({reason}): is `hanniball serve` running there? \
+         (--server or HANNIBALL_SERVER names another)"
+    )
 }
 
 async fn connect(connection: &Connection) -> Result<Clients> {
@@ -229,23 +260,42 @@ pub(crate) async fn player_by_name(accounts: &mut Accounts, name: &str) -> Resul
     let request = apb::GetPlayerRequest {
         player: Some(apb::get_player_request::Player::Name(stored)),
     };
-    let player = accounts
-        .get_player(request)
-        .await
-        .map_err(rpc)?
-        .into_inner()
-        .player
-        .context("no player in the answer")?;
-    Ok(player.id)
+    let player = match accounts.get_player(request).await {
+        Ok(answer) => answer.into_inner().player,
+        Err(status) if status.code() == tonic::Code::NotFound => {
+            anyhow::bail!(
+                "no player named {}: `hanniball player search {}` finds players by part of \
+                 their names",
+                quoted(name),
+                quoted(name)
+            )
+        }
+        Err(status) => return Err(rpc(status)),
+    };
+    Ok(player.context("no player in the answer")?.id)
+}
+
+/// User input as it may be shown in a message: quoted, control characters escaped, at most 64
+/// characters.
+pub(crate) fn quoted(text: &str) -> String {
+    let mut shown: String = text.chars().take(64).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    format!("{shown:?}")
 }
 
 pub(crate) fn parse_time(text: &str) -> Result<pb::TimeControl> {
     let (initial, increment) = text.split_once('+').unwrap_or((text, "0"));
     let seconds = |s: &str| -> Result<i64> {
-        let value: f64 = s
-            .parse()
-            .with_context(|| format!("bad time {s:?} in {text:?}"))?;
-        Ok((value * 1000.0).round() as i64)
+        match s.trim().parse::<f64>() {
+            Ok(value) if value.is_finite() && value >= 0.0 => Ok((value * 1000.0).round() as i64),
+            _ => anyhow::bail!(
+                "time control {}: write it in seconds as INITIAL+INCREMENT, e.g. 300+5 (five \
+                 minutes and five seconds a turn) or 600+0.5",
+                quoted(text)
+            ),
+        }
     };
     Ok(pb::TimeControl {
         initial_ms: seconds(initial)?,
@@ -404,7 +454,7 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
             }
             println!("scopes: {}", me.scopes.join(", "));
             if me.expires_at_ms > 0 {
-                println!("expires at {} ms since the Unix epoch", me.expires_at_ms);
+                println!("expires {}", utc(me.expires_at_ms));
             }
         }
     }
@@ -425,6 +475,18 @@ fn print_players(players: &[apb::Player]) {
 }
 
 /// The id of player `name`, `me` (0) for the calling token's own player.
+/// An answer's error, saying what to do when "me" was asked with a token that is no player's
+/// (the admin's).
+fn me_or_rpc(id: i64, status: Status) -> anyhow::Error {
+    if id == 0 && status.code() == tonic::Code::InvalidArgument {
+        return anyhow::anyhow!(
+            "this token is the admin's, not a player's: name the player (e.g. `hanniball player \
+             tokens alice`) instead of `me`"
+        );
+    }
+    rpc(status)
+}
+
 async fn player_or_me(clients: &mut Clients, name: &str) -> Result<i64> {
     if name == "me" {
         Ok(0)
@@ -449,16 +511,23 @@ async fn issue_token(
             expires_in_seconds: expires_in.unwrap_or(0),
         })
         .await
-        .map_err(rpc)?
+        .map_err(|status| me_or_rpc(id, status))?
         .into_inner()
         .token
         .context("no token in the answer")?;
     println!("token (shown once; id {}): {}", token.token_id, token.token);
     println!("scopes: {}", token.scopes.join(", "));
     if token.expires_at_ms > 0 {
-        println!("expires at {} ms since the Unix epoch", token.expires_at_ms);
+        println!("expires {}", utc(token.expires_at_ms));
     }
     Ok(())
+}
+
+/// A moment (ms since the epoch) as people read it: `2026-11-28 20:40 UTC`.
+pub(crate) fn utc(ms: i64) -> String {
+    let date = hanniball_rules::record::date(ms).replace('.', "-");
+    let minutes = ms.rem_euclid(86_400_000) / 60_000;
+    format!("{date} {:02}:{:02} UTC", minutes / 60, minutes % 60)
 }
 
 /// `player tokens`: the tokens of `name`, as a table.
@@ -471,18 +540,14 @@ async fn list_tokens(clients: &mut Clients, name: &str) -> Result<()> {
             ..Default::default()
         })
         .await
-        .map_err(rpc)?
+        .map_err(|status| me_or_rpc(id, status))?
         .into_inner()
         .tokens;
     let when = |ms: i64| {
-        if ms == 0 {
-            "-".to_owned()
-        } else {
-            ms.to_string()
-        }
+        if ms == 0 { "-".to_owned() } else { utc(ms) }
     };
     let mut rows = vec![
-        ["id", "scopes", "created ms", "expires ms", "revoked ms", ""]
+        ["id", "scopes", "created", "expires", "revoked", ""]
             .map(str::to_owned)
             .to_vec(),
     ];
@@ -490,7 +555,7 @@ async fn list_tokens(clients: &mut Clients, name: &str) -> Result<()> {
         rows.push(vec![
             t.token_id.to_string(),
             t.scopes.join(","),
-            t.created_at_ms.to_string(),
+            when(t.created_at_ms),
             when(t.expires_at_ms),
             when(t.revoked_at_ms),
             if t.current { "this token" } else { "" }.to_owned(),

@@ -502,3 +502,26 @@ mod rating_tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 }
+
+#[cfg(test)]
+mod example {
+    use super::Settings;
+
+    /// `deploy/hanniball.example.toml` loads, and its [rating] section says what the defaults
+    /// are (no placeholder, no drift).
+    #[test]
+    fn the_example_configuration_states_the_rating_defaults() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../deploy/hanniball.example.toml");
+        let example = Settings::load(Some(&path)).expect("the example loads");
+        let defaults = Settings::load(None).expect("defaults");
+        let (a, b) = (&example.rating, &defaults.rating);
+        assert_eq!(a.system, b.system);
+        assert_eq!(a.split_by_time_control, b.split_by_time_control);
+        assert_eq!(a.consume_results, b.consume_results);
+        assert_eq!(format!("{:?}", a.elo), format!("{:?}", b.elo));
+        assert_eq!(format!("{:?}", a.glicko2), format!("{:?}", b.glicko2));
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(!text.contains("PLACEHOLDER"));
+    }
+}

@@ -55,7 +55,7 @@ pub enum TournamentCommand {
         self_entry: bool,
         /// Players may also enter after the start, from the next round (Swiss; implies
         /// --self-entry).
-        #[arg(long, requires = "self_entry")]
+        #[arg(long)]
         late_entry: bool,
         /// Played over the board (physical boards): no games run on the server; the results
         /// you enter are played games, rated when the tournament is.
@@ -405,21 +405,55 @@ impl Calls {
         Ok(())
     }
 
+    /// All or nothing: every name is looked up first (all the unknown ones are named, and
+    /// nobody is added), players already entered are skipped (a rerun after a fix adds the
+    /// rest), and the others are entered in one `AddPlayers` call.
     async fn add(&mut self, id: i64, players: &[String], rating: i32) -> Result<()> {
+        let mut found: Vec<(&str, i64)> = Vec::with_capacity(players.len());
+        let mut unknown: Vec<String> = Vec::new();
         for player in players {
-            let player_id = player_id(&mut self.accounts, player).await?;
-            let entrant = self
-                .scheduler
-                .add_player(spb::AddPlayerRequest {
-                    tournament_id: id,
-                    player_id,
-                    rating,
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner()
-                .entrant
-                .context("no entrant in the answer")?;
+            match player_id(&mut self.accounts, player).await {
+                Ok(player_id) => found.push((player, player_id)),
+                Err(error) if error.to_string().starts_with("no player named") => {
+                    unknown.push(crate::client::quoted(player));
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        if !unknown.is_empty() {
+            anyhow::bail!(
+                "nobody was added: no player named {} (`hanniball player search NAME` finds \
+                 players; `hanniball player register NAME` registers one); fix the names and run \
+                 the command again",
+                unknown.join(", ")
+            );
+        }
+        let t = get(&mut self.scheduler, id).await?;
+        let entered: std::collections::HashSet<i64> =
+            t.entrants.iter().map(|e| e.player_id).collect();
+        let mut entries = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (name, player_id) in found {
+            if entered.contains(&player_id) {
+                println!("{name} is already in tournament {id}");
+            } else if seen.insert(player_id) {
+                entries.push(spb::PlayerEntry { player_id, rating });
+            }
+        }
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let added = self
+            .scheduler
+            .add_players(spb::AddPlayersRequest {
+                tournament_id: id,
+                players: entries,
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner()
+            .entrants;
+        for entrant in added {
             println!(
                 "{} ({}) added, rating {}",
                 entrant.name, entrant.player_id, entrant.rating

@@ -52,7 +52,7 @@ mod write;
 
 pub use encoding::{Encoding, UnknownEncoding, decode};
 pub use points::PointsMismatch;
-pub use write::write;
+pub use write::{write, write_unfinished};
 
 use thiserror::Error;
 

@@ -99,7 +99,7 @@ impl Loaded {
     }
 
     /// Start rank → player id.
-    fn by_rank(&self) -> HashMap<i64, u32> {
+    pub fn by_rank(&self) -> HashMap<i64, u32> {
         self.entrants
             .iter()
             .filter_map(|(e, _)| e.start_rank.map(|r| (e.player_id, r as u32)))

@@ -90,12 +90,19 @@ impl SchedulerService {
                 i32::try_from(item.round).unwrap_or(i32::MAX),
                 i32::try_from(item.board).unwrap_or(i32::MAX),
             );
-            let row = loaded
-                .board(round, number)
-                .ok_or_else(|| ServiceError::NotFound {
-                    what: "board",
-                    id: format!("{}.{}", item.round, item.board),
-                })?;
+            let row = loaded.board(round, number).ok_or_else(|| {
+                if round > loaded.tournament.current_round {
+                    ServiceError::FailedPrecondition(format!(
+                        "round {} of tournament {id} is not paired yet (the current round is {})",
+                        item.round, loaded.tournament.current_round
+                    ))
+                } else {
+                    ServiceError::NotFound {
+                        what: "board",
+                        id: format!("{}.{} of tournament {id}", item.round, item.board),
+                    }
+                }
+            })?;
             if row.kind != model::GAME {
                 return Err(ServiceError::FailedPrecondition(format!(
                     "board {}.{} is a {}, not a game",
@@ -952,11 +959,18 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let (_, player) = self.entrant(&request, request.get_ref().player_id).await?;
         let mut loaded = self.core.load(positive(id, "tournament_id")?).await?;
         let not_entered = || ServiceError::NotFound {
-            what: "player in tournament",
-            id: player.to_string(),
+            what: "player",
+            id: format!("{player} in tournament {id}"),
         };
-        if !loaded.entrants.iter().any(|(e, _)| e.player_id == player) {
+        let Some((entry, name)) = loaded.entrants.iter().find(|(e, _)| e.player_id == player)
+        else {
             return Err(not_entered().into());
+        };
+        if let Some(from) = entry.withdrawn_from {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "{name} is already withdrawn from tournament {id} (from round {from})"
+            ))
+            .into());
         }
         if loaded.tournament.status == TournamentStatus::Registration {
             // Before the start an entry is only a wish: leaving takes it back entirely (no
@@ -1009,8 +1023,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .any(|(e, _)| e.player_id == r.player_id)
         {
             return Err(ServiceError::NotFound {
-                what: "player in tournament",
-                id: r.player_id.to_string(),
+                what: "player",
+                id: format!("{} in tournament {}", r.player_id, r.tournament_id),
             }
             .into());
         }
@@ -1176,7 +1190,22 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             "{} {}",
             loaded.tournament.system, loaded.tournament.kind
         ));
-        let trf = hanniball_pairing::trf::write(&model)
+        // A round under way is written as programs save mid-round: its byes and finished games
+        // with their results, its other games with a blank result (read back as unfinished).
+        let ranks = loaded.by_rank();
+        let rank = |id: i64| hanniball_pairing::PlayerId(ranks.get(&id).copied().unwrap_or(0));
+        let current = loaded.tournament.current_round;
+        let pending: Vec<_> = loaded
+            .boards
+            .iter()
+            .filter(|b| b.round == current && b.kind == model::GAME && b.result.is_none())
+            .filter_map(|b| Some((rank(b.white_id), rank(b.black_id?))))
+            .collect();
+        let unfinished = (!pending.is_empty()).then(|| hanniball_pairing::trf::UnfinishedRound {
+            round: current as u32,
+            games: pending,
+        });
+        let trf = hanniball_pairing::trf::write_unfinished(&model, unfinished.as_ref())
             .map_err(|e| Status::failed_precondition(e.to_string()))?;
         Ok(Response::new(pb::ExportTrfResponse { trf }))
     }

@@ -187,7 +187,13 @@ impl Admin {
             .expect("trf")
             .into_inner()
             .trf;
-        hanniball_pairing::trf::parse(&text).expect("the TRF parses")
+        // A round under way is written unfinished: its games without results are not entries.
+        hanniball_pairing::trf::read(
+            text.as_bytes(),
+            &hanniball_pairing::trf::ReadOptions::default(),
+        )
+        .expect("the TRF reads")
+        .tournament
     }
 
     async fn points(&mut self, id: i64) -> Vec<(i64, String)> {
@@ -567,4 +573,66 @@ async fn an_online_result_corrected_changes_the_game_and_its_rating_once() {
         );
         shutdown.cancel();
     }
+}
+
+/// An export while a round is played writes the whole round as programs save mid-round: its
+/// bye and finished game with their results, the game still on with a blank result; read back,
+/// it is an unfinished round that `swiss pair` will not pair past.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_mid_round_writes_the_round_whole() {
+    let db = databases().await.remove(0);
+    let (url, shutdown) = hanniball_e2e::all_services(&db).await;
+    let mut a = admin(&url).await;
+    let players = a.players("mid", 5).await;
+    let id = a.create(settings("Mid-round", true), &players).await;
+    let t = a.tournament(id).await;
+    let games: Vec<&spb::Board> = t
+        .boards
+        .iter()
+        .filter(|b| b.kind() == spb::BoardKind::Game)
+        .collect();
+    assert_eq!(games.len(), 2);
+    a.result(id, 1, games[0].number, "1-0").await;
+    let text = a
+        .sched
+        .export_trf(spb::ExportTrfRequest { tournament_id: id })
+        .await
+        .expect("trf")
+        .into_inner()
+        .trf;
+    let file = hanniball_pairing::trf::read(
+        text.as_bytes(),
+        &hanniball_pairing::trf::ReadOptions::default(),
+    )
+    .expect("the export reads");
+    let unfinished = file.unfinished.clone().expect("round 1 under way");
+    assert_eq!(unfinished.round, 1);
+    assert_eq!(
+        unfinished.games,
+        vec![(
+            hanniball_pairing::PlayerId(rank_of(&t, games[1].white_player_id)),
+            hanniball_pairing::PlayerId(rank_of(&t, games[1].black_player_id)),
+        )],
+        "{text}"
+    );
+    // The bye and the finished game are there, with their points.
+    let bye = t
+        .boards
+        .iter()
+        .find(|b| b.kind() == spb::BoardKind::PairingBye)
+        .expect("a bye");
+    assert_eq!(
+        entry(&file.tournament, rank_of(&t, bye.white_player_id), 1),
+        hanniball_pairing::RoundEntry::PairingBye
+    );
+    assert!(matches!(
+        entry(&file.tournament, rank_of(&t, games[0].white_player_id), 1),
+        hanniball_pairing::RoundEntry::Game { .. }
+    ));
+    let refused = hanniball_pairing::trf::parse(&text).expect_err("not paired past");
+    assert!(
+        refused.to_string().contains("enter the results"),
+        "{refused}"
+    );
+    shutdown.cancel();
 }

@@ -1,6 +1,6 @@
 //! Writing a tournament as TRF text.
 
-use super::{MAX_PLAYERS, TrfError};
+use super::{MAX_PLAYERS, TrfError, UnfinishedRound};
 use crate::tournament::{Colour, GameResult, Player, PointSystem, RoundEntry, Score, Tournament};
 
 fn points_text(p: Score) -> String {
@@ -11,6 +11,17 @@ fn points_text(p: Score) -> String {
 /// A field larger than `MAX_PLAYERS` is refused: its ranks would spill out of their columns and
 /// the file would read back as a different tournament.
 pub fn write(t: &Tournament) -> Result<String, TrfError> {
+    write_unfinished(t, None)
+}
+
+/// [`write`] with the last round paired but not over: its games without a result yet are
+/// written as programs save mid-round (`   8 w  `: opponent and colour, a blank result), after
+/// the round's byes and finished games, which `t` holds. [`super::parse_with_notes`] reads such
+/// a file back as the same [`UnfinishedRound`].
+pub fn write_unfinished(
+    t: &Tournament,
+    unfinished: Option<&UnfinishedRound>,
+) -> Result<String, TrfError> {
     if t.players.len() > MAX_PLAYERS {
         return Err(TrfError::TooManyPlayers {
             count: t.players.len(),
@@ -77,9 +88,28 @@ pub fn write(t: &Tournament) -> Result<String, TrfError> {
             line.push_str("  ");
             line.push_str(&entry_text(e));
         }
-        // A last round without a pairing (`0000 -  `) keeps its blank result column: a line
-        // that stops inside a round's eight columns is malformed to bbpPairings.
-        if p.entries.last() == Some(&RoundEntry::NotPaired) {
+        let pending = unfinished.and_then(|u| {
+            u.games.iter().find_map(|&(white, black)| {
+                if white == p.id {
+                    Some((u.round, black, 'w'))
+                } else if black == p.id {
+                    Some((u.round, white, 'b'))
+                } else {
+                    None
+                }
+            })
+        });
+        if let Some((round, opponent, colour)) = pending {
+            for _ in p.entries.len() as u32 + 1..round {
+                line.push_str("  ");
+                line.push_str(&entry_text(&RoundEntry::NotPaired));
+            }
+            line.push_str(&format!("  {:>4} {colour}  ", opponent.0));
+        }
+        // A last round without a pairing (`0000 -  `) or a result (`   8 w  `) keeps its blank
+        // result column: a line that stops inside a round's eight columns is malformed to
+        // bbpPairings.
+        if pending.is_some() || p.entries.last() == Some(&RoundEntry::NotPaired) {
             out.push_str(&line);
         } else {
             out.push_str(line.trim_end());

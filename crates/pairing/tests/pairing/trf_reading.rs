@@ -286,6 +286,37 @@ fn a_round_paired_without_results_is_checked_and_not_paired_past() {
     ));
 }
 
+/// A round under way is written as programs save mid-round: its byes and finished games with
+/// their results, its other games with a blank result; the file reads back as the same
+/// unfinished round (`swiss pair` then asks for the results), and with the rest of the file
+/// unchanged.
+#[test]
+fn a_round_under_way_is_written_and_read_back_whole() {
+    let text = [
+        line(1, "Alpha", "1.0", &["0003 w 1", "0002 b  "]),
+        line(2, "Bravo", "0.5", &["0004 b =", "0001 w  "]),
+        line(3, "Charlie", "1.0", &["0001 b 0", "0005 w 1"]),
+        line(4, "Delta", "1.5", &["0002 w =", "0000 - U"]),
+        line(5, "Echo", "1.0", &["0000 - U", "0003 b 0"]),
+        "XXR 3".to_string(),
+    ]
+    .join("\n");
+    let file = read(text.as_bytes()).expect("reads");
+    let unfinished = file.unfinished.clone().expect("round 2 under way");
+    let written = trf::write_unfinished(&file.tournament, Some(&unfinished)).expect("writes");
+    let back = read(written.as_bytes()).expect("reads back");
+    assert_eq!(back.unfinished, Some(unfinished), "{written}");
+    assert_eq!(
+        back.tournament.players, file.tournament.players,
+        "{written}"
+    );
+    // Without the unfinished round the same tournament is written as before.
+    assert_eq!(
+        trf::write(&file.tournament),
+        trf::write_unfinished(&file.tournament, None)
+    );
+}
+
 /// Single fields written more loosely than TRF-16 says, each seen in a public file (see
 /// `tests/data/real/README.md`): read where the meaning is unambiguous.
 #[test]

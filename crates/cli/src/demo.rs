@@ -211,7 +211,7 @@ impl Services {
             )?)
         };
         let admin_token = hanniball_svc_kit::AdminToken::new(&token);
-        let (served, _, here) = crate::serve::launch(
+        let (served, _, here, pages) = crate::serve::launch(
             &settings,
             db.clone(),
             listener,
@@ -250,6 +250,7 @@ impl Services {
         } else {
             let web =
                 crate::serve::start_web(&settings, &admin_token, &here, shutdown.clone()).await?;
+            crate::serve::set_pages(&pages, &format!("http://{web}"));
             println!("Watch it live: http://{web}/");
             Some(web)
         };

@@ -416,7 +416,7 @@ fn print_history(points: &[pb::HistoryPoint], json: bool) {
                 format!(
                     "{{\"sequence\":{},\"kind\":{},\"game_id\":{},\"opponent_id\":{},\"opponent_name\":{},\"score\":{},\"opponent_rating_before\":{},\"rating_before\":{},\"rating_after\":{},\"at_ms\":{},\"reason\":{}}}",
                     p.sequence,
-                    js(if p.kind == pb::PointKind::Adjustment as i32 { "adjustment" } else { "game" }),
+                    js(kind_name(p.kind)),
                     p.game_id,
                     p.opponent_id,
                     js(&p.opponent_name),
@@ -457,8 +457,13 @@ fn print_history(points: &[pb::HistoryPoint], json: bool) {
                     p.reason
                 );
             } else {
+                let corrected = if p.kind == pb::PointKind::Correction as i32 {
+                    "  (result corrected: the old result taken back, this one rated)"
+                } else {
+                    ""
+                };
                 println!(
-                    "{:<16}  {:>7}  {:<width$}  {:>7}  {:<5}  {:>7} → {:<7} {:>+6}",
+                    "{:<16}  {:>7}  {:<width$}  {:>7}  {:<5}  {:>7} → {:<7} {:>+6}{corrected}",
                     when(p.at_ms),
                     p.game_id,
                     p.opponent_name,
@@ -470,6 +475,15 @@ fn print_history(points: &[pb::HistoryPoint], json: bool) {
                 );
             }
         }
+    }
+}
+
+/// A history point's kind as scripts read it.
+fn kind_name(kind: i32) -> &'static str {
+    match pb::PointKind::try_from(kind) {
+        Ok(pb::PointKind::Adjustment) => "adjustment",
+        Ok(pb::PointKind::Correction) => "correction",
+        _ => "game",
     }
 }
 

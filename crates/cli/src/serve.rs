@@ -311,7 +311,7 @@ pub async fn run(args: ServeArgs) -> Result<()> {
     } else {
         Some(serve_metrics(&settings.server.metrics_listen)?)
     };
-    let (running, names, here) = launch(
+    let (running, names, here, pages) = launch(
         &settings,
         db.clone(),
         listener,
@@ -349,6 +349,7 @@ pub async fn run(args: ServeArgs) -> Result<()> {
     println!("hanniball serving on {scheme}://{}", running.addr);
     if let Some(addr) = web {
         use std::io::Write as _;
+        set_pages(&pages, &format!("http://{addr}"));
         let _ = writeln!(std::io::stdout(), "web pages on http://{addr}/");
         tracing::info!(%addr, "web pages on http://{addr}/");
     }
@@ -364,6 +365,24 @@ pub async fn run(args: ServeArgs) -> Result<()> {
     shutdown.cancel();
     running.wait().await.context("server error")?;
     Ok(())
+}
+
+/// What [`launch`] started: the server, its services' names, the address the process's own
+/// services call, and where the pages are (to be set once they listen).
+type Launched = (
+    hanniball_svc_kit::Served,
+    Vec<&'static str>,
+    String,
+    hanniball_scheduler_svc::PagesUrl,
+);
+
+/// Sets where the pages are, unless `web.public_url` already said (it wins).
+pub(crate) fn set_pages(pages: &hanniball_scheduler_svc::PagesUrl, url: &str) {
+    if let Ok(mut known) = pages.write()
+        && known.is_empty()
+    {
+        *known = url.to_owned();
+    }
 }
 
 /// Starts the web pages on `server.web_listen` (the default port taken: any free port), calling
@@ -554,7 +573,11 @@ pub async fn launch(
     only: Option<Service>,
     shutdown: CancellationToken,
     tls: Option<std::sync::Arc<hanniball_svc_kit::ServerTls>>,
-) -> Result<(hanniball_svc_kit::Served, Vec<&'static str>, String)> {
+) -> Result<Launched> {
+    let pages = hanniball_scheduler_svc::PagesUrl::default();
+    if !settings.web.public_url.is_empty() {
+        set_pages(&pages, &settings.web.public_url);
+    }
     let addr = listener.local_addr().context("no local address")?;
     // Services of this process call each other like any client. With TLS on the service port
     // they do so over a second, plain listener on loopback, so that they need not trust (or
@@ -643,6 +666,7 @@ pub async fn launch(
             max_window: settings.matchmaking.max_window,
         };
         options.tick = std::time::Duration::from_millis(settings.matchmaking.tick_ms.max(10));
+        options.pages = std::sync::Arc::clone(&pages);
         let scheduler = Scheduler::build(db.clone(), accounts(), &options, shutdown.clone())
             .await
             .map_err(|error| anyhow::anyhow!("{error}"))?;
@@ -681,7 +705,7 @@ pub async fn launch(
     )
     .await
     .context("serving")?;
-    Ok((served, names, here))
+    Ok((served, names, here, pages))
 }
 
 /// A database URL without its password.

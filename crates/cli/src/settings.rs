@@ -34,6 +34,9 @@ pub struct Web {
     /// The token the pages call the API with (a `read` token is enough); empty: the admin token
     /// of this process.
     pub token: String,
+    /// The pages' address as people reach them (`https://club.example/`), for the links the
+    /// scheduler and the CLI give; empty: this process's own pages, if it serves them.
+    pub public_url: String,
 }
 
 /// `server.web_listen` by default: a person opens this; when it is taken, any free port.
@@ -221,6 +224,7 @@ impl Settings {
             .set_default("server.metrics_listen", "")?
             .set_default("server.web_listen", DEFAULT_WEB_LISTEN)?
             .set_default("web.token", "")?
+            .set_default("web.public_url", "")?
             .set_default("server.tls.cert", "")?
             .set_default("server.tls.key", "")?
             .set_default("server.tls.client_ca", "")?

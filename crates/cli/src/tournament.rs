@@ -98,6 +98,10 @@ pub enum TournamentCommand {
         board: u32,
         result: String,
     },
+    /// Enter a round's results in one all-or-nothing call (admin): a line per board, `BOARD
+    /// RESULT` (`3 1-0`), from FILE or standard input (`-`); blank lines and `#` comments are
+    /// skipped. Any bad line or refused board changes nothing.
+    Results { id: i64, round: u32, file: String },
     /// Correct a board's recorded result (admin): the game, the TRF, the standings and the
     /// ratings follow. After the next round is paired the pairings made stand.
     Correct {
@@ -290,6 +294,53 @@ fn show(t: &spb::Tournament) -> String {
     out
 }
 
+/// A round's results from text: a line per board, `BOARD RESULT`; blank lines and `#` comments
+/// skipped. Every bad line is named (line number and text), not only the first.
+fn round_results(text: &str, round: u32) -> Result<Vec<spb::BoardResult>, String> {
+    const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"];
+    let mut results = Vec::new();
+    let mut problems = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let (board, result) = (words.next(), words.next());
+        let parsed = match (board.map(str::parse::<u32>), result, words.next()) {
+            (Some(Ok(board)), Some(result), None) if board > 0 => {
+                let result = match result {
+                    "½-½" | "=" | "0.5-0.5" => "1/2-1/2",
+                    other => other,
+                };
+                if RESULTS.contains(&result) {
+                    Ok(spb::BoardResult {
+                        round,
+                        board,
+                        result: result.to_owned(),
+                    })
+                } else {
+                    Err(format!("unknown result (one of {})", RESULTS.join(", ")))
+                }
+            }
+            _ => Err("expected `BOARD RESULT`, e.g. `3 1-0`".to_owned()),
+        };
+        match parsed {
+            Ok(r) => results.push(r),
+            Err(why) => problems.push(format!(
+                "line {}: {}: {why}",
+                index + 1,
+                crate::client::quoted(raw.trim())
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(results)
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
 /// The C.07 text and unrated policy as `swiss standings` names them (nothing from a server
 /// that does not say).
 fn rules_note(rules: &str, unrated: &str) -> String {
@@ -366,6 +417,7 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             board,
             result,
         } => calls.set_result(id, round, board, result).await,
+        TournamentCommand::Results { id, round, file } => calls.results(id, round, &file).await,
         TournamentCommand::Correct {
             id,
             round,
@@ -374,7 +426,17 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             note,
         } => calls.correct(id, round, board, result, note).await,
         TournamentCommand::Show { id } => {
-            print!("{}", show(&get(&mut calls.scheduler, id).await?));
+            let answer = calls
+                .scheduler
+                .get_tournament(spb::GetTournamentRequest { tournament_id: id })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            let t = answer.tournament.context("no tournament in the answer")?;
+            print!("{}", show(&t));
+            if !answer.page_url.is_empty() {
+                println!("\npage: {0}\nprint view: {0}/print", answer.page_url);
+            }
             Ok(())
         }
         TournamentCommand::Standings { id } => calls.standings(id).await,
@@ -581,6 +643,36 @@ impl Calls {
         Ok(())
     }
 
+    async fn results(&mut self, id: i64, round: u32, file: &str) -> Result<()> {
+        let text = if file == "-" {
+            std::io::read_to_string(std::io::stdin()).context("reading standard input")?
+        } else {
+            std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?
+        };
+        let results = round_results(&text, round)
+            .map_err(|e| anyhow::anyhow!("{file}: {e}; no result was entered"))?;
+        if results.is_empty() {
+            anyhow::bail!(
+                "{file}: no results in it (a line per board: `BOARD RESULT`, e.g. `3 1-0`)"
+            );
+        }
+        let boards = self
+            .scheduler
+            .set_results(spb::SetResultsRequest {
+                tournament_id: id,
+                results,
+            })
+            .await
+            .map_err(|status| anyhow::anyhow!("{}; no result was entered", rpc(status)))?
+            .into_inner()
+            .boards;
+        for b in &boards {
+            println!("round {} board {}: {}", b.round, b.number, b.result);
+        }
+        println!("{} results entered", boards.len());
+        Ok(())
+    }
+
     async fn correct(
         &mut self,
         id: i64,
@@ -701,5 +793,32 @@ impl Calls {
         }
         print!("{}", crate::table::render(&rows));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod results_file {
+    use super::round_results;
+
+    #[test]
+    fn a_results_file_is_read_whole_and_every_bad_line_named() {
+        let ok = round_results("# round 2\n1 1-0\n2 ½-½   # agreed\n\n3 -/+\n", 2).expect("reads");
+        let read: Vec<(u32, u32, &str)> = ok
+            .iter()
+            .map(|r| (r.round, r.board, r.result.as_str()))
+            .collect();
+        assert_eq!(read, [(2, 1, "1-0"), (2, 2, "1/2-1/2"), (2, 3, "-/+")]);
+        let bad = round_results("1 1-0\n2 2-0\nthree 1-0\n4 1-0 extra\n", 1)
+            .expect_err("three bad lines");
+        for needle in [
+            "line 2",
+            "line 3",
+            "line 4",
+            "unknown result",
+            "BOARD RESULT",
+        ] {
+            assert!(bad.contains(needle), "{needle}: {bad}");
+        }
+        assert!(!bad.contains("line 1:"), "{bad}");
     }
 }

@@ -51,7 +51,14 @@ pub struct SchedulerOptions {
     pub tick: Duration,
     /// How to reach the arbiter and the rating service over TLS (`https://` URLs).
     pub tls: hanniball_svc_kit::ClientTls,
+    /// Where the web pages are (`http://host:port`), once known; empty: no pages. Tournaments
+    /// are sent with their page's address.
+    pub pages: PagesUrl,
 }
+
+/// The web pages' base address, shared with whoever learns it (the process starts its pages
+/// after its services).
+pub type PagesUrl = Arc<std::sync::RwLock<String>>;
 
 impl SchedulerOptions {
     /// Defaults for a scheduler calling the arbiter (and rating service) at `url`.
@@ -68,6 +75,7 @@ impl SchedulerOptions {
             },
             tick: Duration::from_millis(500),
             tls: hanniball_svc_kit::ClientTls::default(),
+            pages: PagesUrl::default(),
         }
     }
 }
@@ -77,6 +85,7 @@ impl SchedulerOptions {
 pub struct Scheduler {
     core: Core,
     auth: Arc<Auth>,
+    pages: PagesUrl,
 }
 
 impl Scheduler {
@@ -123,7 +132,11 @@ impl Scheduler {
         // Revocations on any replica empty this service's token cache at once.
         tokio::spawn(auth.follow(&core.accounts, shutdown.clone()));
         tokio::spawn(tick(core.clone(), options.tick, shutdown));
-        Ok(Scheduler { core, auth })
+        Ok(Scheduler {
+            core,
+            auth,
+            pages: Arc::clone(&options.pages),
+        })
     }
 
     /// Adds the Scheduler service to `routes`.
@@ -132,6 +145,7 @@ impl Scheduler {
             SchedulerServer::new(SchedulerService {
                 core: self.core.clone(),
                 auth: Arc::clone(&self.auth),
+                pages: Arc::clone(&self.pages),
             })
             .max_decoding_message_size(hanniball_svc_kit::MAX_REQUEST_BYTES),
         );

@@ -20,6 +20,7 @@ use crate::model::{self, Loaded};
 pub struct SchedulerService {
     pub core: Core,
     pub auth: Arc<Auth>,
+    pub pages: crate::PagesUrl,
 }
 
 impl SchedulerService {
@@ -681,8 +682,18 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .iter()
             .map(correction)
             .collect();
+        let base = self
+            .pages
+            .read()
+            .map(|b| b.trim_end_matches('/').to_owned())
+            .unwrap_or_default();
         Ok(Response::new(pb::GetTournamentResponse {
             tournament: Some(sent),
+            page_url: if base.is_empty() {
+                String::new()
+            } else {
+                format!("{base}/tournaments/{id}")
+            },
         }))
     }
 

@@ -9,6 +9,7 @@ mod edge_fuzz;
 mod game_records;
 mod metrics;
 mod names;
+mod organiser;
 mod replicas;
 mod rules_cli;
 mod self_service_cli;

@@ -62,6 +62,33 @@ pub enum TournamentCommand {
         #[arg(long)]
         over_the_board: bool,
     },
+    /// Start a Swiss from a TRF file another program wrote (admin): its players (registered
+    /// here when no player has their name), ratings and rounds played, checked as `swiss check
+    /// --strict` checks them; then `tournament pair` pairs the next round as the file would be.
+    Import {
+        /// The TRF file (UTF-8, UTF-16 or Windows-1252); `-` reads standard input.
+        file: String,
+        /// The name (default: the file's, line 012).
+        #[arg(long)]
+        name: Option<String>,
+        /// The number of rounds (default: the file's, XXR or 142).
+        #[arg(long, default_value_t = 0)]
+        rounds: u32,
+        /// Fischer time control in seconds for the games to come, `initial+increment`.
+        #[arg(long)]
+        time: Option<String>,
+        #[arg(long)]
+        rated: bool,
+        /// Played over the board (see `create`).
+        #[arg(long)]
+        over_the_board: bool,
+        /// Pair rounds only on `tournament pair` (default: as soon as a round is over).
+        #[arg(long)]
+        manual: bool,
+        /// Import rounds that `swiss check --strict` flags: the pairings made stand.
+        #[arg(long)]
+        accept_differences: bool,
+    },
     /// Enter a tournament open for entry, with your own token (as a late entry once started,
     /// if the organiser allows).
     Enter { id: i64 },
@@ -400,6 +427,27 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             players,
             rating,
         } => calls.add(id, &players, rating).await,
+        TournamentCommand::Import {
+            file,
+            name,
+            rounds,
+            time,
+            rated,
+            over_the_board,
+            manual,
+            accept_differences,
+        } => {
+            let settings = spb::TournamentSettings {
+                name: name.unwrap_or_default(),
+                rounds,
+                time_control: time.as_deref().map(parse_time).transpose()?,
+                rated,
+                over_the_board,
+                manual_pairing: manual,
+                ..Default::default()
+            };
+            calls.import(&file, settings, accept_differences).await
+        }
         TournamentCommand::Enter { id } => calls.enter(id).await,
         TournamentCommand::Leave { id } => calls.leave(id).await,
         TournamentCommand::Withdraw { id, player } => calls.withdraw(id, &player).await,
@@ -640,6 +688,97 @@ impl Calls {
             .await
             .map_err(rpc)?;
         println!("round {round} board {board}: {result}");
+        Ok(())
+    }
+
+    async fn import(
+        &mut self,
+        file: &str,
+        settings: spb::TournamentSettings,
+        accept_differences: bool,
+    ) -> Result<()> {
+        use hanniball_proto::accounts::v1 as apb;
+        let bytes = if file == "-" {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+                .context("reading standard input")?;
+            bytes
+        } else {
+            std::fs::read(file).with_context(|| format!("reading {file}"))?
+        };
+        let (text, _) = hanniball_pairing::trf::decode(&bytes, None)
+            .map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+        let read = hanniball_pairing::trf::read(
+            text.as_bytes(),
+            &hanniball_pairing::trf::ReadOptions::default(),
+        )
+        .map_err(|e| anyhow::anyhow!("{file}: {e}; nothing was imported"))?;
+        // Each starting rank's player: the account of that name, or a new one.
+        let mut ids = Vec::with_capacity(read.tournament.players.len());
+        let mut registered = Vec::new();
+        for p in &read.tournament.players {
+            let name = p.name.trim();
+            match player_id(&mut self.accounts, name).await {
+                Ok(id) => ids.push(id),
+                Err(error) if error.to_string().starts_with("no player named") => {
+                    let player = self
+                        .accounts
+                        .register_player(apb::RegisterPlayerRequest {
+                            name: name.to_owned(),
+                            kind: apb::PlayerKind::Human as i32,
+                            issue_token: false,
+                        })
+                        .await
+                        .map_err(|status| {
+                            anyhow::anyhow!(
+                                "{file}: starting rank {}: {}; nothing was imported",
+                                p.id,
+                                rpc(status)
+                            )
+                        })?
+                        .into_inner()
+                        .player
+                        .context("no player in the answer")?;
+                    registered.push(player.name.clone());
+                    ids.push(player.id);
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        if !registered.is_empty() {
+            println!(
+                "registered {} new players: {}",
+                registered.len(),
+                registered.join(", ")
+            );
+        }
+        let t = self
+            .scheduler
+            .import_tournament(spb::ImportTournamentRequest {
+                settings: Some(settings),
+                trf: text,
+                player_ids: ids,
+                accept_differences,
+            })
+            .await
+            .map_err(|status| anyhow::anyhow!("{file}: {}; nothing was imported", rpc(status)))?
+            .into_inner()
+            .tournament
+            .context("no tournament in the answer")?;
+        println!(
+            "tournament {} imported: {} players, {} rounds played of {}",
+            t.id,
+            t.entrants.len(),
+            t.current_round,
+            t.rounds
+        );
+        if t.status() == spb::TournamentStatus::Running {
+            println!(
+                "pair round {} with `hanniball tournament pair {}`",
+                t.current_round + 1,
+                t.id
+            );
+        }
         Ok(())
     }
 

@@ -9,6 +9,7 @@
 
 mod core;
 pub mod error;
+mod import;
 mod model;
 mod service;
 pub mod store;

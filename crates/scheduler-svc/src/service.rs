@@ -52,6 +52,9 @@ impl SchedulerService {
     }
 }
 
+/// The largest TRF file `ImportTournament` reads (within the 256 KiB request limit).
+const MAX_TRF_BYTES: usize = 200_000;
+
 /// The most items one batch call carries.
 const MAX_BATCH: usize = 10_000;
 /// Adjudications in flight at once while entering many results.
@@ -336,6 +339,121 @@ fn kind_words(kind: &str) -> &str {
     }
 }
 
+/// A new tournament's row from its settings, every setting checked (`CreateTournament`,
+/// `ImportTournament`).
+fn settings_row(s: &pb::TournamentSettings) -> Result<TournamentRow, Status> {
+    limits::text("settings.name", &s.name, limits::TEXT)?;
+    limits::text("settings.kind", &s.kind, limits::NAME)?;
+    limits::text("settings.ruleset", &s.ruleset, limits::NAME)?;
+    limits::list("settings.tiebreaks", s.tiebreaks.len(), 16)?;
+    for t in &s.tiebreaks {
+        limits::text("settings.tiebreaks", t, limits::NAME)?;
+    }
+    let (kind, ruleset) = game_kind(&s.kind, &s.ruleset)?;
+    check_time_control(s.time_control.as_ref())?;
+    let system = system_name(s.system());
+    if system == System::Swiss && !(1..=99).contains(&s.rounds) {
+        return Err(ServiceError::InvalidArgument(format!(
+            "a Swiss tournament needs 1 to 99 rounds, got {}",
+            s.rounds
+        ))
+        .into());
+    }
+    let bye_points = if s.bye_points_set || s.bye_points != 0 {
+        s.bye_points
+    } else {
+        2
+    };
+    if bye_points > 2 {
+        return Err(ServiceError::InvalidArgument(format!(
+            "bye points are half-points: 0, 1 or 2, got {bye_points}"
+        ))
+        .into());
+    }
+    let tiebreaks: Vec<TieBreak> = if s.tiebreaks.is_empty() {
+        if system == System::Swiss {
+            vec![
+                TieBreak::Buchholz(Cut::C1),
+                TieBreak::Buchholz(Cut::NONE),
+                TieBreak::SonnebornBerger(Cut::NONE),
+            ]
+        } else {
+            vec![
+                TieBreak::SonnebornBerger(Cut::NONE),
+                TieBreak::DirectEncounter,
+                TieBreak::Wins,
+            ]
+        }
+    } else {
+        s.tiebreaks
+            .iter()
+            .map(|name| {
+                name.parse()
+                    .map_err(|e: hanniball_pairing::tiebreak::UnknownTieBreak| {
+                        ServiceError::InvalidArgument(e.to_string())
+                    })
+            })
+            .collect::<ServiceResult<_>>()?
+    };
+    let created_at_ms = now_ms();
+    let tiebreak_rules = if s.tiebreak_rules.trim().is_empty() {
+        rules_created_at(created_at_ms)
+    } else {
+        s.tiebreak_rules
+            .parse::<Rules>()
+            .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?
+    };
+    let tiebreak_unrated = if s.tiebreak_unrated.trim().is_empty() {
+        Unrated::Drop
+    } else {
+        s.tiebreak_unrated
+            .parse::<Unrated>()
+            .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?
+    };
+    let name = if s.name.trim().is_empty() {
+        "Tournament".to_owned()
+    } else {
+        s.name.trim().to_owned()
+    };
+    if s.late_self_entry && system != System::Swiss {
+        return Err(ServiceError::InvalidArgument(
+            "late_self_entry is for Swiss tournaments: a round robin takes no late entries"
+                .to_owned(),
+        )
+        .into());
+    }
+    let row = TournamentRow {
+        id: 0,
+        name,
+        kind: kind.name().to_owned(),
+        ruleset,
+        system,
+        rounds: s.rounds as i32,
+        initial_ms: s.time_control.map(|tc| tc.initial_ms),
+        increment_ms: s.time_control.map(|tc| tc.increment_ms),
+        max_turns: s.max_turns as i32,
+        rated: s.rated,
+        bye_points: bye_points as i32,
+        tiebreaks: tiebreaks
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        tiebreak_rules: tiebreak_rules.to_string(),
+        tiebreak_unrated: tiebreak_unrated.to_string(),
+        initial_colour: if s.top_seed_black { "black1" } else { "white1" }.to_owned(),
+        forfeit_withdraws: s.forfeit_withdraws,
+        auto_pair: !s.manual_pairing,
+        self_entry: s.self_entry || s.late_self_entry,
+        late_self_entry: s.late_self_entry,
+        status: TournamentStatus::Registration,
+        current_round: 0,
+        created_at_ms,
+        over_the_board: s.over_the_board,
+    };
+    Ok(row)
+}
+
 fn system_name(system: pb::PairingSystem) -> System {
     match system {
         pb::PairingSystem::RoundRobin => System::RoundRobin,
@@ -543,115 +661,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .into_inner()
             .settings
             .ok_or_else(|| ServiceError::InvalidArgument("settings are required".to_owned()))?;
-        limits::text("settings.name", &s.name, limits::TEXT)?;
-        limits::text("settings.kind", &s.kind, limits::NAME)?;
-        limits::text("settings.ruleset", &s.ruleset, limits::NAME)?;
-        limits::list("settings.tiebreaks", s.tiebreaks.len(), 16)?;
-        for t in &s.tiebreaks {
-            limits::text("settings.tiebreaks", t, limits::NAME)?;
-        }
-        let (kind, ruleset) = game_kind(&s.kind, &s.ruleset)?;
-        check_time_control(s.time_control.as_ref())?;
-        let system = system_name(s.system());
-        if system == System::Swiss && !(1..=99).contains(&s.rounds) {
-            return Err(ServiceError::InvalidArgument(format!(
-                "a Swiss tournament needs 1 to 99 rounds, got {}",
-                s.rounds
-            ))
-            .into());
-        }
-        let bye_points = if s.bye_points_set || s.bye_points != 0 {
-            s.bye_points
-        } else {
-            2
-        };
-        if bye_points > 2 {
-            return Err(ServiceError::InvalidArgument(format!(
-                "bye points are half-points: 0, 1 or 2, got {bye_points}"
-            ))
-            .into());
-        }
-        let tiebreaks: Vec<TieBreak> = if s.tiebreaks.is_empty() {
-            if system == System::Swiss {
-                vec![
-                    TieBreak::Buchholz(Cut::C1),
-                    TieBreak::Buchholz(Cut::NONE),
-                    TieBreak::SonnebornBerger(Cut::NONE),
-                ]
-            } else {
-                vec![
-                    TieBreak::SonnebornBerger(Cut::NONE),
-                    TieBreak::DirectEncounter,
-                    TieBreak::Wins,
-                ]
-            }
-        } else {
-            s.tiebreaks
-                .iter()
-                .map(|name| {
-                    name.parse()
-                        .map_err(|e: hanniball_pairing::tiebreak::UnknownTieBreak| {
-                            ServiceError::InvalidArgument(e.to_string())
-                        })
-                })
-                .collect::<ServiceResult<_>>()?
-        };
-        let created_at_ms = now_ms();
-        let tiebreak_rules = if s.tiebreak_rules.trim().is_empty() {
-            rules_created_at(created_at_ms)
-        } else {
-            s.tiebreak_rules
-                .parse::<Rules>()
-                .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?
-        };
-        let tiebreak_unrated = if s.tiebreak_unrated.trim().is_empty() {
-            Unrated::Drop
-        } else {
-            s.tiebreak_unrated
-                .parse::<Unrated>()
-                .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?
-        };
-        let name = if s.name.trim().is_empty() {
-            "Tournament".to_owned()
-        } else {
-            s.name.trim().to_owned()
-        };
-        if s.late_self_entry && system != System::Swiss {
-            return Err(ServiceError::InvalidArgument(
-                "late_self_entry is for Swiss tournaments: a round robin takes no late entries"
-                    .to_owned(),
-            )
-            .into());
-        }
-        let row = TournamentRow {
-            id: 0,
-            name,
-            kind: kind.name().to_owned(),
-            ruleset,
-            system,
-            rounds: s.rounds as i32,
-            initial_ms: s.time_control.map(|tc| tc.initial_ms),
-            increment_ms: s.time_control.map(|tc| tc.increment_ms),
-            max_turns: s.max_turns as i32,
-            rated: s.rated,
-            bye_points: bye_points as i32,
-            tiebreaks: tiebreaks
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(","),
-            tiebreak_rules: tiebreak_rules.to_string(),
-            tiebreak_unrated: tiebreak_unrated.to_string(),
-            initial_colour: if s.top_seed_black { "black1" } else { "white1" }.to_owned(),
-            forfeit_withdraws: s.forfeit_withdraws,
-            auto_pair: !s.manual_pairing,
-            self_entry: s.self_entry || s.late_self_entry,
-            late_self_entry: s.late_self_entry,
-            status: TournamentStatus::Registration,
-            current_round: 0,
-            created_at_ms,
-            over_the_board: s.over_the_board,
-        };
+        let row = settings_row(&s)?;
         let id = self
             .core
             .store
@@ -661,6 +671,76 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         tracing::info!(tournament = id, "tournament created");
         let loaded = self.core.load(id).await?;
         Ok(Response::new(pb::CreateTournamentResponse {
+            tournament: Some(tournament(&loaded, true)),
+        }))
+    }
+
+    async fn import_tournament(
+        &self,
+        request: Request<pb::ImportTournamentRequest>,
+    ) -> Result<Response<pb::ImportTournamentResponse>, Status> {
+        self.admin(&request).await?;
+        let r = request.into_inner();
+        if r.trf.len() > MAX_TRF_BYTES {
+            return Err(ServiceError::InvalidArgument(format!(
+                "trf is {} bytes; the limit is {MAX_TRF_BYTES}",
+                r.trf.len()
+            ))
+            .into());
+        }
+        limits::list("player_ids", r.player_ids.len(), MAX_BATCH)?;
+        let mut settings = r.settings.unwrap_or_default();
+        let system = system_name(settings.system());
+        if system != System::Swiss {
+            return Err(ServiceError::InvalidArgument(
+                "an imported tournament is a Swiss (system SWISS_DUTCH)".to_owned(),
+            )
+            .into());
+        }
+        let accept = r.accept_differences;
+        let text = r.trf;
+        let imported = crate::core::off_runtime(move || crate::import::read(&text, accept)).await?;
+        if settings.rounds == 0 {
+            settings.rounds = imported.tournament.total_rounds.max(imported.played);
+        }
+        if settings.name.trim().is_empty() {
+            settings.name = imported.tournament.info.name.clone().unwrap_or_default();
+        }
+        let base = settings_row(&settings)?;
+        let typed: Vec<PlayerId> = r.player_ids.iter().copied().map(PlayerId).collect();
+        let known = self
+            .core
+            .accounts
+            .player_names(&typed)
+            .await
+            .map_err(ServiceError::from)?;
+        if let Some((i, missing)) = r
+            .player_ids
+            .iter()
+            .enumerate()
+            .find(|(_, id)| !known.contains_key(&PlayerId(**id)))
+        {
+            return Err(ServiceError::NotFound {
+                what: "player",
+                id: format!("{missing} (player_ids[{i}], starting rank {})", i + 1),
+            }
+            .into());
+        }
+        let (row, entrants, boards) = crate::import::rows(&imported, &r.player_ids, base)?;
+        let id = self
+            .core
+            .store
+            .import_tournament(&row, &entrants, &boards)
+            .await
+            .map_err(ServiceError::from)?;
+        tracing::info!(
+            tournament = id,
+            players = entrants.len(),
+            rounds = imported.played,
+            "tournament imported"
+        );
+        let loaded = self.core.load(id).await?;
+        Ok(Response::new(pb::ImportTournamentResponse {
             tournament: Some(tournament(&loaded, true)),
         }))
     }
@@ -1212,7 +1292,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .filter(|b| b.round == current && b.kind == model::GAME && b.result.is_none())
             .filter_map(|b| Some((rank(b.white_id), rank(b.black_id?))))
             .collect();
-        let unfinished = (!pending.is_empty()).then(|| hanniball_pairing::trf::UnfinishedRound {
+        let unfinished = (!pending.is_empty()).then_some(hanniball_pairing::trf::UnfinishedRound {
             round: current as u32,
             games: pending,
         });

@@ -454,6 +454,15 @@ fn calls() -> Vec<(&'static str, Call)> {
                 c.scheduler.set_result(request).await.map(drop)
             })
         }),
+        ("Scheduler/ImportTournament", |mut c| {
+            Box::pin(async move {
+                let request = spb::ImportTournamentRequest {
+                    trf: "XXR 1\n".to_owned(),
+                    ..Default::default()
+                };
+                c.scheduler.import_tournament(request).await.map(drop)
+            })
+        }),
         ("Scheduler/CorrectResult", |mut c| {
             Box::pin(async move {
                 let request = spb::CorrectResultRequest {

@@ -227,6 +227,65 @@ fn an_organiser_runs_a_club_night_from_the_command_line() {
         show.contains("sheet misread") && show.contains("after the next round"),
         "{show}"
     );
+    // The file of a round under way is not imported: it says which round to finish first.
+    let file = dir.join("club.trf");
+    std::fs::write(&file, ok(&url, admin, &["tournament", "export", &id])).expect("write");
+    let file_arg = file.to_str().expect("path");
+    let (code, _, err) = run(&url, admin, &["tournament", "import", file_arg]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("round 2") && err.contains("without a result"),
+        "{err}"
+    );
+    // Round 2 over, the file is imported as a new tournament (its players found by name), which
+    // pairs round 3 as the original does.
+    run_with(
+        &url,
+        admin,
+        &["tournament", "results", &id, "2", "-"],
+        "1 1-0\n2 0-1\n3 1/2-1/2\n",
+    );
+    std::fs::write(&file, ok(&url, admin, &["tournament", "export", &id])).expect("write");
+    // Round 2 was paired before round 1's second correction: the check names it, and the
+    // organiser takes the pairings as they were made.
+    let import = [
+        "tournament",
+        "import",
+        file_arg,
+        "--name",
+        "Copy",
+        "--manual",
+    ];
+    let (code, _, err) = run(&url, admin, &import);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("round 2") && err.contains("--accept-differences"),
+        "{err}"
+    );
+    let mut accepted = import.to_vec();
+    accepted.push("--accept-differences");
+    let out = ok(&url, admin, &accepted);
+    assert!(out.contains("6 players, 2 rounds played of 3"), "{out}");
+    assert!(!out.contains("registered"), "{out}");
+    let copy = out
+        .lines()
+        .find_map(|l| l.strip_prefix("tournament "))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("the new id")
+        .to_owned();
+    ok(&url, admin, &["tournament", "pair", &id]);
+    ok(&url, admin, &["tournament", "pair", &copy]);
+    let third = |t: &str| {
+        let mut pairs: Vec<(String, String)> =
+            boards(&ok(&url, admin, &["tournament", "show", t]), 3)
+                .into_iter()
+                .map(|b| (b[1].clone(), b[3].clone()))
+                .collect();
+        pairs.sort();
+        pairs
+    };
+    assert_eq!(third(&id), third(&copy));
+    assert_eq!(third(&id).len(), 3);
     // Refusals name the input: an unknown result, a round not paired yet.
     let (code, _, err) = run(
         &url,
@@ -235,10 +294,10 @@ fn an_organiser_runs_a_club_night_from_the_command_line() {
     );
     assert_eq!(code, 1);
     assert!(err.contains("\"2-0\""), "{err}");
-    let (code, _, err) = run(&url, admin, &["tournament", "result", &id, "3", "1", "1-0"]);
+    let (code, _, err) = run(&url, admin, &["tournament", "result", &id, "4", "1", "1-0"]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("round 3") && err.contains("not paired yet"),
+        err.contains("round 4") && err.contains("not paired yet"),
         "{err}"
     );
 }

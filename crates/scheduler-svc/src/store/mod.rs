@@ -472,6 +472,60 @@ impl Store {
         Ok(version)
     }
 
+    /// A tournament started elsewhere (a TRF file), in one transaction: its row as given (status
+    /// and current round included), its entrants with their start ranks and its boards with
+    /// their results. Returns its id; the entrants' and boards' `tournament_id` are ignored.
+    pub async fn import_tournament(
+        &self,
+        t: &TournamentRow,
+        entrants: &[EntrantRow],
+        rows: &[BoardRow],
+    ) -> Result<i64, StoreError> {
+        let mut row: tournaments::ActiveModel = t.clone().into();
+        row.id = sea_orm::ActiveValue::NotSet;
+        let txn = self.db.begin().await?;
+        let id = tournaments::Entity::insert(row)
+            .exec(&txn)
+            .await?
+            .last_insert_id;
+        let mut sql = Sql::new(
+            txn.get_database_backend(),
+            "UPDATE tournaments SET search_key = ",
+        );
+        sql.bind(search::search_key(&t.name));
+        sql.push(" WHERE id = ");
+        sql.bind(id);
+        txn.execute_raw(sql.statement()).await?;
+        for chunk in entrants.chunks(500) {
+            let active: Vec<tournament_players::ActiveModel> = chunk
+                .iter()
+                .map(|e| EntrantRow {
+                    tournament_id: id,
+                    ..e.clone()
+                })
+                .map(Into::into)
+                .collect();
+            tournament_players::Entity::insert_many(active)
+                .exec_without_returning(&txn)
+                .await?;
+        }
+        for chunk in rows.chunks(1_000) {
+            let active: Vec<boards::ActiveModel> = chunk
+                .iter()
+                .map(|b| BoardRow {
+                    tournament_id: id,
+                    ..b.clone()
+                })
+                .map(Into::into)
+                .collect();
+            boards::Entity::insert_many(active)
+                .exec_without_returning(&txn)
+                .await?;
+        }
+        txn.commit().await?;
+        Ok(id)
+    }
+
     /// Registers players in one transaction, all or none (`Conflict` when one is already
     /// registered); returns the tournament's new version.
     pub async fn add_entrants(&self, rows: &[EntrantRow]) -> Result<Option<i64>, StoreError> {

@@ -900,16 +900,23 @@ impl apb::accounts_server::Accounts for AccountsService {
             Some(apb::get_player_request::Player::Id(id)) => self.player(*id).await?,
             Some(apb::get_player_request::Player::Name(name)) => {
                 limits::text("name", name, limits::NAME)?;
-                self.shared
-                    .hub
-                    .accounts
-                    .player_by_name(name)
-                    .await
-                    .map_err(ServiceError::from)?
-                    .ok_or_else(|| ServiceError::NotFound {
-                        what: "player",
-                        id: limits::quote(name),
-                    })?
+                // Looked up as registered: trimmed and in NFC (a name the rule refuses is no
+                // player's).
+                let stored = hanniball_arbiter::names::player_name(name).ok();
+                let found = match &stored {
+                    Some(stored) => self
+                        .shared
+                        .hub
+                        .accounts
+                        .player_by_name(stored)
+                        .await
+                        .map_err(ServiceError::from)?,
+                    None => None,
+                };
+                found.ok_or_else(|| ServiceError::NotFound {
+                    what: "player",
+                    id: limits::quote(name),
+                })?
             }
             None => {
                 return Err(

@@ -13,17 +13,29 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 /// The most characters (Unicode scalar values, after NFC) a player name may have.
 pub const MAX_NAME_CHARS: usize = 40;
 
-/// Why a player name was refused.
+/// The most characters a tournament's (or a ladder's) name may have.
+pub const MAX_TITLE_CHARS: usize = 100;
+
+/// The most characters of a refused name quoted in a message (README, "Errors").
+const QUOTED_CHARS: usize = 64;
+
+/// Why a name was refused; `what` names the field ("player name", "tournament name").
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
-    #[error("a player name cannot be empty")]
-    Empty,
-    #[error("player name {shown} has {chars} characters; at most {MAX_NAME_CHARS}")]
-    TooLong { shown: String, chars: usize },
-    #[error("player name {shown} contains {what} U+{code:04X} (character {at})")]
-    Refused {
-        shown: String,
+    #[error("a {what} cannot be empty")]
+    Empty { what: &'static str },
+    #[error("{what} {shown} has {chars} characters; at most {max}")]
+    TooLong {
         what: &'static str,
+        shown: String,
+        chars: usize,
+        max: usize,
+    },
+    #[error("{what} {shown} contains {kind} U+{code:04X} (character {at})")]
+    Refused {
+        what: &'static str,
+        shown: String,
+        kind: &'static str,
         code: u32,
         /// 1-based position in the trimmed name.
         at: usize,
@@ -32,22 +44,41 @@ pub enum NameError {
 
 /// The name as it is stored and shown: trimmed, in NFC; or why it is refused.
 pub fn player_name(raw: &str) -> Result<String, NameError> {
+    checked_name(raw, "player name", MAX_NAME_CHARS)
+}
+
+/// A tournament's (or any other title's) name, by the same rule as a player's: trimmed, NFC,
+/// nothing invisible or direction-changing, no line breaks (a name is a line of a TRF file).
+pub fn tournament_name(raw: &str) -> Result<String, NameError> {
+    checked_name(raw, "tournament name", MAX_TITLE_CHARS)
+}
+
+/// The one rule for every name field: `raw` trimmed and in NFC, 1 to `max` characters, none of
+/// them refused ([`refused`]), and not starting with a combining mark (it would join whatever
+/// is printed before the name).
+pub fn checked_name(raw: &str, what: &'static str, max: usize) -> Result<String, NameError> {
     let name: String = raw.trim().nfc().collect();
     let chars = name.chars().count();
     if chars == 0 {
-        return Err(NameError::Empty);
+        return Err(NameError::Empty { what });
     }
-    if chars > MAX_NAME_CHARS {
+    if chars > max {
         return Err(NameError::TooLong {
+            what,
             shown: shown(&name),
             chars,
+            max,
         });
     }
     for (i, c) in name.chars().enumerate() {
-        if let Some(what) = refused(c) {
+        let kind = refused(c).or_else(|| {
+            (i == 0 && is_mark(c)).then_some("a combining mark with nothing to combine with:")
+        });
+        if let Some(kind) = kind {
             return Err(NameError::Refused {
-                shown: shown(&name),
                 what,
+                shown: shown(&name),
+                kind,
                 code: u32::from(c),
                 at: i + 1,
             });
@@ -56,8 +87,20 @@ pub fn player_name(raw: &str) -> Result<String, NameError> {
     Ok(name)
 }
 
+fn is_mark(c: char) -> bool {
+    matches!(
+        c.general_category(),
+        GeneralCategory::NonspacingMark
+            | GeneralCategory::SpacingMark
+            | GeneralCategory::EnclosingMark
+    )
+}
+
 /// What kind of character `c` is, if a name may not hold it.
 fn refused(c: char) -> Option<&'static str> {
+    if invisible(c) {
+        return Some("the invisible character");
+    }
     match c.general_category() {
         GeneralCategory::Control => Some("the control character"),
         GeneralCategory::Format => Some(
@@ -81,9 +124,30 @@ fn refused(c: char) -> Option<&'static str> {
     }
 }
 
-/// The name quoted for a message, cut at twice the limit (a refused name may be long).
+/// Characters that show nothing though they are letters, marks or symbols: Unicode's
+/// Default_Ignorable_Code_Point outside the format characters (Hangul fillers, the combining
+/// grapheme joiner, variation selectors, Khmer inherent vowels, Mongolian free variation
+/// selectors), and the blank braille pattern.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{034F}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{17B4}'
+            | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FFA0}'
+            | '\u{E0100}'..='\u{E01EF}'
+    )
+}
+
+/// The name quoted for a message, cut at [`QUOTED_CHARS`] characters (a refused name may be long).
 fn shown(name: &str) -> String {
-    let mut s: String = name.chars().take(2 * MAX_NAME_CHARS).collect();
+    let mut s: String = name.chars().take(QUOTED_CHARS).collect();
     if s.len() < name.len() {
         s.push('…');
     }
@@ -170,6 +234,39 @@ mod tests {
         (
             "Bob\u{378}",
             "player name \"Bob\\u{378}\" contains the unassigned code point U+0378",
+        ),
+        // Invisible though not format characters: fillers, blanks, joiners, selectors.
+        (
+            "Ad\u{3164}min",
+            "player name \"Ad\u{3164}min\" contains the invisible character U+3164",
+        ),
+        (
+            "\u{115F}Bob",
+            "player name \"\u{115F}Bob\" contains the invisible character U+115F",
+        ),
+        (
+            "Bo\u{FFA0}b",
+            "player name \"Bo\u{FFA0}b\" contains the invisible character U+FFA0",
+        ),
+        (
+            "Bo\u{2800}b",
+            "player name \"Bo\u{2800}b\" contains the invisible character U+2800",
+        ),
+        (
+            "Bo\u{34F}b",
+            "player name \"Bo\\u{34f}b\" contains the invisible character U+034F",
+        ),
+        (
+            "Bob\u{FE0F}",
+            "player name \"Bob\\u{fe0f}\" contains the invisible character U+FE0F",
+        ),
+        (
+            "Bo\u{17B4}b",
+            "player name \"Bo\\u{17b4}b\" contains the invisible character U+17B4",
+        ),
+        (
+            "\u{301}",
+            "player name \"\\u{301}\" contains a combining mark",
         ),
     ];
 

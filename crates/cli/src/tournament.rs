@@ -927,7 +927,7 @@ impl Calls {
                 s.name,
                 s.kind,
                 format!("{}/{}", t.current_round, t.rounds),
-                t.entrants.len().to_string(),
+                t.entrant_count.to_string(),
             ]);
         }
         print!("{}", crate::table::render(&rows));

@@ -410,11 +410,10 @@ fn settings_row(s: &pb::TournamentSettings) -> Result<TournamentRow, Status> {
             .parse::<Unrated>()
             .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?
     };
-    let name = if s.name.trim().is_empty() {
-        "Tournament".to_owned()
-    } else {
-        s.name.trim().to_owned()
-    };
+    // One rule for every name: no line breaks (a TRF line), nothing invisible or
+    // direction-changing, at most 100 characters.
+    let name = hanniball_arbiter::names::tournament_name(&s.name)
+        .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?;
     if s.late_self_entry && system != System::Swiss {
         return Err(ServiceError::InvalidArgument(
             "late_self_entry is for Swiss tournaments: a round robin takes no late entries"
@@ -564,6 +563,25 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
         },
         created_at_ms: t.created_at_ms,
         corrections: Vec::new(),
+        entrant_count: loaded.entrants.len() as u32,
+    }
+}
+
+/// A tournament for lists: its settings and state, the number of its entrants, nothing that
+/// grows with the field.
+fn summary(loaded: &Loaded) -> pb::Tournament {
+    let t = &loaded.tournament;
+    pb::Tournament {
+        id: t.id,
+        settings: Some(settings(t)),
+        status: status_of(t.status).into(),
+        current_round: t.current_round as u32,
+        rounds: loaded.total_rounds(),
+        entrants: Vec::new(),
+        boards: Vec::new(),
+        created_at_ms: t.created_at_ms,
+        corrections: Vec::new(),
+        entrant_count: loaded.entrants.len() as u32,
     }
 }
 
@@ -825,7 +843,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let mut tournaments = Vec::with_capacity(rows.len());
         for row in rows {
             let loaded = self.core.load(row.id).await?;
-            tournaments.push(tournament(&loaded, false));
+            tournaments.push(summary(&loaded));
         }
         Ok(Response::new(pb::ListTournamentsResponse { tournaments }))
     }

@@ -284,23 +284,38 @@ fn player_row(player: apb::Player) -> PlayerRow {
     }
 }
 
+/// How long a read from Accounts may take, retries included: a frozen Accounts (a stopped
+/// process, a socket that accepts and never answers) costs the caller this, then `UNAVAILABLE`,
+/// never the client's whole deadline.
+pub const ACCOUNTS_DEADLINE: Duration = Duration::from_secs(1);
+
 /// Tries a read from Accounts again (twice, 150 ms apart) when it answered `UNAVAILABLE`: a
 /// replica that has just died stays in the balanced channel until its probe fails, and another
-/// replica can answer.
+/// replica can answer. All within [`ACCOUNTS_DEADLINE`], after which the read is
+/// `UNAVAILABLE` ("did not answer in time").
 async fn read<T, F, Fut>(call: F) -> Result<tonic::Response<T>, tonic::Status>
 where
     F: Fn() -> Fut,
     Fut: std::future::Future<Output = Result<tonic::Response<T>, tonic::Status>>,
 {
-    let mut tries = 0;
-    loop {
-        match call().await {
-            Err(status) if status.code() == Code::Unavailable && tries < 2 => {
-                tries += 1;
-                tokio::time::sleep(Duration::from_millis(150)).await;
+    let tries = async {
+        let mut tries = 0;
+        loop {
+            match call().await {
+                Err(status) if status.code() == Code::Unavailable && tries < 2 => {
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(150)).await;
+                }
+                answer => return answer,
             }
-            answer => return answer,
         }
+    };
+    match tokio::time::timeout(ACCOUNTS_DEADLINE, tries).await {
+        Ok(answer) => answer,
+        Err(_) => Err(tonic::Status::unavailable(format!(
+            "no answer within {} ms",
+            ACCOUNTS_DEADLINE.as_millis()
+        ))),
     }
 }
 

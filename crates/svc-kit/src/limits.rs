@@ -6,8 +6,9 @@ pub const QUOTE_CHARS: usize = 64;
 
 /// Longest turn text (four steps need about 40 characters).
 pub const TURN: usize = 256;
-/// Longest short identifier: a game kind, ruleset, ladder, player name, operator.
-pub const NAME: usize = 128;
+/// Longest short identifier: a game kind, ruleset, ladder, player name, operator (a name's
+/// 40 characters of up to 4 bytes each fit).
+pub const NAME: usize = 160;
 /// Longest free text: a tag, a tournament name, a reason.
 pub const TEXT: usize = 1_000;
 /// Longest idempotency key or page token.

@@ -151,3 +151,136 @@ async fn a_read_token_finds_players_and_tournaments_by_words_of_their_names() {
         shutdown.cancel();
     }
 }
+
+/// Hostile names and payloads stay in bounds: a tournament name with a line break (it would be
+/// lines of its TRF), a direction override or an invisible filler is refused like a player's;
+/// player names hiding invisible characters are refused; a name looked up is normalised as it
+/// was registered; a list of tournaments does not grow with their fields.
+#[tokio::test]
+async fn names_and_lists_stay_in_bounds() {
+    let db = databases().await.remove(0);
+    let (url, shutdown) = hanniball_e2e::arbiter_and_scheduler(&db).await;
+    let (mut admin, mut organiser) = clients(&url, Bearer::new(ADMIN_TOKEN)).await;
+    let create = |name: &str| spb::CreateTournamentRequest {
+        settings: Some(spb::TournamentSettings {
+            name: name.to_owned(),
+            rounds: 3,
+            ..Default::default()
+        }),
+    };
+    for bad in [
+        "Evil\n001    1      Injected Player\nXXR 1",
+        "Cup \u{202E}gnp.exe",
+        "Ad\u{3164}min Open",
+        "",
+        "   ",
+    ] {
+        let refused = organiser
+            .create_tournament(create(bad))
+            .await
+            .expect_err("refused");
+        assert_eq!(
+            refused.code(),
+            Code::InvalidArgument,
+            "{bad:?}: {refused:?}"
+        );
+        assert!(refused.message().contains("tournament name"), "{refused:?}");
+    }
+    for bad in [
+        "Ad\u{3164}min",
+        "\u{115F}Bob",
+        "Bo\u{FFA0}b",
+        "Bo\u{2800}b",
+        "Bo\u{34F}b",
+        "Bob\u{FE0F}",
+        "Bo\u{17B4}b",
+        "\u{301}",
+    ] {
+        let refused = admin
+            .register_player(apb::RegisterPlayerRequest {
+                name: bad.to_owned(),
+                ..Default::default()
+            })
+            .await
+            .expect_err("refused");
+        assert_eq!(
+            refused.code(),
+            Code::InvalidArgument,
+            "{bad:?}: {refused:?}"
+        );
+    }
+    // Forty 4-byte characters are a legal name; found as typed, decomposed or padded.
+    let long = "𝔄".repeat(40);
+    for name in ["Zoë", &long] {
+        admin
+            .register_player(apb::RegisterPlayerRequest {
+                name: name.to_owned(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    }
+    for typed in ["Zoe\u{308}", " Zoë ", &long] {
+        admin
+            .get_player(apb::GetPlayerRequest {
+                player: Some(apb::get_player_request::Player::Name(typed.to_owned())),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{typed:?}: {e:?}"));
+    }
+    // Lists are summaries: their size does not grow with the entrants.
+    let mut ids = Vec::new();
+    for i in 0..300 {
+        let player = admin
+            .register_player(apb::RegisterPlayerRequest {
+                name: format!("entrant {i}"),
+                ..Default::default()
+            })
+            .await
+            .expect("register")
+            .into_inner()
+            .player
+            .expect("player");
+        ids.push(player.id);
+    }
+    let mut sizes = Vec::new();
+    for round in 0..2 {
+        let t = organiser
+            .create_tournament(create(&format!("Big open {round}")))
+            .await
+            .expect("create")
+            .into_inner()
+            .tournament
+            .expect("tournament");
+        organiser
+            .add_players(spb::AddPlayersRequest {
+                tournament_id: t.id,
+                players: ids
+                    .iter()
+                    .map(|id| spb::PlayerEntry {
+                        player_id: *id,
+                        rating: 0,
+                    })
+                    .collect(),
+            })
+            .await
+            .expect("add");
+        let list = organiser
+            .list_tournaments(spb::ListTournamentsRequest {
+                name_contains: "big open".to_owned(),
+                ..Default::default()
+            })
+            .await
+            .expect("list")
+            .into_inner();
+        assert!(list.tournaments.iter().all(|t| t.entrants.is_empty()));
+        assert!(list.tournaments.iter().all(|t| t.entrant_count == 300));
+        // The debug text stands in for the encoding: it grows wherever the encoding grows.
+        sizes.push(format!("{list:?}").len() / list.tournaments.len());
+    }
+    assert!(
+        sizes.iter().all(|s| *s < 1_000),
+        "bytes per listed tournament: {sizes:?}"
+    );
+    shutdown.cancel();
+}

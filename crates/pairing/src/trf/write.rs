@@ -3,6 +3,21 @@
 use super::{MAX_PLAYERS, TrfError, UnfinishedRound};
 use crate::tournament::{Colour, GameResult, Player, PointSystem, RoundEntry, Score, Tournament};
 
+/// A value as one line of the file: control characters and line separators (which would end the
+/// line and start others) become spaces, whatever a caller let through.
+fn one_line(value: &str) -> String {
+    value
+        .chars()
+        .map(|c| {
+            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 fn points_text(p: Score) -> String {
     p.to_string()
 }
@@ -40,14 +55,14 @@ pub fn write_unfinished(
     ];
     for (tag, value) in header {
         if let Some(v) = value {
-            out.push_str(&format!("{tag} {v}\n"));
+            out.push_str(&format!("{tag} {}\n", one_line(v)));
         }
     }
     for d in &t.info.deputies {
-        out.push_str(&format!("112 {d}\n"));
+        out.push_str(&format!("112 {}\n", one_line(d)));
     }
     if let Some(v) = &t.info.time_control {
-        out.push_str(&format!("122 {v}\n"));
+        out.push_str(&format!("122 {}\n", one_line(v)));
     }
     // Final rank: score, then starting rank (ties are allowed by the format; we do not break
     // them by tie-breaks here).
@@ -68,7 +83,7 @@ pub fn write_unfinished(
         } else {
             p.rating.to_string()
         };
-        let name: String = p.name.chars().take(33).collect();
+        let name: String = one_line(&p.name).chars().take(33).collect();
         // The points end in column 84 (columns 81-84, `dd.d`). A score of 100 points or more
         // does not fit: it spills left over the blank birth date (70-79) rather than right,
         // which would move every round column and make the file unreadable.

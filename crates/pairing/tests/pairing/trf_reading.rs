@@ -395,3 +395,26 @@ fn loose_spellings_of_single_fields_read_as_meant() {
         assert!(holds(&file), "{source}: {file:?}");
     }
 }
+
+/// A name that holds a line break cannot add lines to the file it is written in.
+#[test]
+fn names_with_line_breaks_stay_on_their_line() {
+    let mut t = read(four(["1.0", "0.5", "0.0", "0.5"]).as_bytes())
+        .expect("reads")
+        .tournament;
+    t.info.name = Some("Evil\n001    9 Injected\nXXR 1".to_owned());
+    t.players[0].name = "Al\r\npha\u{2028}".to_owned();
+    let written = trf::write(&t).expect("writes");
+    assert_eq!(
+        written.lines().filter(|l| l.starts_with("001")).count(),
+        4,
+        "{written}"
+    );
+    assert_eq!(
+        written.lines().filter(|l| l.starts_with("XXR")).count(),
+        1,
+        "{written}"
+    );
+    let back = read(written.as_bytes()).expect("reads back");
+    assert_eq!(back.tournament.players.len(), 4);
+}

@@ -8,5 +8,6 @@
 //! without a message, run it alone (a filter, or `cargo nextest`, which gives each test its own
 //! process).
 
+mod frozen_peer;
 mod panic;
 mod reflection;

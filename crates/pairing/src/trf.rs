@@ -420,11 +420,29 @@ struct Lines {
     records: Vec<(usize, Player, RawRecord)>,
 }
 
+/// The lines of `text`, each ended by CR LF, LF or CR.
+fn physical_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, next) = match rest.find(['\r', '\n']) {
+            Some(i) if rest[i..].starts_with("\r\n") => (&rest[..i], &rest[i + 2..]),
+            Some(i) => (&rest[..i], &rest[i + 1..]),
+            None => (rest, ""),
+        };
+        rest = next;
+        Some(line)
+    })
+}
+
 impl Lines {
     fn read(text: &str) -> Result<Lines, TrfError> {
         let mut lines = Lines::default();
-        // TRF files end lines with CR (bbpPairings), LF or CRLF.
-        for (index, raw) in text.split(['\n', '\r']).enumerate() {
+        // TRF files end lines with CR (bbpPairings), LF or CR LF (one line end, not two: the
+        // line numbers in messages are the editor's).
+        for (index, raw) in physical_lines(text).enumerate() {
             let line = raw.trim_end();
             if line.trim().is_empty() || line.starts_with("###") {
                 continue;
@@ -596,16 +614,28 @@ fn players(
         return Err(TrfError::NoPlayers);
     }
     let count = records.len();
+    // The first rank without a record (1, 2, 4 in a file of three: 3).
+    let missing = || {
+        let present: std::collections::HashSet<u32> =
+            records.iter().map(|(_, p, _)| p.id.0).collect();
+        (1..).find(|r| !present.contains(r)).unwrap_or(1)
+    };
+    if records
+        .iter()
+        .any(|(_, p, _)| p.id.0 == 0 || p.id.0 as usize > count)
+    {
+        return Err(TrfError::MissingPlayer {
+            count,
+            missing: missing(),
+        });
+    }
     let mut slots: Vec<Option<(usize, Player, RawRecord)>> = vec![None; count];
     for (line_no, player, raw) in records {
         let rank = player.id.0;
         let slot = (rank as usize)
             .checked_sub(1)
             .and_then(|i| slots.get_mut(i))
-            .ok_or(TrfError::MissingPlayer {
-                count,
-                missing: first_missing(count, rank),
-            })?;
+            .ok_or(TrfError::MissingPlayer { count, missing: 1 })?;
         if slot.is_some() {
             return Err(TrfError::DuplicatePlayer {
                 line: line_no,
@@ -891,14 +921,6 @@ fn baku_accelerations(
         .collect())
 }
 
-fn first_missing(count: usize, rank: u32) -> u32 {
-    if rank == 0 {
-        1
-    } else {
-        (count as u32 + 1).min(rank)
-    }
-}
-
 fn number(line: usize, field: &'static str, text: &str) -> Result<u32, TrfError> {
     text.trim().parse().map_err(|_| TrfError::BadNumber {
         line,
@@ -1176,7 +1198,12 @@ fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, RawRecord)
         });
     }
     let rank = number(line_no, "starting rank", &columns(&chars, 5, 8))?;
-    let name = columns(&chars, 15, 47);
+    // A control character (a tab, an escape sequence) is no part of a name: shown as U+FFFD,
+    // never sent to a terminal or page as it is.
+    let name: String = columns(&chars, 15, 47)
+        .chars()
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect();
     let rating_text = columns(&chars, 49, 52);
     let rating = if rating_text.is_empty() {
         0

@@ -3,19 +3,10 @@
 use super::{MAX_PLAYERS, TrfError, UnfinishedRound};
 use crate::tournament::{Colour, GameResult, Player, PointSystem, RoundEntry, Score, Tournament};
 
-/// A value as one line of the file: control characters and line separators (which would end the
-/// line and start others) become spaces, whatever a caller let through.
+/// A value as one line of the file: CR and LF (which would end the line and start others, as
+/// every TRF reader splits lines) become spaces, whatever a caller let through.
 fn one_line(value: &str) -> String {
-    value
-        .chars()
-        .map(|c| {
-            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect()
+    value.replace(['\r', '\n'], " ")
 }
 
 fn points_text(p: Score) -> String {

@@ -403,7 +403,7 @@ fn names_with_line_breaks_stay_on_their_line() {
         .expect("reads")
         .tournament;
     t.info.name = Some("Evil\n001    9 Injected\nXXR 1".to_owned());
-    t.players[0].name = "Al\r\npha\u{2028}".to_owned();
+    t.players[0].name = "Al\r\npha".to_owned();
     let written = trf::write(&t).expect("writes");
     assert_eq!(
         written.lines().filter(|l| l.starts_with("001")).count(),
@@ -417,4 +417,33 @@ fn names_with_line_breaks_stay_on_their_line() {
     );
     let back = read(written.as_bytes()).expect("reads back");
     assert_eq!(back.tournament.players.len(), 4);
+}
+
+/// Messages name the line as an editor counts it (CR LF is one line end), the starting rank
+/// that is missing, and never print a name's control characters.
+#[test]
+fn messages_name_the_line_the_missing_rank_and_no_control_characters() {
+    let error = trf::parse("012 T\r\n062 2\r\n001 xx broken\r\n").expect_err("bad rank");
+    assert!(error.to_string().starts_with("line 3:"), "{error}");
+    let mixed = trf::parse("012 T\n\r\n\r062 2\r001 xx broken\n").expect_err("bad rank");
+    assert!(mixed.to_string().starts_with("line 5:"), "{mixed}");
+    let gap = [
+        line(1, "Alpha", "0.0", &[]),
+        line(2, "Bravo", "0.0", &[]),
+        line(4, "Delta", "0.0", &[]),
+    ]
+    .join("\n");
+    let error = trf::parse(&gap).expect_err("a gap");
+    assert!(error.to_string().contains("3 is missing"), "{error}");
+    let escape = [
+        line(1, "Al\u{1b}[31mpha", "0.0", &[]),
+        line(2, "Bravo", "0.0", &[]),
+    ]
+    .join("\n");
+    let t = trf::parse(&escape).expect("reads");
+    assert!(
+        !t.players[0].name.chars().any(char::is_control),
+        "{:?}",
+        t.players[0].name
+    );
 }

@@ -3,7 +3,7 @@
 //! after a reconnect (from the game's current turn), optionally waits in the matchmaking queue,
 //! and thinks within what its clock allows so that it never loses on time by its own slowness.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -22,6 +22,8 @@ use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
+
+use crate::bot_report::{Ended, Report, Voice};
 
 type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
 
@@ -52,6 +54,13 @@ pub struct BotArgs {
     /// less); 0: move as soon as the turn is chosen.
     #[arg(long, default_value_t = 0)]
     pub min_think_ms: u64,
+    /// Say only what goes wrong, and the summary at the end.
+    #[arg(long, conflicts_with = "json")]
+    pub quiet: bool,
+    /// One JSON object per event on standard output (connected, game_started, game_over,
+    /// error, unreachable, summary), for scripts.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// A deadline on the wall clock (the bots crate reads no clock itself).
@@ -94,11 +103,28 @@ pub struct Bot {
     finished: Arc<Mutex<HashSet<i64>>>,
     /// Games with a task playing them.
     playing: Arc<Mutex<HashSet<i64>>>,
+    /// What the bot tells its runner.
+    pub report: Arc<Report>,
+    /// Players' names, by id (opponents in the report).
+    names: Arc<Mutex<HashMap<i64, String>>>,
+    /// Games announced as started, and as over.
+    announced: Arc<Mutex<HashSet<i64>>>,
+    reported: Arc<Mutex<HashSet<i64>>>,
 }
+
+/// How long a bot waits for the server's first answer before saying it cannot reach it.
+const FIRST_ANSWER: Duration = Duration::from_millis(1_500);
 
 impl Bot {
     #[must_use]
     pub fn new(args: BotArgs, server: &str, token: &str) -> Bot {
+        let voice = if args.json {
+            Voice::Json
+        } else if args.quiet {
+            Voice::Quiet
+        } else {
+            Voice::Text
+        };
         Bot {
             args,
             server: server.to_owned(),
@@ -106,7 +132,77 @@ impl Bot {
             tls: hanniball_client::ClientTls::default(),
             finished: Arc::default(),
             playing: Arc::default(),
+            report: Arc::new(Report::new(voice)),
+            names: Arc::default(),
+            announced: Arc::default(),
+            reported: Arc::default(),
         }
+    }
+
+    /// True the first time a game is announced as started (a resumed game is not announced
+    /// twice).
+    fn announce(&self, game: i64) -> bool {
+        self.announced.lock().expect("announced lock").insert(game)
+    }
+
+    /// Reports a game's end once (its last turn and its end both say so).
+    fn ended(
+        &self,
+        game_id: i64,
+        colour: pb::Side,
+        opponent: &str,
+        game: Option<&pb::Game>,
+        state: &pb::GameState,
+    ) {
+        if !self.reported.lock().expect("reported lock").insert(game_id) {
+            return;
+        }
+        let time_left_ms = game
+            .and_then(|g| g.time_control)
+            .and(state.clocks)
+            .map(|c| {
+                if colour == pb::Side::White {
+                    c.white_ms
+                } else {
+                    c.black_ms
+                }
+            });
+        self.report.ended(&Ended {
+            game: game_id,
+            colour,
+            opponent,
+            result: state.result.as_ref(),
+            turns: state.next_turn_number.saturating_sub(1),
+            time_left_ms,
+        });
+    }
+
+    /// A player's name for the report (its id when Accounts does not say).
+    async fn name_of(&self, id: i64) -> String {
+        if let Some(name) = self.names.lock().expect("names lock").get(&id) {
+            return name.clone();
+        }
+        let name = match self.channel() {
+            Ok(channel) => {
+                let mut accounts =
+                    AccountsClient::with_interceptor(channel, Bearer::new(&self.token));
+                accounts
+                    .get_player(apb::GetPlayerRequest {
+                        player: Some(apb::get_player_request::Player::Id(id)),
+                    })
+                    .await
+                    .ok()
+                    .and_then(|r| r.into_inner().player)
+                    .map(|p| p.name)
+            }
+            Err(_) => None,
+        };
+        let name = name.unwrap_or_else(|| format!("player {id}"));
+        self.names
+            .lock()
+            .expect("names lock")
+            .insert(id, name.clone());
+        name
     }
 
     fn channel(&self) -> Result<Channel> {
@@ -130,38 +226,72 @@ impl Bot {
     pub async fn run(&self, stop: CancellationToken) -> Result<()> {
         let mut accounts =
             AccountsClient::with_interceptor(self.channel()?, Bearer::new(&self.token));
+        let mut retry = Duration::from_secs(1);
         let me = loop {
-            match accounts.who_am_i(apb::WhoAmIRequest {}).await {
-                Ok(answer) => {
+            let mut request = tonic::Request::new(apb::WhoAmIRequest {});
+            request.set_timeout(FIRST_ANSWER);
+            let answer = tokio::select! {
+                () = stop.cancelled() => return Ok(()),
+                answer = tokio::time::timeout(FIRST_ANSWER, accounts.who_am_i(request)) => answer,
+            };
+            match answer {
+                Ok(Ok(answer)) => {
                     break answer
                         .into_inner()
                         .player
                         .context("this token is the admin's: a bot needs a player token")?;
                 }
-                Err(status) if status.code() == tonic::Code::Unauthenticated => {
-                    anyhow::bail!("the server refused the token: {}", status.message());
+                Ok(Err(status)) if status.code() == tonic::Code::Unauthenticated => {
+                    anyhow::bail!(
+                        "the server refused the token ({}): give the bot its player's token \
+                         (--token or HANNIBALL_TOKEN; `hanniball player token NAME` issues one)",
+                        status.message()
+                    );
                 }
-                Err(status) => {
-                    tracing::warn!(message = status.message(), "server not reachable; retrying");
-                    if !pause(Duration::from_secs(1), &stop).await {
-                        return Ok(());
-                    }
+                Ok(Err(status)) => {
+                    let reason = unreachable_reason(&status);
+                    self.report.unreachable(&self.server, &reason, retry);
                 }
+                Err(_) => self.report.unreachable(
+                    &self.server,
+                    &format!("no answer within {} ms", FIRST_ANSWER.as_millis()),
+                    retry,
+                ),
             }
+            if !pause(retry, &stop).await {
+                return Ok(());
+            }
+            retry = (retry * 2).min(Duration::from_secs(10));
         };
-        tracing::info!(player = me.id, name = %me.name, strategy = %self.args.strategy, "bot ready");
+        self.report.connected(
+            &self.server,
+            &me.name,
+            me.id,
+            &self.args.strategy.to_string(),
+            self.args.queue,
+        );
         let mut backoff = Duration::from_millis(200);
         while !stop.is_cancelled() && !self.done() {
             match self.session(me.id, &stop).await {
                 Ok(()) => backoff = Duration::from_millis(200),
                 Err(error) => {
-                    tracing::warn!(%error, "connection lost; reconnecting");
+                    self.report.error(
+                        None,
+                        &format!("connection lost ({error:#})"),
+                        &format!("reconnecting in {} ms", backoff.as_millis()),
+                    );
                     if !pause(backoff, &stop).await {
                         break;
                     }
                     backoff = (backoff * 2).min(Duration::from_secs(5));
                 }
             }
+        }
+        // The games' own tasks tell their ends (the player stream may have told first): let
+        // them, briefly, so that the summary counts every game.
+        let settled = Instant::now() + Duration::from_secs(2);
+        while !self.playing.lock().expect("playing lock").is_empty() && Instant::now() < settled {
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
         Ok(())
     }
@@ -259,7 +389,11 @@ impl Bot {
                 Ok(()) => {
                     bot.finished.lock().expect("finished lock").insert(game);
                 }
-                Err(error) => tracing::warn!(game, %error, "stopped following a game"),
+                Err(error) => bot.report.error(
+                    Some(game),
+                    &format!("{error:#}"),
+                    "stopped following it (it is followed again when it is this bot's turn)",
+                ),
             }
         });
     }
@@ -289,6 +423,8 @@ impl Bot {
                 }
             };
             let mut game: Option<pb::Game> = None;
+            let mut colour = pb::Side::Unspecified;
+            let mut opponent = String::new();
             loop {
                 let event = tokio::select! {
                     () = stop.cancelled() => return Ok(()),
@@ -300,17 +436,57 @@ impl Bot {
                 let state = match event.event {
                     Some(pb::game_event::Event::Snapshot(snapshot)) => {
                         let state = snapshot.state.clone();
+                        if game.is_none() {
+                            colour = if snapshot.white_player_id == me {
+                                pb::Side::White
+                            } else {
+                                pb::Side::Black
+                            };
+                            let other = if colour == pb::Side::White {
+                                snapshot.black_player_id
+                            } else {
+                                snapshot.white_player_id
+                            };
+                            opponent = self.name_of(other).await;
+                            if state
+                                .as_ref()
+                                .is_some_and(|s| s.status() == pb::GameStatus::Active)
+                                && self.announce(game_id)
+                            {
+                                self.report.started(
+                                    game_id,
+                                    colour,
+                                    &opponent,
+                                    snapshot.time_control.as_ref(),
+                                );
+                            }
+                        }
                         game = Some(snapshot);
                         state
                     }
                     Some(pb::game_event::Event::TurnPlayed(played)) => played.state,
-                    Some(pb::game_event::Event::GameOver(_)) => return Ok(()),
+                    Some(pb::game_event::Event::GameOver(over)) => {
+                        let mut state = over.state.unwrap_or_default();
+                        if state.result.is_none() {
+                            state.result = over.result;
+                        }
+                        self.ended(game_id, colour, &opponent, game.as_ref(), &state);
+                        return Ok(());
+                    }
                     _ => None,
                 };
                 let (Some(game), Some(state)) = (&game, state) else {
                     continue;
                 };
                 if state.status() != pb::GameStatus::Active {
+                    if self
+                        .announced
+                        .lock()
+                        .expect("announced lock")
+                        .contains(&game_id)
+                    {
+                        self.ended(game_id, colour, &opponent, Some(game), &state);
+                    }
                     return Ok(());
                 }
                 let mine = if game.white_player_id == me {
@@ -325,7 +501,11 @@ impl Bot {
                         // a fresh snapshot and move from there, rather than leave the clock
                         // running with nobody to move.
                         Err(error) if is_transient(&error) => {
-                            tracing::warn!(game = game_id, %error, "turn not delivered; retrying");
+                            self.report.error(
+                                Some(game_id),
+                                &format!("turn not delivered ({error:#})"),
+                                "watching the game again and moving from there",
+                            );
                             break;
                         }
                         Err(error) => return Err(error),
@@ -418,6 +598,17 @@ impl Bot {
     }
 }
 
+/// Why the server did not answer, in a few words (the transport's innermost reason).
+fn unreachable_reason(status: &tonic::Status) -> String {
+    let mut reason = status.message().to_owned();
+    let mut source = std::error::Error::source(status);
+    while let Some(inner) = source {
+        reason = inner.to_string();
+        source = inner.source();
+    }
+    reason
+}
+
 /// True when `error` comes from a call that may succeed if made again: the server (or one
 /// replica of it) unreachable, a timeout, a transport failure.
 fn is_transient(error: &anyhow::Error) -> bool {
@@ -441,7 +632,8 @@ pub async fn run(connection: crate::client::Connection, args: BotArgs) -> Result
         .token
         .clone()
         .context("a bot needs its player token: --token or HANNIBALL_TOKEN")?;
-    let mut bot = Bot::new(args, &connection.server, &token);
+    let server = crate::client::server_urls(&connection.server);
+    let mut bot = Bot::new(args, &server, &token);
     bot.tls = connection.tls()?;
     let stop = CancellationToken::new();
     let on_signal = stop.clone();
@@ -449,5 +641,7 @@ pub async fn run(connection: crate::client::Connection, args: BotArgs) -> Result
         let _ = tokio::signal::ctrl_c().await;
         on_signal.cancel();
     });
-    bot.run(stop).await
+    let result = bot.run(stop).await;
+    bot.report.summary();
+    result
 }

@@ -321,6 +321,9 @@ async fn register_bots(
                     games: 0,
                     think_ms: args.think_ms(),
                     min_think_ms: args.pace_ms(),
+                    // The demo tells the story itself; its bots speak only of trouble.
+                    quiet: true,
+                    json: false,
                 },
                 server,
                 &bot_token,

@@ -5,6 +5,7 @@
 //! arguments, notation that does not parse).
 
 mod bot;
+mod bot_report;
 mod client;
 #[cfg(feature = "server")]
 mod demo;

@@ -4,6 +4,7 @@
 mod common;
 
 mod admin_rotation;
+mod bot_runner;
 mod browser;
 mod edge_fuzz;
 mod game_records;

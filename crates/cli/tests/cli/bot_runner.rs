@@ -1,0 +1,192 @@
+//! `hanniball bot run` says what it does: a line when it connects, for each game it starts and
+//! ends, and a summary; with the server down, within 2 s, that it cannot connect and when it
+//! tries again. `--json` gives the same as one object per line.
+
+use std::io::Read as _;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{KillOnDrop, data_dir, free_port, serve};
+
+fn run(url: &str, token: &str, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args(args)
+        .args(["--server", url, "--token", token])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// `player register NAME --bot`: (name, token).
+fn bot_player(url: &str, admin: &str, name: &str) -> String {
+    let out = run(url, admin, &["player", "register", name, "--bot"]);
+    out.lines()
+        .find_map(|l| l.split(": ").nth(1).filter(|t| t.starts_with("hb_")))
+        .expect("a token")
+        .to_owned()
+}
+
+#[test]
+fn a_bot_says_what_it_plays_and_sums_it_up() {
+    let dir = data_dir("bot-runner");
+    let (_server, url) = serve(&dir, &[]);
+    let admin = std::fs::read_to_string(dir.join("admin-token")).expect("admin token");
+    let admin = admin.trim();
+    let white = bot_player(&url, admin, "talker");
+    let black = bot_player(&url, admin, "listener");
+    let spawn = |token: &str, extra: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hanniball"));
+        command
+            .args([
+                "bot",
+                "run",
+                "--strategy",
+                "random",
+                "--games",
+                "2",
+                "--think-ms",
+                "5",
+            ])
+            .args(extra)
+            .args(["--server", &url, "--token", token])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        KillOnDrop(command.spawn().expect("the bot starts"))
+    };
+    let mut text = spawn(&white, &[]);
+    let mut json = spawn(&black, &["--json"]);
+    std::thread::sleep(Duration::from_millis(500));
+    for (w, b) in [("talker", "listener"), ("listener", "talker")] {
+        run(
+            &url,
+            admin,
+            &[
+                "game",
+                "create",
+                "--white",
+                w,
+                "--black",
+                b,
+                "--time",
+                "60+0",
+                "--max-turns",
+                "12",
+            ],
+        );
+    }
+    let wait = |bot: &mut KillOnDrop| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = bot.0.try_wait().expect("wait") {
+                assert!(status.success(), "the bot exited with {status}");
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the bot did not finish its two games"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let mut out = String::new();
+        let mut err = String::new();
+        bot.0
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_to_string(&mut out)
+            .expect("read");
+        bot.0
+            .stderr
+            .take()
+            .expect("stderr")
+            .read_to_string(&mut err)
+            .expect("read");
+        (out, err)
+    };
+    let (_, said) = wait(&mut text);
+    assert!(
+        said.contains("connected to") && said.contains("as talker"),
+        "{said}"
+    );
+    assert_eq!(
+        said.matches("playing White against listener").count(),
+        1,
+        "{said}"
+    );
+    assert_eq!(
+        said.matches("playing Black against listener").count(),
+        1,
+        "{said}"
+    );
+    assert_eq!(said.matches(" after ").count(), 2, "{said}");
+    assert!(said.contains("left on its clock"), "{said}");
+    assert!(
+        said.lines()
+            .last()
+            .unwrap_or_default()
+            .starts_with("2 games:"),
+        "{said}"
+    );
+    assert!(
+        !said.contains('\u{1b}') && !said.contains("panicked"),
+        "{said}"
+    );
+    let (lines, _) = wait(&mut json);
+    let events: Vec<&str> = lines
+        .lines()
+        .map(|l| {
+            assert!(l.starts_with("{\"event\":\"") && l.ends_with('}'), "{l}");
+            l.split('"').nth(3).expect("an event name")
+        })
+        .collect();
+    assert_eq!(events.first(), Some(&"connected"), "{lines}");
+    assert_eq!(
+        events.iter().filter(|e| **e == "game_started").count(),
+        2,
+        "{lines}"
+    );
+    assert_eq!(
+        events.iter().filter(|e| **e == "game_over").count(),
+        2,
+        "{lines}"
+    );
+    assert_eq!(events.last(), Some(&"summary"), "{lines}");
+}
+
+#[test]
+fn a_bot_says_within_two_seconds_that_it_cannot_connect() {
+    let port = free_port();
+    let started = Instant::now();
+    let mut bot = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_hanniball"))
+            .args(["bot", "run", "--token", "hb_nothing"])
+            .args(["--server", &format!("127.0.0.1:{port}")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the bot starts"),
+    );
+    let mut stderr = bot.0.stderr.take().expect("stderr");
+    let mut said = String::new();
+    let mut buf = [0_u8; 256];
+    while !said.contains('\n') {
+        let n = stderr.read(&mut buf).expect("read");
+        assert!(n > 0, "the bot said nothing");
+        said.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        said.starts_with(&format!("cannot reach http://127.0.0.1:{port}")),
+        "{said}"
+    );
+    assert!(said.contains("trying again in 1 s"), "{said}");
+}

@@ -75,9 +75,32 @@ const accounts = new api.accounts.v1.Accounts(target, creds);
 const metadata = new grpc.Metadata();
 metadata.set("authorization", `Bearer ${args.token}`);
 
-/** A unary call as a promise, retried while the server is unavailable. */
+/**
+ * The server's back-off in milliseconds when it refused a call for a limit (RESOURCE_EXHAUSTED
+ * with `grpc-retry-pushback-ms` or `retry-after`); null for any other error.
+ */
+function pushback(error) {
+  if (error.code !== grpc.status.RESOURCE_EXHAUSTED) return null;
+  const get = (key) => error.metadata?.get(key)?.[0];
+  const ms = Number(get("grpc-retry-pushback-ms"));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const seconds = Number(get("retry-after"));
+  if (Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
+  return 100;
+}
+
+let rateLimited = 0;
+function noteRateLimit(wait) {
+  rateLimited++;
+  if (rateLimited === 1 || rateLimited % 50 === 0) {
+    log(`rate-limited by the server (${rateLimited} so far); waiting ${wait} ms as it asks`);
+  }
+}
+
+/** A unary call as a promise, retried while the server is unavailable, and after the server's
+ * own back-off when it refuses for a rate limit. */
 async function call(client, method, request, retries = 5) {
-  for (let attempt = 0; ; attempt++) {
+  for (let attempt = 0, limited = 0; ; ) {
     try {
       return await new Promise((resolve, reject) =>
         client[method](request, metadata, { deadline: Date.now() + 30_000 }, (error, reply) =>
@@ -85,9 +108,17 @@ async function call(client, method, request, retries = 5) {
         ),
       );
     } catch (error) {
+      const wait = pushback(error);
+      if (wait !== null && limited < 100) {
+        limited++;
+        noteRateLimit(wait);
+        await new Promise((r) => setTimeout(r, wait));
+        continue;
+      }
+      attempt++;
       const retry = error.code === grpc.status.UNAVAILABLE || error.code === grpc.status.DEADLINE_EXCEEDED;
-      if (!retry || attempt >= retries - 1) throw error;
-      await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
+      if (!retry || attempt >= retries) throw error;
+      await new Promise((r) => setTimeout(r, 200 * 2 ** (attempt - 1)));
     }
   }
 }
@@ -252,9 +283,16 @@ for (let backoff = 200; !done(); backoff = Math.min(backoff * 2, 5_000)) {
       log(`${name}: ${error.details ?? error.message}`);
       process.exit(1);
     }
+    const wait = pushback(error);
+    if (wait !== null) {
+      noteRateLimit(wait);
+      await new Promise((r) => setTimeout(r, wait));
+      backoff = 100;
+      continue;
+    }
     log(`${name}: connection lost (${error.details ?? error.message}); reconnecting`);
     await new Promise((r) => setTimeout(r, backoff));
   }
 }
-log(`${name}: done: ${finished.size} game(s) finished, ${turnsPlayed} turns played, longest turn ${longestTurn} steps`);
+log(`${name}: done: ${finished.size} game(s) finished, ${turnsPlayed} turns played, longest turn ${longestTurn} steps, rate-limited ${rateLimited} times`);
 process.exit(0);

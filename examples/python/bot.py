@@ -122,6 +122,7 @@ class Bot:
         self.active: set[int] = set()
         self.finished: set[int] = set()
         self.turns_played = 0
+        self.rate_limited = 0  # calls the server refused for its rate limit
         self.longest_turn = 0  # most steps in one turn played
 
     # -- helpers
@@ -129,16 +130,32 @@ class Bot:
         return self.args.games > 0 and len(self.finished) >= self.args.games
 
     def call(self, method, request, retries: int = 5):
-        """A unary call with the token, retried while the server is UNAVAILABLE."""
-        for attempt in range(retries):
+        """A unary call with the token, retried while the server is UNAVAILABLE, and after the
+        server's own back-off when it refuses for a rate limit (RESOURCE_EXHAUSTED)."""
+        attempt = 0
+        limited = 0
+        while True:
             try:
                 return method(request, metadata=self.metadata, timeout=self.args.call_timeout)
             except grpc.RpcError as error:
+                wait = pushback(error)
+                if wait is not None and limited < 100:
+                    # A rate limit, not a lost connection: wait as long as the server says.
+                    limited += 1
+                    self.note_rate_limit(wait)
+                    time.sleep(wait)
+                    continue
+                attempt += 1
                 if error.code() not in (grpc.StatusCode.UNAVAILABLE,
-                                        grpc.StatusCode.DEADLINE_EXCEEDED) or attempt == retries - 1:
+                                        grpc.StatusCode.DEADLINE_EXCEEDED) or attempt >= retries:
                     raise
-                time.sleep(0.2 * 2 ** attempt)
-        raise AssertionError("unreachable")
+                time.sleep(0.2 * 2 ** (attempt - 1))
+
+    def note_rate_limit(self, wait: float) -> None:
+        self.rate_limited += 1
+        if self.rate_limited == 1 or self.rate_limited % 50 == 0:
+            log(f"{self.name}: rate-limited by the server ({self.rate_limited} so far); "
+                f"waiting {wait:.2f}s as it asks")
 
     def note_game(self, game) -> None:
         self.kinds[game.id] = game.kind
@@ -320,14 +337,37 @@ class Bot:
                             grpc.StatusCode.INVALID_ARGUMENT):
                     log(f"{self.name}: {code.name}: {error.details()}")
                     return 2
+                wait = pushback(error)
+                if wait is not None:
+                    # The stream was refused for a limit: reconnect when the server says.
+                    self.note_rate_limit(wait)
+                    time.sleep(wait)
+                    continue
                 log(f"{self.name}: connection lost ({code.name}: {error.details()}); "
                     f"reconnecting in {backoff:.1f}s")
             if not self.done():
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 10.0)
         log(f"{self.name}: done: {len(self.finished)} game(s) finished, "
-            f"{self.turns_played} turns played, longest turn {self.longest_turn} steps")
+            f"{self.turns_played} turns played, longest turn {self.longest_turn} steps, "
+            f"rate-limited {self.rate_limited} times")
         return 0
+
+
+def pushback(error) -> float | None:
+    """The server's back-off in seconds when it refused a call for a limit (RESOURCE_EXHAUSTED
+    with `grpc-retry-pushback-ms` or `retry-after`); None for any other error."""
+    if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+        return None
+    trailers = dict(error.trailing_metadata() or ())
+    try:
+        if "grpc-retry-pushback-ms" in trailers:
+            return max(int(trailers["grpc-retry-pushback-ms"]), 1) / 1000
+        if "retry-after" in trailers:
+            return max(float(trailers["retry-after"]), 0.001)
+    except ValueError:
+        pass
+    return 0.1
 
 
 def address(url: str) -> str:

@@ -320,15 +320,43 @@ fn clock(ms: i64) -> String {
     )
 }
 
-fn print_game(game: &pb::Game) {
+/// A player's name for a listing (its id when Accounts does not say).
+async fn listed_name(
+    clients: &mut Clients,
+    id: i64,
+    cache: &mut std::collections::HashMap<i64, String>,
+) -> String {
+    if let Some(name) = cache.get(&id) {
+        return name.clone();
+    }
+    let name = clients
+        .accounts
+        .get_player(apb::GetPlayerRequest {
+            player: Some(apb::get_player_request::Player::Id(id)),
+        })
+        .await
+        .ok()
+        .and_then(|r| r.into_inner().player)
+        .map_or_else(|| format!("player {id}"), |p| p.name);
+    cache.insert(id, name.clone());
+    name
+}
+
+/// A game for the terminal, its players by name.
+async fn print_game(clients: &mut Clients, game: &pb::Game) {
+    let mut names = std::collections::HashMap::new();
+    let white = listed_name(clients, game.white_player_id, &mut names).await;
+    let black = listed_name(clients, game.black_player_id, &mut names).await;
+    show_game(game, &white, &black);
+}
+
+fn show_game(game: &pb::Game, white: &str, black: &str) {
     let Some(state) = &game.state else { return };
     println!(
-        "game {} · {} ({}) · white {} vs black {}{}",
+        "game {} · {} ({}) · white {white} vs black {black}{}",
         game.id,
         game.kind,
         game.ruleset,
-        game.white_player_id,
-        game.black_player_id,
         if game.rated { " · rated" } else { "" }
     );
     print!("{}", state.board);
@@ -463,18 +491,19 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
 
 /// A table of players: id, name, kind.
 fn print_players(players: &[apb::Player]) {
-    println!("{:>6}  {:<24} kind", "id", "name");
+    // Columns by display width: a CJK name takes two columns a character.
+    let mut rows = vec![["id", "name", "kind"].map(str::to_owned).to_vec()];
     for p in players {
         let kind = if p.kind == apb::PlayerKind::Bot as i32 {
             "bot"
         } else {
             "human"
         };
-        println!("{:>6}  {:<24} {kind}", p.id, p.name);
+        rows.push(vec![p.id.to_string(), p.name.clone(), kind.to_owned()]);
     }
+    print!("{}", crate::table::render(&rows));
 }
 
-/// The id of player `name`, `me` (0) for the calling token's own player.
 /// An answer's error, saying what to do when "me" was asked with a token that is no player's
 /// (the admin's).
 fn me_or_rpc(id: i64, status: Status) -> anyhow::Error {
@@ -487,6 +516,7 @@ fn me_or_rpc(id: i64, status: Status) -> anyhow::Error {
     rpc(status)
 }
 
+/// The id of player `name`, `me` (0) for the calling token's own player.
 async fn player_or_me(clients: &mut Clients, name: &str) -> Result<i64> {
     if name == "me" {
         Ok(0)
@@ -595,9 +625,12 @@ pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
                 .into_inner()
                 .game
                 .context("no game in the answer")?;
-            print_game(&game);
+            print_game(&mut clients, &game).await;
         }
-        GameCommand::Show { id } => print_game(&get(&mut clients, id).await?),
+        GameCommand::Show { id } => {
+            let game = get(&mut clients, id).await?;
+            print_game(&mut clients, &game).await;
+        }
         GameCommand::Export { id, output } => export(&mut clients, id, output).await?,
         GameCommand::Play { id, turn } => play(&mut clients, id, turn).await?,
         GameCommand::Steps { id, after } => steps(&mut clients, id, after).await?,
@@ -610,7 +643,8 @@ pub async fn game(connection: Connection, command: GameCommand) -> Result<()> {
                 .resign(pb::ResignRequest { game_id: id })
                 .await
                 .map_err(rpc)?;
-            print_game(&get(&mut clients, id).await?);
+            let game = get(&mut clients, id).await?;
+            print_game(&mut clients, &game).await;
         }
         GameCommand::Watch { id } => watch(&mut clients, id).await?,
     }
@@ -642,7 +676,8 @@ async fn play(clients: &mut Clients, id: i64, turn: String) -> Result<()> {
         })
         .await
         .map_err(rpc)?;
-    print_game(&get(clients, id).await?);
+    let game = get(clients, id).await?;
+    print_game(clients, &game).await;
     Ok(())
 }
 
@@ -691,22 +726,25 @@ async fn list_games(
         .map_err(rpc)?
         .into_inner()
         .games;
-    println!(
-        "{:>6}  {:<15} {:>6} {:>6}  {:>5}  result",
-        "id", "kind", "white", "black", "turns"
-    );
+    let mut names = std::collections::HashMap::new();
+    let mut rows = vec![
+        ["id", "kind", "white", "black", "turns", "result"]
+            .map(str::to_owned)
+            .to_vec(),
+    ];
     for g in games {
         let state = g.state.unwrap_or_default();
         let result = state.result.map_or_else(|| "on".to_owned(), |r| r.summary);
-        println!(
-            "{:>6}  {:<15} {:>6} {:>6}  {:>5}  {result}",
-            g.id,
+        rows.push(vec![
+            g.id.to_string(),
             g.kind,
-            g.white_player_id,
-            g.black_player_id,
-            state.next_turn_number.saturating_sub(1)
-        );
+            listed_name(clients, g.white_player_id, &mut names).await,
+            listed_name(clients, g.black_player_id, &mut names).await,
+            state.next_turn_number.saturating_sub(1).to_string(),
+            result,
+        ]);
     }
+    print!("{}", crate::table::render(&rows));
     Ok(())
 }
 
@@ -723,7 +761,7 @@ async fn watch(clients: &mut Clients, id: i64) -> Result<()> {
         .into_inner();
     while let Some(event) = stream.next().await {
         match event.map_err(rpc)?.event {
-            Some(pb::game_event::Event::Snapshot(game)) => print_game(&game),
+            Some(pb::game_event::Event::Snapshot(game)) => print_game(clients, &game).await,
             Some(pb::game_event::Event::TurnPlayed(played)) => {
                 if let (Some(r), Some(s)) = (played.record, played.state) {
                     println!("{:>3}. {:<5} {}", r.number, side(r.side), r.turn);

@@ -362,19 +362,56 @@ fn bye_row(tournament: i64, round: u32, board: i32, player: i64, kind: &str) -> 
     }
 }
 
-/// Start ranks: by rating (highest first), then name, then player id (C.04.2: rating, then
-/// alphabetical). Returns (player id, rank) in rank order.
+/// Start ranks: by rating (highest first), then name in alphabetical order (letters without
+/// case or accents: [`hanniball_arbiter::names::collation_key`]), then player id (C.04.2:
+/// rating, then alphabetical). Returns (player id, rank) in rank order.
 pub fn seed(entrants: &[(EntrantRow, String)]) -> Vec<(i64, i32)> {
-    let mut order: Vec<&(EntrantRow, String)> = entrants.iter().collect();
-    order.sort_by(|(a, an), (b, bn)| {
+    let mut order: Vec<(&EntrantRow, String, &String)> = entrants
+        .iter()
+        .map(|(e, name)| (e, hanniball_arbiter::names::collation_key(name), name))
+        .collect();
+    order.sort_by(|(a, ak, an), (b, bk, bn)| {
         b.rating
             .cmp(&a.rating)
+            .then_with(|| ak.cmp(bk))
             .then_with(|| an.cmp(bn))
             .then(a.player_id.cmp(&b.player_id))
     });
     order
         .iter()
         .enumerate()
-        .map(|(i, (e, _))| (e.player_id, i as i32 + 1))
+        .map(|(i, (e, _, _))| (e.player_id, i as i32 + 1))
         .collect()
+}
+
+#[cfg(test)]
+mod seeding {
+    use super::*;
+
+    fn entrant(player_id: i64, rating: i32, name: &str) -> (EntrantRow, String) {
+        (
+            EntrantRow {
+                tournament_id: 1,
+                player_id,
+                start_rank: None,
+                rating,
+                joined_round: 1,
+                withdrawn_from: None,
+            },
+            name.to_owned(),
+        )
+    }
+
+    #[test]
+    fn equal_ratings_seed_alphabetically_as_people_read_names() {
+        let entrants = [
+            entrant(1, 1500, "Zoë"),
+            entrant(2, 1500, "adam"),
+            entrant(3, 1600, "zed"),
+            entrant(4, 1500, "Ärger"),
+            entrant(5, 1500, "bob"),
+        ];
+        let order: Vec<i64> = seed(&entrants).into_iter().map(|(id, _)| id).collect();
+        assert_eq!(order, [3, 2, 4, 5, 1]);
+    }
 }

@@ -46,7 +46,9 @@ pub fn text(field: &str, value: &str, max: usize) -> Result<(), tonic::Status> {
         .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
     {
         return Err(tonic::Status::invalid_argument(format!(
-            "{field} holds the control character {c:?}; text must not"
+            "{field} holds the control character {c:?} (U+{:04X}); take it out and send the \
+             text again",
+            u32::from(c)
         )));
     }
     Ok(())

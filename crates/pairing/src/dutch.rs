@@ -1250,6 +1250,22 @@ pub fn recorded_pairing(t: &Tournament, round: u32) -> Pairing {
     Pairing { boards, bye }
 }
 
+/// The forfeits of `round` recorded without colours, as [`recorded_pairing`] lists them (the
+/// lower starting rank first).
+fn colourless_forfeits(t: &Tournament, round: u32) -> Vec<(PlayerId, PlayerId)> {
+    t.players
+        .iter()
+        .filter_map(|p| match p.entry(round) {
+            Some(RoundEntry::Forfeit {
+                opponent,
+                colour: None,
+                ..
+            }) if p.id < *opponent => Some((p.id, *opponent)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Re-pairs every round of `t` from the file's own history before it (whatever the rounds
 /// before were, even if they broke an absolute criterion) and reports every round whose
 /// recorded pairing (pairs, colours, bye) is not the engine's, as bbpPairings' `-c` does.
@@ -1259,7 +1275,15 @@ pub fn recheck(t: &Tournament, options: &DutchOptions) -> Vec<RoundMismatch> {
     (1..=t.rounds_paired())
         .filter_map(|round| {
             let recorded = recorded_pairing(t, round);
+            // A forfeit recorded without colours has no colour to compare (bbpPairings `-c`):
+            // the engine's pair of the same two players matches it either way round.
+            let colourless = colourless_forfeits(t, round);
             let engine = pair_round(t, round).map(|mut p| {
+                for pair in &mut p.boards {
+                    if colourless.contains(&(pair.1, pair.0)) {
+                        *pair = (pair.1, pair.0);
+                    }
+                }
                 p.boards.sort();
                 p
             });

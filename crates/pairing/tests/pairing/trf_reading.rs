@@ -447,3 +447,34 @@ fn messages_name_the_line_the_missing_rank_and_no_control_characters() {
         t.players[0].name
     );
 }
+
+/// A forfeit recorded without colours (`0002 - +` / `0001 - -`, as Swiss-Manager writes one)
+/// has no colour to compare: the strict check does not flag its round, as bbpPairings `-c` does
+/// not; the same forfeit with the other colours recorded is flagged.
+#[test]
+fn a_forfeit_without_colours_is_not_a_colour_difference() {
+    let file = |a: &str, b: &str| {
+        [
+            line(1, "Alpha", "2.0", &["0003 w 1", a]),
+            line(2, "Bravo", "1.0", &["0004 b 1", b]),
+            line(3, "Charlie", "0.0", &["0001 b 0", "0004 w 0"]),
+            line(4, "Delta", "1.0", &["0002 w 0", "0003 b 1"]),
+            "XXR 3".to_string(),
+        ]
+        .join("\n")
+    };
+    let t = read(file("0002 - +", "0001 - -").as_bytes())
+        .expect("reads")
+        .tournament;
+    let options = DutchOptions::for_tournament(&t);
+    assert_eq!(recheck(&t, &options), vec![], "a colourless forfeit");
+    // With colours recorded, they are compared: one of the two orientations differs.
+    let flagged: usize = [("0002 w +", "0001 b -"), ("0002 b +", "0001 w -")]
+        .iter()
+        .map(|(a, b)| {
+            let t = read(file(a, b).as_bytes()).expect("reads").tournament;
+            recheck(&t, &DutchOptions::for_tournament(&t)).len()
+        })
+        .sum();
+    assert_eq!(flagged, 1);
+}

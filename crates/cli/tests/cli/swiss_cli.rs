@@ -360,3 +360,25 @@ XXR 3
     let err = String::from_utf8(out.stderr).expect("utf-8");
     assert!(err.contains("scored by the results"), "{err}");
 }
+
+/// A reader that goes away (`hanniball swiss standings FILE | head -2`) ends the command
+/// quietly as a program killed by SIGPIPE does: no panic, exit 141.
+#[test]
+fn a_closed_pipe_ends_a_command_quietly() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../pairing/tests/data/bbp/dutch-p1000-r5-s5055.trf"
+    );
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args(["swiss", "standings", file])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // The reader is gone before the first line is written.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(141), "{err}");
+}

@@ -28,6 +28,10 @@ pub struct TrfInput {
     /// default such a file is refused, naming the players and a point system that explains it).
     #[arg(long)]
     recompute_points: bool,
+    /// `H`: read an unpaired round (`0000 -` with a blank result, or Z) as a half-point bye
+    /// where the player's points column counts it so (how some programs write requested byes).
+    #[arg(long, value_name = "H", value_parser = ["H"])]
+    blank_as: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,6 +99,7 @@ fn load(input: &TrfInput) -> Result<TrfFile, ExitCode> {
     let options = ReadOptions {
         encoding: input.encoding,
         recompute_points: input.recompute_points,
+        blank_as_half_point_bye: input.blank_as.is_some(),
     };
     let read = trf::read(&bytes, &options).map_err(|error| {
         let hint = match error {

@@ -143,9 +143,10 @@ pub enum TrfError {
         "the points column disagrees with the results under the point system {system}: {}{}; {}",
         list_mismatches(players),
         if players.len() > 5 { format!(" and {} more", players.len() - 5) } else { String::new() },
-        match explained_by {
-            Some(other) => format!("the point system {other} explains every player's points (a `162 {other}` line says so), or recompute the points from the results"),
-            None => "no usual point system explains them: correct the file, or recompute the points from the results".to_string(),
+        match (explained_by, blank_byes) {
+            (Some(other), _) => format!("the point system {other} explains every player's points (a `162 {other}` line says so), or recompute the points from the results"),
+            (None, Some(rounds)) => format!("every difference is half a point for each of those players' {rounds} unpaired rounds (`0000 -` with a blank result, or Z): the program that wrote the file counts them as half-point byes; read them so (--blank-as H), or recompute the points from the results"),
+            (None, None) => "no usual point system explains them: correct the file, or recompute the points from the results".to_string(),
         }
     )]
     PointsDisagree {
@@ -154,6 +155,9 @@ pub enum TrfError {
         system: String,
         /// A point system under which every column agrees, as a `162` body.
         explained_by: Option<String>,
+        /// `Some(n)`: reading the `n` unpaired rounds (blank or `Z`) of the players who disagree
+        /// as half-point byes explains every column ([`ReadOptions::blank_as_half_point_bye`]).
+        blank_byes: Option<usize>,
     },
     #[error(
         "line {line}: round {round}: a game against {opponent} without a result before a later round with results: only the last round may be unfinished"
@@ -207,6 +211,10 @@ pub struct ReadOptions {
     /// Score every player by the results and ignore a points column that disagrees (else such
     /// a column is [`TrfError::PointsDisagree`]).
     pub recompute_points: bool,
+    /// Read an unpaired round (`0000 -` with a blank result, or `Z`) of a player whose points
+    /// column counts it as half a point as a half-point bye: how some programs (the Irish Chess
+    /// Union's) write a requested bye. Only players whose every such round explains the column.
+    pub blank_as_half_point_bye: bool,
 }
 
 /// A TRF file as read: the tournament, what was noted while reading, and the round paired
@@ -367,7 +375,23 @@ pub fn read_text(text: &str, options: &ReadOptions) -> Result<TrfFile, TrfError>
         columns[rank as usize - 1] = column;
     }
     let unfinished_round = unfinished.as_ref().map(|u| u.round);
-    let wrong = points::mismatches(&tournament, &columns, unfinished_round);
+    let mut wrong = points::mismatches(&tournament, &columns, unfinished_round);
+    let blank = points::blank_half_point_byes(&tournament, &wrong, unfinished_round);
+    if options.blank_as_half_point_bye && !wrong.is_empty() {
+        if let Some(rounds) = &blank {
+            for (player, round) in rounds {
+                tournament.set_entry(*player, *round, RoundEntry::HalfPointBye);
+            }
+            notes.push(TrfNote {
+                line: 0,
+                text: format!(
+                    "{} unpaired rounds read as half-point byes, as the points column counts them",
+                    rounds.len()
+                ),
+            });
+            wrong = points::mismatches(&tournament, &columns, unfinished_round);
+        }
+    }
     if !wrong.is_empty() {
         if options.recompute_points {
             notes.push(TrfNote {
@@ -382,6 +406,7 @@ pub fn read_text(text: &str, options: &ReadOptions) -> Result<TrfFile, TrfError>
                 system: points::system_text(&tournament.points),
                 explained_by: points::explaining_system(&tournament, &columns, unfinished_round)
                     .map(|ps| points::system_text(&ps)),
+                blank_byes: blank.map(|rounds| rounds.len()),
                 players: wrong,
             });
         }

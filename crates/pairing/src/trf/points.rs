@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::tournament::{PlayerId, PointSystem, Score, Tournament};
+use crate::tournament::{PlayerId, PointSystem, RoundEntry, Score, Tournament};
 
 /// One player whose points column is not the score of the results.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,4 +142,37 @@ pub fn explaining_system(
         scored.points = *c;
         mismatches(&scored, columns, unfinished).is_empty()
     })
+}
+
+/// The unpaired rounds (no entry, or `Z`) of the players in `wrong` when counting each as a
+/// half-point bye makes every one of their columns agree (some programs write a requested
+/// half-point bye so): `(player, round)` of each; `None` when that does not explain them all.
+pub fn blank_half_point_byes(
+    t: &Tournament,
+    wrong: &[PointsMismatch],
+    unfinished: Option<u32>,
+) -> Option<Vec<(PlayerId, u32)>> {
+    if wrong.is_empty() {
+        return None;
+    }
+    let mut rounds = Vec::new();
+    for m in wrong {
+        let player = t.player(m.player)?;
+        let last = unfinished.map_or(player.entries.len() as u32, |u| u - 1);
+        let unpaired: Vec<u32> = (1..=last)
+            .filter(|r| {
+                matches!(
+                    player.entry(*r),
+                    Some(RoundEntry::NotPaired | RoundEntry::ZeroPointBye)
+                )
+            })
+            .collect();
+        let per_round = t.points.draw.checked_sub(t.points.zero_bye)?;
+        let gained = per_round.checked_mul(unpaired.len() as u32)?;
+        if unpaired.is_empty() || m.file.0 != m.results.0 + gained {
+            return None;
+        }
+        rounds.extend(unpaired.into_iter().map(|r| (m.player, r)));
+    }
+    Some(rounds)
 }

@@ -478,3 +478,46 @@ fn a_forfeit_without_colours_is_not_a_colour_difference() {
         .sum();
     assert_eq!(flagged, 1);
 }
+
+/// A requested half-point bye written as an unpaired round with a blank result (`0000 -`, as the
+/// Irish Chess Union's program writes one) and counted in the points column: refused with what
+/// explains it, and read as a half-point bye when asked.
+#[test]
+fn blank_unpaired_rounds_counted_as_half_points_read_as_half_point_byes() {
+    let text = [
+        line(1, "Alpha", "2.0", &["0003 w 1", "0002 b 1"]),
+        line(2, "Bravo", "1.0", &["0004 b 1", "0001 w 0"]),
+        line(3, "Charlie", "0.0", &["0001 b 0", "0000 -  "]),
+        line(4, "Delta", "0.5", &["0002 w 0", "0000 -  "]),
+        "XXR 3".to_string(),
+    ]
+    .join("\n");
+    // Delta's 0.5 is the blank round 2 as a half-point bye; Charlie's blank round is an absence.
+    let error = read(text.as_bytes()).expect_err("the column disagrees");
+    let TrfError::PointsDisagree { blank_byes, .. } = &error else {
+        panic!("{error}");
+    };
+    assert_eq!(*blank_byes, Some(1), "{error}");
+    assert!(error.to_string().contains("--blank-as H"), "{error}");
+    let options = ReadOptions {
+        blank_as_half_point_bye: true,
+        ..ReadOptions::default()
+    };
+    let file = trf::read(text.as_bytes(), &options).expect("read with the option");
+    let t = &file.tournament;
+    assert_eq!(
+        t.players[3].entry(2),
+        Some(&hanniball_pairing::RoundEntry::HalfPointBye)
+    );
+    assert_eq!(
+        t.players[2].entry(2),
+        Some(&hanniball_pairing::RoundEntry::NotPaired)
+    );
+    assert_eq!(t.score(PlayerId(4)).to_string(), "0.5");
+    assert_eq!(t.score(PlayerId(3)).to_string(), "0.0");
+    assert!(
+        file.notes
+            .iter()
+            .any(|n| n.text.contains("half-point byes"))
+    );
+}

@@ -521,3 +521,30 @@ fn blank_unpaired_rounds_counted_as_half_points_read_as_half_point_byes() {
             .any(|n| n.text.contains("half-point byes"))
     );
 }
+
+/// TRF-2026's `162` with a non-zero absence value (`A`: a zero-point bye or a forfeit loss, the
+/// value bbpPairings writes and does not read back): read as both, written back as `A`, and read
+/// again to the same point system.
+#[test]
+fn a_162_absence_value_round_trips() {
+    let text = [
+        "162  W 1.0    D 0.5    L 0.0    A 0.5    P 1.0".to_string(),
+        line(1, "Alpha", "1.0", &["0002 w 1"]),
+        line(2, "Bravo", "0.0", &["0001 b 0"]),
+        line(3, "Charlie", "0.5", &["0000 - Z"]),
+        "XXR 2".to_string(),
+    ]
+    .join("\n");
+    let t = read(text.as_bytes()).expect("reads").tournament;
+    assert_eq!((t.points.zero_bye, t.points.forfeit_loss), (5, 5));
+    assert_eq!(t.score(PlayerId(3)).to_string(), "0.5");
+    let written = trf::write(&t).expect("writes");
+    let line_162 = written
+        .lines()
+        .find(|l| l.starts_with("162"))
+        .expect("a 162 line");
+    assert!(line_162.contains(" A 0.5"), "{line_162}");
+    let back = read(written.as_bytes()).expect("reads back").tournament;
+    assert_eq!(back.points, t.points);
+    assert_eq!(back.players, t.players);
+}

@@ -377,20 +377,21 @@ pub fn read_text(text: &str, options: &ReadOptions) -> Result<TrfFile, TrfError>
     let unfinished_round = unfinished.as_ref().map(|u| u.round);
     let mut wrong = points::mismatches(&tournament, &columns, unfinished_round);
     let blank = points::blank_half_point_byes(&tournament, &wrong, unfinished_round);
-    if options.blank_as_half_point_bye && !wrong.is_empty() {
-        if let Some(rounds) = &blank {
-            for (player, round) in rounds {
-                tournament.set_entry(*player, *round, RoundEntry::HalfPointBye);
-            }
-            notes.push(TrfNote {
-                line: 0,
-                text: format!(
-                    "{} unpaired rounds read as half-point byes, as the points column counts them",
-                    rounds.len()
-                ),
-            });
-            wrong = points::mismatches(&tournament, &columns, unfinished_round);
+    if options.blank_as_half_point_bye
+        && !wrong.is_empty()
+        && let Some(rounds) = &blank
+    {
+        for (player, round) in rounds {
+            tournament.set_entry(*player, *round, RoundEntry::HalfPointBye);
         }
+        notes.push(TrfNote {
+            line: 0,
+            text: format!(
+                "{} unpaired rounds read as half-point byes, as the points column counts them",
+                rounds.len()
+            ),
+        });
+        wrong = points::mismatches(&tournament, &columns, unfinished_round);
     }
     if !wrong.is_empty() {
         if options.recompute_points {

@@ -479,98 +479,106 @@ async fn an_online_result_corrected_changes_the_game_and_its_rating_once() {
             .await
             .expect("connect");
         let mut accounts = AccountsClient::with_interceptor(channel, Bearer::new(ADMIN_TOKEN));
-        let mut players = Vec::new();
-        let mut tokens = std::collections::BTreeMap::new();
-        for i in 0..4 {
-            let (id, token) =
-                hanniball_e2e::register_bot(&mut accounts, &format!("online-{i}")).await;
-            players.push(id);
-            tokens.insert(id, token);
-        }
-        let id = a.create(settings("Online", false), &players).await;
-        let mut t = a.tournament(id).await;
-        for _ in 0..200 {
-            if t.boards.iter().all(|b| b.game_id > 0) {
-                break;
+        // Timed and untimed games alike.
+        for timed in [true, false] {
+            let mut players = Vec::new();
+            let mut tokens = std::collections::BTreeMap::new();
+            for i in 0..4 {
+                let (id, token) =
+                    hanniball_e2e::register_bot(&mut accounts, &format!("online-{timed}-{i}"))
+                        .await;
+                players.push(id);
+                tokens.insert(id, token);
             }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-            t = a.tournament(id).await;
-        }
-        let board = t.boards[0].clone();
-        let arbiter = |token: &str| {
-            let url = url.clone();
-            let token = token.to_owned();
-            async move {
-                let channel = Channel::from_shared(url)
-                    .expect("url")
-                    .connect()
-                    .await
-                    .expect("connect");
-                ArbiterClient::with_interceptor(channel, Bearer::new(&token))
+            let mut kind = settings(&format!("Online {timed}"), false);
+            if !timed {
+                kind.time_control = None;
             }
-        };
-        let mut white = arbiter(&tokens[&board.white_player_id]).await;
-        let mut black = arbiter(&tokens[&board.black_player_id]).await;
-        hanniball_e2e::both_move(&mut white, &mut black, board.game_id).await;
-        a.result(id, 1, 1, "1-0").await;
-        a.rating_until(board.white_player_id, |r| r.games == 1 && r.wins == 1)
-            .await;
-        // Player actions on the finished game change nothing; the organiser corrects it.
-        let corrected = a.correct(id, 1, 1, "1/2-1/2").await.expect("correct");
-        assert_eq!(corrected.board.expect("board").result, "1/2-1/2");
-        let white_r = a
-            .rating_until(board.white_player_id, |r| r.draws == 1)
-            .await;
-        let black_r = a
-            .rating_until(board.black_player_id, |r| r.draws == 1)
-            .await;
-        // Equal ratings: the win taken back exactly, and a draw between equals moves nothing.
-        assert_eq!(
-            (white_r.games, white_r.wins, white_r.rating),
-            (1, 0, 1500.0)
-        );
-        assert_eq!(
-            (black_r.games, black_r.losses, black_r.rating),
-            (1, 0, 1500.0)
-        );
-        let game = a.game(board.game_id).await;
-        let result = game.state.expect("state").result.expect("result");
-        assert_eq!(
-            (result.outcome(), result.reason()),
-            (pb::Outcome::Draw, pb::EndReason::Adjudication)
-        );
-        // The arbiter refuses a correction of a game that is on, and a player's.
-        let board2 = t.boards[1].clone();
-        let on = a
-            .arbiter
-            .correct_result(pb::CorrectResultRequest {
-                game_id: board2.game_id,
-                outcome: pb::Outcome::WhiteWins as i32,
-                ..Default::default()
-            })
-            .await
-            .expect_err("a game that is on is adjudicated");
-        assert_eq!(on.code(), Code::FailedPrecondition, "{on:?}");
-        let mut player = arbiter(&tokens[&board.white_player_id]).await;
-        let denied = player
-            .correct_result(pb::CorrectResultRequest {
-                game_id: board.game_id,
-                outcome: pb::Outcome::WhiteWins as i32,
-                ..Default::default()
-            })
-            .await
-            .expect_err("admin only");
-        assert_eq!(denied.code(), Code::PermissionDenied, "{denied:?}");
-        // Board 2: nobody moved, the organiser enters 1-0 (a short game, unrated); corrected
-        // to 0-1 it stays unrated.
-        a.result(id, 1, 2, "1-0").await;
-        a.correct(id, 1, 2, "0-1").await.expect("correct");
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        assert!(
-            a.rating(board2.white_player_id)
+            let id = a.create(kind, &players).await;
+            let mut t = a.tournament(id).await;
+            for _ in 0..200 {
+                if t.boards.iter().all(|b| b.game_id > 0) {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                t = a.tournament(id).await;
+            }
+            let board = t.boards[0].clone();
+            let arbiter = |token: &str| {
+                let url = url.clone();
+                let token = token.to_owned();
+                async move {
+                    let channel = Channel::from_shared(url)
+                        .expect("url")
+                        .connect()
+                        .await
+                        .expect("connect");
+                    ArbiterClient::with_interceptor(channel, Bearer::new(&token))
+                }
+            };
+            let mut white = arbiter(&tokens[&board.white_player_id]).await;
+            let mut black = arbiter(&tokens[&board.black_player_id]).await;
+            hanniball_e2e::both_move(&mut white, &mut black, board.game_id).await;
+            a.result(id, 1, 1, "1-0").await;
+            a.rating_until(board.white_player_id, |r| r.games == 1 && r.wins == 1)
+                .await;
+            // Player actions on the finished game change nothing; the organiser corrects it.
+            let corrected = a.correct(id, 1, 1, "1/2-1/2").await.expect("correct");
+            assert_eq!(corrected.board.expect("board").result, "1/2-1/2");
+            let white_r = a
+                .rating_until(board.white_player_id, |r| r.draws == 1)
+                .await;
+            let black_r = a
+                .rating_until(board.black_player_id, |r| r.draws == 1)
+                .await;
+            // Equal ratings: the win taken back exactly, and a draw between equals moves nothing.
+            assert_eq!(
+                (white_r.games, white_r.wins, white_r.rating),
+                (1, 0, 1500.0)
+            );
+            assert_eq!(
+                (black_r.games, black_r.losses, black_r.rating),
+                (1, 0, 1500.0)
+            );
+            let game = a.game(board.game_id).await;
+            let result = game.state.expect("state").result.expect("result");
+            assert_eq!(
+                (result.outcome(), result.reason()),
+                (pb::Outcome::Draw, pb::EndReason::Adjudication)
+            );
+            // The arbiter refuses a correction of a game that is on, and a player's.
+            let board2 = t.boards[1].clone();
+            let on = a
+                .arbiter
+                .correct_result(pb::CorrectResultRequest {
+                    game_id: board2.game_id,
+                    outcome: pb::Outcome::WhiteWins as i32,
+                    ..Default::default()
+                })
                 .await
-                .is_none_or(|r| r.games == 0)
-        );
+                .expect_err("a game that is on is adjudicated");
+            assert_eq!(on.code(), Code::FailedPrecondition, "{on:?}");
+            let mut player = arbiter(&tokens[&board.white_player_id]).await;
+            let denied = player
+                .correct_result(pb::CorrectResultRequest {
+                    game_id: board.game_id,
+                    outcome: pb::Outcome::WhiteWins as i32,
+                    ..Default::default()
+                })
+                .await
+                .expect_err("admin only");
+            assert_eq!(denied.code(), Code::PermissionDenied, "{denied:?}");
+            // Board 2: nobody moved, the organiser enters 1-0 (a short game, unrated); corrected
+            // to 0-1 it stays unrated.
+            a.result(id, 1, 2, "1-0").await;
+            a.correct(id, 1, 2, "0-1").await.expect("correct");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            assert!(
+                a.rating(board2.white_player_id)
+                    .await
+                    .is_none_or(|r| r.games == 0)
+            );
+        }
         shutdown.cancel();
     }
 }

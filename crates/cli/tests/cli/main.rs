@@ -8,6 +8,7 @@ mod bot_runner;
 mod browser;
 mod edge_fuzz;
 mod game_records;
+mod messages;
 mod metrics;
 mod names;
 mod organiser;

@@ -171,6 +171,12 @@ fn an_organiser_runs_a_club_night_from_the_command_line() {
         assert_eq!(row[2], result, "{show}");
         let white = row[1].clone();
         let black = row[3].clone();
+        // The game says the same: the result the organiser reported over the board.
+        let game = ok(&url, admin, &["game", "show", &row[4]]);
+        assert!(
+            game.contains(&format!("game over: {result} over-the-board")),
+            "{game}"
+        );
         // The standings and the TRF follow; the rating history says what changed.
         let standings = ok(&url, admin, &["tournament", "standings", &id]);
         let trf = ok(&url, admin, &["tournament", "export", &id]);

@@ -106,13 +106,28 @@ impl Accounts {
         self.plumbing.backend()
     }
 
-    /// Registers a player; `Conflict` when the name is taken.
+    /// Registers a player; `Conflict` when the name is taken, or looks the same as a name taken
+    /// (the same letters in another case or spacing: the same search key).
     pub async fn create_player(
         &self,
         name: &str,
         kind: &str,
         now: Timestamp,
     ) -> Result<PlayerRow, StoreError> {
+        let key = search::search_key(name);
+        let alike = players::Entity::find()
+            .filter(players::Column::SearchKey.eq(key.as_str()))
+            .one(&self.db)
+            .await?;
+        if let Some(existing) = alike {
+            if existing.name == name {
+                return Err(StoreError::Conflict(format!("the name {name:?} is taken")));
+            }
+            return Err(StoreError::Conflict(format!(
+                "{name:?} looks the same as {:?} (player {})",
+                existing.name, existing.id
+            )));
+        }
         let model = players::ActiveModel {
             name: Set(name.to_owned()),
             kind: Set(kind.to_owned()),

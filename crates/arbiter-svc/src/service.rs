@@ -726,12 +726,13 @@ impl apb::accounts_server::Accounts for AccountsService {
             .await
         {
             Ok(row) => row,
-            Err(hanniball_db::StoreError::Conflict(_)) => {
-                return Err(ServiceError::AlreadyExists(format!(
-                    "a player named {} already exists",
-                    limits::quote(&r.name)
-                ))
-                .into());
+            Err(hanniball_db::StoreError::Conflict(why)) => {
+                let why = if why.contains("looks the same as") {
+                    format!("{why}: choose a name people can tell apart")
+                } else {
+                    format!("a player named {} already exists", limits::quote(&r.name))
+                };
+                return Err(ServiceError::AlreadyExists(why).into());
             }
             Err(error) => return Err(ServiceError::from(error).into()),
         };

@@ -57,7 +57,15 @@ pub fn tournament_name(raw: &str) -> Result<String, NameError> {
 /// them refused ([`refused`]), and not starting with a combining mark (it would join whatever
 /// is printed before the name).
 pub fn checked_name(raw: &str, what: &'static str, max: usize) -> Result<String, NameError> {
-    let name: String = raw.trim().nfc().collect();
+    // Runs of spaces are one space: `Zoë  Ünal` is `Zoë Ünal`, not a second name like it.
+    let name: String = raw
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim()
+        .nfc()
+        .collect();
     let chars = name.chars().count();
     if chars == 0 {
         return Err(NameError::Empty { what });
@@ -178,6 +186,7 @@ mod tests {
         ("Nguyễn Văn An", "Nguyễn Văn An"),
         ("李明", "李明"),
         ("  Ольга Петрова \t", "Ольга Петрова"),
+        ("Zoë   Ünal", "Zoë Ünal"),
         ("عبد الله", "عبد الله"),
         ("Søren Ågård-Østergaard", "Søren Ågård-Østergaard"),
         ("O'Brien, Seán", "O'Brien, Seán"),

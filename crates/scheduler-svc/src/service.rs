@@ -169,7 +169,16 @@ impl SchedulerService {
         });
         tracing::info!(tournament = id, boards = decided.len(), "results entered");
         if loaded.tournament.auto_pair && loaded.tournament.status == TournamentStatus::Running {
-            self.core.advance(id).await?;
+            // The results are stored whatever the next round does: a round that cannot be paired
+            // is the organiser's to resolve (`PairNextRound` says why), not a refused result.
+            match self.core.advance(id).await {
+                Err(ServiceError::CannotPair(why)) => {
+                    tracing::warn!(tournament = id, %why, "the next round cannot be paired");
+                }
+                other => {
+                    other?;
+                }
+            }
         }
         let loaded = self.core.load(id).await?;
         Ok(items

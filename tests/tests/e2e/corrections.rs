@@ -793,3 +793,35 @@ async fn a_tournament_imported_from_a_trf_file_pairs_on_as_the_file() {
     assert_eq!(before, after);
     shutdown.cancel();
 }
+
+/// The last result of a round after which no round can be paired (four players, a fourth round)
+/// is stored and answered as any result; pairing the next round is what says why it cannot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_result_stands_when_the_next_round_cannot_be_paired() {
+    let db = databases().await.remove(0);
+    let (url, shutdown) = hanniball_e2e::all_services(&db).await;
+    let mut a = admin(&url).await;
+    let players = a.players("stuck", 4).await;
+    let mut auto = settings("Four of four", true);
+    auto.rounds = 4;
+    auto.manual_pairing = false;
+    let id = a.create(auto, &players).await;
+    for round in 1..=3 {
+        let t = a.tournament(id).await;
+        assert_eq!(t.current_round, round, "{t:?}");
+        for board in t.boards.iter().filter(|b| b.round == round) {
+            let stored = a.result(id, round, board.number, "1/2-1/2").await;
+            assert_eq!(stored.result, "1/2-1/2");
+        }
+    }
+    let t = a.tournament(id).await;
+    assert_eq!(t.current_round, 3, "no fourth round: every pair has played");
+    assert!(t.boards.iter().all(|b| b.round < 4));
+    let refused = a
+        .sched
+        .pair_next_round(spb::PairNextRoundRequest { tournament_id: id })
+        .await
+        .expect_err("cannot be paired");
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+    shutdown.cancel();
+}

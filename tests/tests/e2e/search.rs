@@ -284,3 +284,37 @@ async fn names_and_lists_stay_in_bounds() {
     );
     shutdown.cancel();
 }
+
+/// A name that only differs from a registered one by case or spacing looks the same in every
+/// list: refused, naming the name it looks like.
+#[tokio::test]
+async fn look_alike_names_are_refused_with_the_name_they_look_like() {
+    let db = databases().await.remove(0);
+    let (url, shutdown) = hanniball_e2e::arbiter_and_scheduler(&db).await;
+    let (mut admin, _) = clients(&url, Bearer::new(ADMIN_TOKEN)).await;
+    let register = |name: &str| apb::RegisterPlayerRequest {
+        name: name.to_owned(),
+        ..Default::default()
+    };
+    admin
+        .register_player(register("Zoë Ünal"))
+        .await
+        .expect("the first");
+    for alike in ["zoë ünal", "Zoë  Ünal", "ZOË ÜNAL", "Zoe\u{308} Ünal"] {
+        let refused = admin
+            .register_player(register(alike))
+            .await
+            .expect_err("looks the same");
+        assert_eq!(
+            refused.code(),
+            Code::AlreadyExists,
+            "{alike:?}: {refused:?}"
+        );
+        assert!(refused.message().contains("Zoë Ünal"), "{refused:?}");
+    }
+    admin
+        .register_player(register("Zoë Ünal-Smith"))
+        .await
+        .expect("another name");
+    shutdown.cancel();
+}

@@ -49,6 +49,12 @@ pub struct MigrateArgs {
 
 /// `hanniball migrate`: brings the database schema up to date, then exits.
 pub async fn migrate(args: MigrateArgs) -> Result<()> {
+    if args.only == Some(Service::Web) {
+        anyhow::bail!(
+            "the web pages have no tables (they are a client of the API): nothing to migrate; \
+             --only takes arbiter, rating or scheduler"
+        );
+    }
     let mut settings = Settings::load(args.config.as_deref())?;
     if let Some(url) = args.database {
         settings.database.url = url;

@@ -151,3 +151,18 @@ fn errors_name_the_input_and_say_what_to_do() {
     assert!(err.contains("is `hanniball serve` running there?"), "{err}");
     assert_eq!(err.matches("connect error").count(), 0, "{err}");
 }
+
+/// `migrate --only web` is refused (the pages have no tables) and creates no database.
+#[test]
+fn migrating_the_web_pages_is_refused_and_creates_nothing() {
+    let dir = data_dir("migrate-web");
+    let out = Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args(["migrate", "--only", "web"])
+        .env("HANNIBALL__DATA_DIR", &dir)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("no tables"), "{err}");
+    assert!(!dir.exists(), "a data directory was made");
+}

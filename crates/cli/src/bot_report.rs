@@ -115,6 +115,42 @@ impl Report {
         );
     }
 
+    /// A working connection failed; the bot connects again after `retry`.
+    pub fn lost(&self, server: &str, reason: &str, retry: Duration) {
+        self.say(
+            &format!(
+                "lost the connection to {server} ({reason}); reconnecting in {}",
+                seconds(retry)
+            ),
+            &format!(
+                "{{\"event\":\"lost\",\"server\":{},\"reason\":{},\"retry_ms\":{}}}",
+                js(server),
+                js(reason),
+                retry.as_millis()
+            ),
+            true,
+        );
+    }
+
+    /// Connected again after a failure; `active`: games in progress it resumes.
+    pub fn reconnected(&self, server: &str, active: usize) {
+        self.say(
+            &format!(
+                "connected again to {server}; {}",
+                match active {
+                    0 => "no game in progress".to_owned(),
+                    1 => "resuming its game in progress".to_owned(),
+                    n => format!("resuming its {n} games in progress"),
+                }
+            ),
+            &format!(
+                "{{\"event\":\"reconnected\",\"server\":{},\"active_games\":{active}}}",
+                js(server)
+            ),
+            false,
+        );
+    }
+
     /// Something failed; the bot does `then` (a retry, after how long).
     pub fn error(&self, game: Option<i64>, error: &str, then: &str) {
         let at = game.map_or_else(String::new, |g| format!("game {g}: "));
@@ -211,8 +247,9 @@ impl Report {
         let t = self.tally();
         self.say(
             &format!(
-                "{} games: {} won, {} drawn, {} lost{}",
+                "{} game{}: {} won, {} drawn, {} lost{}",
                 t.games(),
+                if t.games() == 1 { "" } else { "s" },
                 t.won,
                 t.drawn,
                 t.lost,
@@ -243,7 +280,7 @@ fn side(side: pb::Side) -> &'static str {
     }
 }
 
-fn seconds(d: Duration) -> String {
+pub(crate) fn seconds(d: Duration) -> String {
     let ms = d.as_millis();
     if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)

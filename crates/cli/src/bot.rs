@@ -287,13 +287,14 @@ impl Bot {
             self.args.queue,
         );
         let mut backoff = RECONNECT_FIRST;
-        // Whether the last session got as far as the player stream (a new outage starts its
-        // back-off from the beginning; an outage that goes on doubles it).
-        let mut was_up = true;
+        // What the runner was last told: that the bot is connected (a failure now is a lost
+        // connection, and its back-off starts again) or that it cannot reach the server.
+        let mut working = true;
         while !stop.is_cancelled() && !self.done() {
             let mut up = false;
-            let result = self.session(me.id, !was_up, &mut up, &stop).await;
+            let result = self.session(me.id, !working, &mut up, &stop).await;
             if up {
+                working = true;
                 backoff = RECONNECT_FIRST;
             }
             match result {
@@ -302,18 +303,18 @@ impl Bot {
                     return Err(error.context("the server no longer takes this bot's token"));
                 }
                 Err(error) => {
-                    if up {
+                    if working {
                         self.report.lost(&self.server, &why(&error), backoff);
                     } else {
                         self.report.unreachable(&self.server, &why(&error), backoff);
                     }
+                    working = false;
                     if !pause(backoff, &stop).await {
                         break;
                     }
                     backoff = (backoff * 2).min(RECONNECT_MAX);
                 }
             }
-            was_up = up;
         }
         // The games' own tasks tell their ends (the player stream may have told first): let
         // them, briefly, so that the summary counts every game.

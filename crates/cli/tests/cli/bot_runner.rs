@@ -1,12 +1,14 @@
 //! `hanniball bot run` says what it does: a line when it connects, for each game it starts and
 //! ends, and a summary; with the server down, within 2 s, that it cannot connect and when it
-//! tries again. `--json` gives the same as one object per line.
+//! tries again; when a server it played on goes away and comes back. `--json` gives the same as
+//! one object per line.
 
-use std::io::Read as _;
+use std::io::{BufRead as _, BufReader, Read as _};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::common::{KillOnDrop, data_dir, free_port, serve};
+use crate::common::{KillOnDrop, data_dir, free_port, serve, serve_args};
 
 fn run(url: &str, token: &str, args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_hanniball"))
@@ -189,4 +191,93 @@ fn a_bot_says_within_two_seconds_that_it_cannot_connect() {
         "{said}"
     );
     assert!(said.contains("trying again in 1 s"), "{said}");
+}
+
+/// The lines a process writes to a pipe, as they come.
+fn lines(pipe: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+/// Reads lines until one satisfies `wanted` (panics, with what was said, if none does within a
+/// minute: a guard against a hang, not a timing check).
+fn wait_for(said: &mpsc::Receiver<String>, all: &mut Vec<String>, wanted: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match said.recv_timeout(left) {
+            Ok(line) => {
+                all.push(line.clone());
+                if line.contains(wanted) {
+                    return line;
+                }
+            }
+            Err(_) => panic!("no line with {wanted:?}; the bot said:\n{}", all.join("\n")),
+        }
+    }
+}
+
+#[test]
+fn a_bot_says_when_its_server_goes_and_comes_back_and_sums_up_on_sigterm() {
+    let dir = data_dir("bot-runner-outage");
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let (server, url) = serve_args(&dir, &["--listen", &listen], &[]);
+    let admin = std::fs::read_to_string(dir.join("admin-token")).expect("admin token");
+    let token = bot_player(&url, admin.trim(), "steadfast");
+    let mut bot = KillOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_hanniball"))
+            .args(["bot", "run", "--strategy", "random"])
+            .args(["--server", &url, "--token", &token])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the bot starts"),
+    );
+    let said = lines(bot.0.stderr.take().expect("stderr"));
+    let mut all = Vec::new();
+    wait_for(&said, &mut all, "connected to");
+    drop(server);
+    let lost = wait_for(&said, &mut all, "lost the connection to");
+    assert!(
+        lost.starts_with(&format!("lost the connection to {url} ("))
+            && lost.contains("reconnecting in 0.2 s"),
+        "{lost}"
+    );
+    let down = wait_for(&said, &mut all, "cannot reach");
+    assert!(
+        down.starts_with(&format!("cannot reach {url} ("))
+            && down.contains("trying again in 0.4 s"),
+        "{down}"
+    );
+    let (_server, again) = serve_args(&dir, &["--listen", &listen], &[]);
+    assert_eq!(again, url);
+    let back = wait_for(&said, &mut all, "connected again");
+    assert_eq!(
+        back,
+        format!("connected again to {url}; no game in progress")
+    );
+    let status = Command::new("kill")
+        .args(["-TERM", &bot.0.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let summary = wait_for(&said, &mut all, " games: ");
+    assert_eq!(summary, "0 games: 0 won, 0 drawn, 0 lost");
+    let status = bot.0.wait().expect("the bot ends");
+    assert!(status.success(), "{status}");
+    assert!(
+        !all.iter()
+            .any(|l| l.contains("panicked") || l.contains("tonic::")),
+        "{}",
+        all.join("\n")
+    );
 }

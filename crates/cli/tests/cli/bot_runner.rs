@@ -125,7 +125,26 @@ fn a_bot_says_what_it_plays_and_sums_it_up() {
         1,
         "{said}"
     );
-    assert_eq!(said.matches(" after ").count(), 2, "{said}");
+    // game N: RESULT REASON: won|drawn|lost as COLOUR against NAME after N turns, T left…
+    let ends: Vec<&str> = said.lines().filter(|l| l.contains(" turns")).collect();
+    assert_eq!(ends.len(), 2, "{said}");
+    for end in ends {
+        let (_, tail) = end.split_once(": ").expect("game N: …");
+        let (result, tail) = tail.split_once(": ").expect("…: the result: …");
+        assert!(
+            ["1-0 ", "0-1 ", "1/2-1/2 "]
+                .iter()
+                .any(|r| result.starts_with(r)),
+            "a result with its reason: {end}"
+        );
+        assert!(
+            ["won as ", "drawn as ", "lost as "]
+                .iter()
+                .any(|s| tail.starts_with(s))
+                && tail.contains(" against listener after "),
+            "{end}"
+        );
+    }
     assert!(said.contains("left on its clock"), "{said}");
     assert!(
         said.lines()
@@ -164,9 +183,10 @@ fn a_bot_says_what_it_plays_and_sums_it_up() {
 fn a_bot_says_within_two_seconds_that_it_cannot_connect() {
     let port = free_port();
     let started = Instant::now();
+    // --quiet keeps the errors (this one) and the summary.
     let mut bot = KillOnDrop(
         Command::new(env!("CARGO_BIN_EXE_hanniball"))
-            .args(["bot", "run", "--token", "hb_nothing"])
+            .args(["bot", "run", "--quiet", "--token", "hb_nothing"])
             .args(["--server", &format!("127.0.0.1:{port}")])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -191,6 +211,19 @@ fn a_bot_says_within_two_seconds_that_it_cannot_connect() {
         "{said}"
     );
     assert!(said.contains("trying again in 1 s"), "{said}");
+    let status = Command::new("kill")
+        .args(["-TERM", &bot.0.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    stderr.read_to_string(&mut said).expect("read");
+    let last = said.lines().last().unwrap_or_default();
+    assert_eq!(last, "0 games: 0 won, 0 drawn, 0 lost", "{said}");
+    assert!(
+        said.lines()
+            .all(|l| l.starts_with("cannot reach ") || l == last),
+        "{said}"
+    );
 }
 
 /// The lines a process writes to a pipe, as they come.

@@ -57,8 +57,8 @@ pub struct BotArgs {
     /// Say only what goes wrong, and the summary at the end.
     #[arg(long, conflicts_with = "json")]
     pub quiet: bool,
-    /// One JSON object per event on standard output (connected, game_started, game_over,
-    /// error, unreachable, summary), for scripts.
+    /// One JSON object per event on standard output (connected, unreachable, lost,
+    /// reconnected, game_started, game_over, error, summary), for scripts.
     #[arg(long)]
     pub json: bool,
 }

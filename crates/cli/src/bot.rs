@@ -123,8 +123,6 @@ const RECONNECT_MAX: Duration = Duration::from_secs(5);
 /// give up after so many failures in a row (the session follows it again on reconnecting).
 const GAME_RETRY: Duration = Duration::from_millis(200);
 const GAME_RETRIES: u32 = 20;
-/// Rate-limited tries of one turn before it counts as not delivered.
-const RATE_LIMITED_RETRIES: u32 = 20;
 
 impl Bot {
     #[must_use]
@@ -189,31 +187,37 @@ impl Bot {
     }
 
     /// A player's name for the report (its id when Accounts does not say).
-    async fn name_of(&self, id: i64) -> String {
+    async fn name_of(&self, id: i64, game: i64, stop: &CancellationToken) -> String {
         if let Some(name) = self.names.lock().expect("names lock").get(&id) {
             return name.clone();
         }
-        let name = match self.channel() {
-            Ok(channel) => {
-                let mut accounts =
-                    AccountsClient::with_interceptor(channel, Bearer::new(&self.token));
+        let Ok(channel) = self.channel() else {
+            return format!("player {id}");
+        };
+        let accounts = AccountsClient::with_interceptor(channel, Bearer::new(&self.token));
+        let get = || {
+            let mut accounts = accounts.clone();
+            async move {
                 accounts
                     .get_player(apb::GetPlayerRequest {
                         player: Some(apb::get_player_request::Player::Id(id)),
                     })
                     .await
-                    .ok()
-                    .and_then(|r| r.into_inner().player)
-                    .map(|p| p.name)
             }
-            Err(_) => None,
         };
-        let name = name.unwrap_or_else(|| format!("player {id}"));
-        self.names
-            .lock()
-            .expect("names lock")
-            .insert(id, name.clone());
-        name
+        match self.patiently(Some(game), stop, get).await {
+            Ok(Some(apb::GetPlayerResponse {
+                player: Some(player),
+            })) => {
+                self.names
+                    .lock()
+                    .expect("names lock")
+                    .insert(id, player.name.clone());
+                player.name
+            }
+            // Not known now (the server away, say): the id, and the name next time.
+            _ => format!("player {id}"),
+        }
     }
 
     fn channel(&self) -> Result<Channel> {
@@ -259,10 +263,16 @@ impl Bot {
                 }
                 Ok(Err(status)) if is_refusal(&status) => return Err(refused_token(&status)),
                 Ok(Err(status)) => {
-                    let wait = pushback(&status).unwrap_or(retry);
+                    if let Some(wait) = pushback(&status) {
+                        self.report.rate_limited(None, status.message(), wait);
+                        if !pause(wait, &stop).await {
+                            return Ok(());
+                        }
+                        continue;
+                    }
                     self.report
-                        .unreachable(&self.server, &status_reason(&status), wait);
-                    if !pause(wait, &stop).await {
+                        .unreachable(&self.server, &status_reason(&status), retry);
+                    if !pause(retry, &stop).await {
                         return Ok(());
                     }
                 }
@@ -302,6 +312,14 @@ impl Bot {
                 Err(error) if is_refusal_error(&error) => {
                     return Err(error.context("the server no longer takes this bot's token"));
                 }
+                // A rate limit is no outage: wait as the server says, back-off untouched.
+                Err(error) if rate_limit(&error).is_some() => {
+                    let (message, wait) = rate_limit(&error).expect("a rate limit");
+                    self.report.rate_limited(None, &message, wait);
+                    if !pause(wait, &stop).await {
+                        break;
+                    }
+                }
                 Err(error) => {
                     if working {
                         self.report.lost(&self.server, &why(&error), backoff);
@@ -335,22 +353,32 @@ impl Bot {
         up: &mut bool,
         stop: &CancellationToken,
     ) -> Result<()> {
-        let mut arbiter = self.arbiter()?;
-        let mut events = arbiter
-            .watch_player(pb::WatchPlayerRequest {})
-            .await?
-            .into_inner();
+        let arbiter = self.arbiter()?;
+        let watch = || {
+            let mut arbiter = arbiter.clone();
+            async move { arbiter.watch_player(pb::WatchPlayerRequest {}).await }
+        };
+        let Some(mut events) = self.patiently(None, stop, watch).await? else {
+            return Ok(());
+        };
         // Games that started while we were away: resume each from its current turn.
-        let active = arbiter
-            .list_games(pb::ListGamesRequest {
-                player_id: me,
-                status: pb::GameStatus::Active.into(),
-                before_id: 0,
-                limit: 500,
-            })
-            .await?
-            .into_inner()
-            .games;
+        let list = || {
+            let mut arbiter = arbiter.clone();
+            async move {
+                arbiter
+                    .list_games(pb::ListGamesRequest {
+                        player_id: me,
+                        status: pb::GameStatus::Active.into(),
+                        before_id: 0,
+                        limit: 500,
+                    })
+                    .await
+            }
+        };
+        let Some(listed) = self.patiently(None, stop, list).await? else {
+            return Ok(());
+        };
+        let active = listed.games;
         *up = true;
         if again {
             self.report.reconnected(&self.server, active.len());
@@ -358,7 +386,7 @@ impl Bot {
         for game in active {
             self.spawn_game(game.id, me, stop);
         }
-        self.join_queue().await?;
+        self.join_queue(stop).await?;
         loop {
             let event = tokio::select! {
                 () = stop.cancelled() => return Ok(()),
@@ -383,18 +411,18 @@ impl Bot {
                     if self.done() {
                         return Ok(());
                     }
-                    self.join_queue().await?;
+                    self.join_queue(stop).await?;
                 }
                 _ => {}
             }
         }
     }
 
-    async fn join_queue(&self) -> Result<()> {
+    async fn join_queue(&self, stop: &CancellationToken) -> Result<()> {
         if !self.args.queue || self.done() {
             return Ok(());
         }
-        let mut scheduler =
+        let scheduler =
             SchedulerClient::with_interceptor(self.channel()?, Bearer::new(&self.token));
         let time_control = self
             .args
@@ -402,15 +430,46 @@ impl Bot {
             .as_deref()
             .map(crate::client::parse_time)
             .transpose()?;
-        scheduler
-            .join_queue(spb::JoinQueueRequest {
-                kind: self.args.kind.clone(),
-                ruleset: String::new(),
-                time_control,
-                rated: self.args.rated,
-            })
-            .await?;
+        let request = spb::JoinQueueRequest {
+            kind: self.args.kind.clone(),
+            ruleset: String::new(),
+            time_control,
+            rated: self.args.rated,
+        };
+        let join = || {
+            let mut scheduler = scheduler.clone();
+            let request = request.clone();
+            async move { scheduler.join_queue(request).await }
+        };
+        self.patiently(None, stop, join).await?;
         Ok(())
+    }
+
+    /// Makes a call, and makes it again as long as the server refuses it for its rate limit,
+    /// after the wait its answer asks for (saying so each time). `None`: stopped meanwhile.
+    async fn patiently<T, F, Fut>(
+        &self,
+        game: Option<i64>,
+        stop: &CancellationToken,
+        mut call: F,
+    ) -> Result<Option<T>, tonic::Status>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+    {
+        loop {
+            let status = match call().await {
+                Ok(answer) => return Ok(Some(answer.into_inner())),
+                Err(status) => status,
+            };
+            let Some(wait) = pushback(&status) else {
+                return Err(status);
+            };
+            self.report.rate_limited(game, status.message(), wait);
+            if !pause(wait, stop).await {
+                return Ok(None);
+            }
+        }
     }
 
     /// Starts a task playing `game` unless one already does.
@@ -440,22 +499,26 @@ impl Bot {
     /// Plays one game to its end: watch it (snapshot first), move whenever it is our turn, and
     /// watch again from a fresh snapshot whenever the stream or a turn's delivery fails.
     async fn play(&self, game_id: i64, me: i64, stop: &CancellationToken) -> Result<()> {
-        let mut arbiter = self.arbiter()?;
+        let arbiter = self.arbiter()?;
         // Failures since the game last told something: the first of a run is reported (the
         // others say the same while the server is away), and too many end the task.
         let mut failures = 0_u32;
         loop {
-            let failure = match arbiter
-                .watch_game(pb::WatchGameRequest {
-                    game_id,
-                    from_turn: 0,
-                })
-                .await
-            {
-                Ok(stream) => {
-                    let followed = self
-                        .follow(&mut arbiter, game_id, me, stream.into_inner(), stop)
-                        .await?;
+            let watch = || {
+                let mut arbiter = arbiter.clone();
+                async move {
+                    arbiter
+                        .watch_game(pb::WatchGameRequest {
+                            game_id,
+                            from_turn: 0,
+                        })
+                        .await
+                }
+            };
+            let failure = match self.patiently(Some(game_id), stop, watch).await {
+                Ok(None) => return Ok(()),
+                Ok(Some(stream)) => {
+                    let followed = self.follow(&arbiter, game_id, me, stream, stop).await?;
                     match followed {
                         Followed::Done => return Ok(()),
                         Followed::Failed { what, progress } => {
@@ -493,7 +556,7 @@ impl Bot {
     /// Follows one watch of a game: reports its start and end, moves on the bot's turns.
     async fn follow(
         &self,
-        arbiter: &mut Arbiter,
+        arbiter: &Arbiter,
         game_id: i64,
         me: i64,
         mut stream: tonic::Streaming<pb::GameEvent>,
@@ -538,7 +601,7 @@ impl Bot {
                         } else {
                             snapshot.white_player_id
                         };
-                        opponent = self.name_of(other).await;
+                        opponent = self.name_of(other, game_id, stop).await;
                         if state
                             .as_ref()
                             .is_some_and(|s| s.status() == pb::GameStatus::Active)
@@ -600,7 +663,7 @@ impl Bot {
 
     async fn move_once(
         &self,
-        arbiter: &mut Arbiter,
+        arbiter: &Arbiter,
         game: &pb::Game,
         state: &pb::GameState,
         mine: pb::Side,
@@ -653,46 +716,31 @@ impl Bot {
         if self.args.min_think_ms > 0 {
             tokio::time::sleep(pace.saturating_sub(started.elapsed())).await;
         }
-        let mut limited = 0;
-        loop {
+        let submit = || {
+            let mut arbiter = arbiter.clone();
             let request = pb::SubmitTurnRequest {
                 game_id: game.id,
                 turn_number: state.next_turn_number,
                 turn: turn.clone(),
             };
-            let status = match arbiter.submit_turn(request).await {
-                Ok(_) => return Ok(()),
-                Err(status) => status,
-            };
-            match pushback(&status) {
-                // The server's rate limit: send the same turn again when it says, as often as
-                // its clock allows (the retry is idempotent by turn number).
-                Some(wait) if limited < RATE_LIMITED_RETRIES => {
-                    limited += 1;
-                    self.report.error(
-                        Some(game.id),
-                        &format!("turn {}: {}", state.next_turn_number, status.message()),
-                        &format!("sending it again in {}", seconds(wait)),
-                    );
-                    if !pause(wait, stop).await {
-                        return Ok(());
-                    }
-                }
-                // Stale (we already moved, or the game ended meanwhile): the stream tells
-                // what's next.
-                _ if matches!(
+            async move { arbiter.submit_turn(request).await }
+        };
+        // A retry after a rate limit is idempotent: the turn number makes it so.
+        match self.patiently(Some(game.id), stop, submit).await {
+            Ok(_) => Ok(()),
+            // Stale (we already moved, or the game ended meanwhile): the stream tells what's
+            // next.
+            Err(status)
+                if matches!(
                     status.code(),
                     tonic::Code::FailedPrecondition | tonic::Code::Aborted
                 ) =>
-                {
-                    tracing::debug!(game = game.id, message = status.message(), "turn not taken");
-                    return Ok(());
-                }
-                _ => {
-                    return Err(anyhow::Error::new(status))
-                        .with_context(|| format!("submitting {turn:?} in game {}", game.id));
-                }
+            {
+                tracing::debug!(game = game.id, message = status.message(), "turn not taken");
+                Ok(())
             }
+            Err(status) => Err(anyhow::Error::new(status))
+                .with_context(|| format!("submitting {turn:?} in game {}", game.id)),
         }
     }
 }
@@ -738,6 +786,14 @@ fn pushback(status: &tonic::Status) -> Option<Duration> {
         .map(Duration::from_millis)
         .or_else(|| number("retry-after").map(Duration::from_secs))
         .map(|wait| wait.clamp(Duration::from_millis(1), RETRY_MAX))
+}
+
+/// The server's message and back-off when `error` is a call refused for a limit.
+fn rate_limit(error: &anyhow::Error) -> Option<(String, Duration)> {
+    let status = error
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<tonic::Status>())?;
+    Some((status.message().to_owned(), pushback(status)?))
 }
 
 /// True when the server refuses the token itself: retrying cannot help.

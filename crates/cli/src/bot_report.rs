@@ -151,6 +151,16 @@ impl Report {
         );
     }
 
+    /// The server refused a call for its rate limit; the bot makes it again after `wait`, as
+    /// the answer's back-off says.
+    pub fn rate_limited(&self, game: Option<i64>, message: &str, wait: Duration) {
+        self.error(
+            game,
+            message,
+            &format!("trying again in {} as the server asks", seconds(wait)),
+        );
+    }
+
     /// Something failed; the bot does `then` (a retry, after how long).
     pub fn error(&self, game: Option<i64>, error: &str, then: &str) {
         let at = game.map_or_else(String::new, |g| format!("game {g}: "));
@@ -158,7 +168,7 @@ impl Report {
             &format!("{at}{error}; {then}"),
             &format!(
                 "{{\"event\":\"error\",\"game\":{},\"error\":{},\"then\":{}}}",
-                game.unwrap_or(0),
+                game.map_or_else(|| "null".to_owned(), |g| g.to_string()),
                 js(error),
                 js(then)
             ),
@@ -280,10 +290,13 @@ fn side(side: pb::Side) -> &'static str {
     }
 }
 
+/// A wait as people read it: `5 s`, `0.4 s`, `1.6 s`, or `35 ms` under a tenth of a second.
 pub(crate) fn seconds(d: Duration) -> String {
     let ms = d.as_millis();
     if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
+    } else if ms < 100 {
+        format!("{ms} ms")
     } else {
         format!("{:.1} s", ms as f64 / 1000.0)
     }
@@ -344,5 +357,13 @@ mod tests {
             }
         );
         assert_eq!(js("a\"b\\\n"), "\"a\\\"b\\\\\\u000a\"");
+        for (ms, shown) in [
+            (5_000, "5 s"),
+            (400, "0.4 s"),
+            (1_600, "1.6 s"),
+            (35, "35 ms"),
+        ] {
+            assert_eq!(seconds(Duration::from_millis(ms)), shown);
+        }
     }
 }

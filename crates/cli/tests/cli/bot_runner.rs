@@ -314,3 +314,79 @@ fn a_bot_says_when_its_server_goes_and_comes_back_and_sums_up_on_sigterm() {
         all.join("\n")
     );
 }
+
+#[test]
+fn a_rate_limited_bot_waits_as_the_server_asks_and_finishes_its_game() {
+    let dir = data_dir("bot-runner-rate");
+    // Two calls a second per token: connecting alone (WhoAmI, WatchPlayer, ListGames) is over.
+    let (_server, url) = serve(
+        &dir,
+        &[
+            ("HANNIBALL__SERVER__CALLS_PER_SECOND", "2"),
+            ("HANNIBALL__SERVER__BURST", "2"),
+        ],
+    );
+    let admin = std::fs::read_to_string(dir.join("admin-token")).expect("admin token");
+    let admin = admin.trim();
+    let bots: Vec<_> = ["patient", "prudent"]
+        .iter()
+        .map(|name| {
+            let token = bot_player(&url, admin, name);
+            let mut bot = KillOnDrop(
+                Command::new(env!("CARGO_BIN_EXE_hanniball"))
+                    .args(["bot", "run", "--strategy", "random", "--games", "1"])
+                    .args(["--think-ms", "5", "--server", &url, "--token", &token])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("the bot starts"),
+            );
+            let said = lines(bot.0.stderr.take().expect("stderr"));
+            (bot, said)
+        })
+        .collect();
+    run(
+        &url,
+        admin,
+        &[
+            "game",
+            "create",
+            "--white",
+            "patient",
+            "--black",
+            "prudent",
+            "--time",
+            "60+0",
+            "--max-turns",
+            "12",
+        ],
+    );
+    for (mut bot, said) in bots {
+        let mut all = Vec::new();
+        wait_for(&said, &mut all, "1 game: ");
+        let status = bot.0.wait().expect("the bot ends");
+        assert!(status.success(), "{status}: {}", all.join("\n"));
+        let text = all.join("\n");
+        // "[game N: ]rate limit: …; retry after T; trying again in T as the server asks"
+        let waits: Vec<&String> = all
+            .iter()
+            .filter(|l| l.ends_with(" as the server asks"))
+            .collect();
+        assert!(!waits.is_empty(), "never rate-limited:\n{text}");
+        assert!(
+            waits
+                .iter()
+                .all(|l| l.contains("rate limit: ") && l.contains("; trying again in ")),
+            "{text}"
+        );
+        assert!(
+            !text.contains("lost the connection") && !text.contains("cannot reach"),
+            "a rate limit taken for an outage:\n{text}"
+        );
+        let ends = all
+            .iter()
+            .filter(|l| l.contains(" against ") && l.contains(" turns"))
+            .count();
+        assert_eq!(ends, 1, "{text}");
+    }
+}

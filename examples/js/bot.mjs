@@ -76,17 +76,19 @@ const metadata = new grpc.Metadata();
 metadata.set("authorization", `Bearer ${args.token}`);
 
 /**
- * The server's back-off in milliseconds when it refused a call for a limit (RESOURCE_EXHAUSTED
- * with `grpc-retry-pushback-ms` or `retry-after`); null for any other error.
+ * The server's back-off in milliseconds when it refused a call for a limit: RESOURCE_EXHAUSTED
+ * with `grpc-retry-pushback-ms` or `retry-after` (seconds) in its trailing metadata. null for any
+ * other error, RESOURCE_EXHAUSTED without a back-off included (a request too large: sending it
+ * again cannot help).
  */
 function pushback(error) {
   if (error.code !== grpc.status.RESOURCE_EXHAUSTED) return null;
-  const get = (key) => error.metadata?.get(key)?.[0];
-  const ms = Number(get("grpc-retry-pushback-ms"));
-  if (Number.isFinite(ms) && ms > 0) return ms;
-  const seconds = Number(get("retry-after"));
-  if (Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
-  return 100;
+  for (const [key, scale] of [["grpc-retry-pushback-ms", 1], ["retry-after", 1000]]) {
+    const value = error.metadata?.get(key)?.[0];
+    const wait = value === undefined || value === "" ? NaN : Number(value) * scale;
+    if (Number.isFinite(wait) && wait >= 0) return Math.min(Math.max(wait, 1), 60_000);
+  }
+  return null;
 }
 
 let rateLimited = 0;
@@ -181,6 +183,7 @@ const sides = new Map(); // game id -> "white" | "black"
 const finished = new Set();
 const busy = new Set();
 let turnsPlayed = 0;
+let connected = false; // this session got as far as the event stream
 let longestTurn = 0; // most steps in one turn played
 const done = () => gamesWanted > 0 && finished.size >= gamesWanted;
 
@@ -240,6 +243,7 @@ async function session() {
   me = who.player.id;
   name = who.player.name;
   const stream = arbiter.WatchPlayer({}, metadata);
+  connected = true;
   log(`${name} (player ${me}) connected to ${args.server}`);
   const { games } = await call(arbiter, "ListGames", { player_id: me, status: "GAME_STATUS_ACTIVE", limit: 500 });
   for (const game of games) await play(game.id);
@@ -275,7 +279,11 @@ async function session() {
   });
 }
 
-for (let backoff = 200; !done(); backoff = Math.min(backoff * 2, 5_000)) {
+// A lost connection waits 0.2 s, doubling up to 5 s while it stays lost, from 0.2 s again after a
+// session that worked; a rate limit waits what the server says and leaves that back-off alone.
+let backoff = 200;
+while (!done()) {
+  connected = false;
   try {
     await session();
   } catch (error) {
@@ -287,11 +295,12 @@ for (let backoff = 200; !done(); backoff = Math.min(backoff * 2, 5_000)) {
     if (wait !== null) {
       noteRateLimit(wait);
       await new Promise((r) => setTimeout(r, wait));
-      backoff = 100;
       continue;
     }
-    log(`${name}: connection lost (${error.details ?? error.message}); reconnecting`);
+    if (connected) backoff = 200;
+    log(`${name}: connection lost (${error.details ?? error.message}); reconnecting in ${backoff} ms`);
     await new Promise((r) => setTimeout(r, backoff));
+    backoff = Math.min(backoff * 2, 5_000);
   }
 }
 log(`${name}: done: ${finished.size} game(s) finished, ${turnsPlayed} turns played, longest turn ${longestTurn} steps, rate-limited ${rateLimited} times`);

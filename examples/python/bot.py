@@ -123,6 +123,7 @@ class Bot:
         self.finished: set[int] = set()
         self.turns_played = 0
         self.rate_limited = 0  # calls the server refused for its rate limit
+        self.connected = False  # this session got as far as the event stream
         self.longest_turn = 0  # most steps in one turn played
 
     # -- helpers
@@ -310,6 +311,7 @@ class Bot:
                                               metadata=self.metadata)
             try:
                 events.initial_metadata()  # the server has subscribed us: nothing is missed now
+                self.connected = True
                 log(f"{self.name} (player {self.me}) connected to {self.target}")
                 self.resync()
                 self.join_queue()
@@ -325,6 +327,7 @@ class Bot:
     def run(self) -> int:
         backoff = 0.5
         while not self.done():
+            self.connected = False
             try:
                 self.session()
                 backoff = 0.5
@@ -343,6 +346,8 @@ class Bot:
                     self.note_rate_limit(wait)
                     time.sleep(wait)
                     continue
+                if self.connected:
+                    backoff = 0.5  # a new outage: its back-off starts again
                 log(f"{self.name}: connection lost ({code.name}: {error.details()}); "
                     f"reconnecting in {backoff:.1f}s")
             if not self.done():
@@ -355,19 +360,21 @@ class Bot:
 
 
 def pushback(error) -> float | None:
-    """The server's back-off in seconds when it refused a call for a limit (RESOURCE_EXHAUSTED
-    with `grpc-retry-pushback-ms` or `retry-after`); None for any other error."""
+    """The server's back-off in seconds when it refused a call for a limit: RESOURCE_EXHAUSTED
+    with `grpc-retry-pushback-ms` or `retry-after` (seconds) in its trailing metadata. None for
+    any other error, RESOURCE_EXHAUSTED without a back-off included (a request too large:
+    sending it again cannot help)."""
     if error.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
         return None
     trailers = dict(error.trailing_metadata() or ())
-    try:
-        if "grpc-retry-pushback-ms" in trailers:
-            return max(int(trailers["grpc-retry-pushback-ms"]), 1) / 1000
-        if "retry-after" in trailers:
-            return max(float(trailers["retry-after"]), 0.001)
-    except ValueError:
-        pass
-    return 0.1
+    for key, scale in (("grpc-retry-pushback-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            wait = float(trailers[key]) * scale
+        except (KeyError, ValueError):
+            continue
+        if wait >= 0:
+            return min(max(wait, 0.001), 60.0)
+    return None
 
 
 def address(url: str) -> str:

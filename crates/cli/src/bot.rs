@@ -23,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
-use crate::bot_report::{Ended, Report, Voice};
+use crate::bot_report::{Ended, Report, Voice, seconds};
 
 type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
 
@@ -57,8 +57,8 @@ pub struct BotArgs {
     /// Say only what goes wrong, and the summary at the end.
     #[arg(long, conflicts_with = "json")]
     pub quiet: bool,
-    /// One JSON object per event on standard output (connected, game_started, game_over,
-    /// error, unreachable, summary), for scripts.
+    /// One JSON object per event on standard output (connected, unreachable, lost,
+    /// reconnected, game_started, game_over, error, summary), for scripts.
     #[arg(long)]
     pub json: bool,
 }
@@ -114,6 +114,15 @@ pub struct Bot {
 
 /// How long a bot waits for the server's first answer before saying it cannot reach it.
 const FIRST_ANSWER: Duration = Duration::from_millis(1_500);
+/// Until the first answer: wait 1 s, doubling up to this, between tries.
+const RETRY_MAX: Duration = Duration::from_secs(10);
+/// After a lost connection: the first wait, doubling up to the last.
+const RECONNECT_FIRST: Duration = Duration::from_millis(200);
+const RECONNECT_MAX: Duration = Duration::from_secs(5);
+/// A game's stream lost: watch again after this times the failures in a row (at most 8), and
+/// give up after so many failures in a row (the session follows it again on reconnecting).
+const GAME_RETRY: Duration = Duration::from_millis(200);
+const GAME_RETRIES: u32 = 20;
 
 impl Bot {
     #[must_use]
@@ -178,31 +187,37 @@ impl Bot {
     }
 
     /// A player's name for the report (its id when Accounts does not say).
-    async fn name_of(&self, id: i64) -> String {
+    async fn name_of(&self, id: i64, game: i64, stop: &CancellationToken) -> String {
         if let Some(name) = self.names.lock().expect("names lock").get(&id) {
             return name.clone();
         }
-        let name = match self.channel() {
-            Ok(channel) => {
-                let mut accounts =
-                    AccountsClient::with_interceptor(channel, Bearer::new(&self.token));
+        let Ok(channel) = self.channel() else {
+            return format!("player {id}");
+        };
+        let accounts = AccountsClient::with_interceptor(channel, Bearer::new(&self.token));
+        let get = || {
+            let mut accounts = accounts.clone();
+            async move {
                 accounts
                     .get_player(apb::GetPlayerRequest {
                         player: Some(apb::get_player_request::Player::Id(id)),
                     })
                     .await
-                    .ok()
-                    .and_then(|r| r.into_inner().player)
-                    .map(|p| p.name)
             }
-            Err(_) => None,
         };
-        let name = name.unwrap_or_else(|| format!("player {id}"));
-        self.names
-            .lock()
-            .expect("names lock")
-            .insert(id, name.clone());
-        name
+        match self.patiently(Some(game), stop, get).await {
+            Ok(Some(apb::GetPlayerResponse {
+                player: Some(player),
+            })) => {
+                self.names
+                    .lock()
+                    .expect("names lock")
+                    .insert(id, player.name.clone());
+                player.name
+            }
+            // Not known now (the server away, say): the id, and the name next time.
+            _ => format!("player {id}"),
+        }
     }
 
     fn channel(&self) -> Result<Channel> {
@@ -222,8 +237,13 @@ impl Bot {
     }
 
     /// Plays until `--games` games are finished or `stop` is cancelled; reconnects after any
-    /// failure of the connection.
+    /// failure of the connection, saying so and when it tries again.
     pub async fn run(&self, stop: CancellationToken) -> Result<()> {
+        // A bad --time is the user's to fix: say so now, not as a lost connection forever.
+        if let Some(time) = &self.args.time {
+            crate::client::parse_time(time)
+                .with_context(|| format!("--time {}", crate::client::quoted(time)))?;
+        }
         let mut accounts =
             AccountsClient::with_interceptor(self.channel()?, Bearer::new(&self.token));
         let mut retry = Duration::from_secs(1);
@@ -241,27 +261,33 @@ impl Bot {
                         .player
                         .context("this token is the admin's: a bot needs a player token")?;
                 }
-                Ok(Err(status)) if status.code() == tonic::Code::Unauthenticated => {
-                    anyhow::bail!(
-                        "the server refused the token ({}): give the bot its player's token \
-                         (--token or HANNIBALL_TOKEN; `hanniball player token NAME` issues one)",
-                        status.message()
-                    );
-                }
+                Ok(Err(status)) if is_refusal(&status) => return Err(refused_token(&status)),
                 Ok(Err(status)) => {
-                    let reason = unreachable_reason(&status);
-                    self.report.unreachable(&self.server, &reason, retry);
+                    if let Some(wait) = pushback(&status) {
+                        self.report.rate_limited(None, status.message(), wait);
+                        if !pause(wait, &stop).await {
+                            return Ok(());
+                        }
+                        continue;
+                    }
+                    self.report
+                        .unreachable(&self.server, &status_reason(&status), retry);
+                    if !pause(retry, &stop).await {
+                        return Ok(());
+                    }
                 }
-                Err(_) => self.report.unreachable(
-                    &self.server,
-                    &format!("no answer within {} ms", FIRST_ANSWER.as_millis()),
-                    retry,
-                ),
+                Err(_) => {
+                    self.report.unreachable(
+                        &self.server,
+                        &format!("no answer within {} ms", FIRST_ANSWER.as_millis()),
+                        retry,
+                    );
+                    if !pause(retry, &stop).await {
+                        return Ok(());
+                    }
+                }
             }
-            if !pause(retry, &stop).await {
-                return Ok(());
-            }
-            retry = (retry * 2).min(Duration::from_secs(10));
+            retry = (retry * 2).min(RETRY_MAX);
         };
         self.report.connected(
             &self.server,
@@ -270,20 +296,41 @@ impl Bot {
             &self.args.strategy.to_string(),
             self.args.queue,
         );
-        let mut backoff = Duration::from_millis(200);
+        let mut backoff = RECONNECT_FIRST;
+        // What the runner was last told: that the bot is connected (a failure now is a lost
+        // connection, and its back-off starts again) or that it cannot reach the server.
+        let mut working = true;
         while !stop.is_cancelled() && !self.done() {
-            match self.session(me.id, &stop).await {
-                Ok(()) => backoff = Duration::from_millis(200),
+            let mut up = false;
+            let result = self.session(me.id, !working, &mut up, &stop).await;
+            if up {
+                working = true;
+                backoff = RECONNECT_FIRST;
+            }
+            match result {
+                Ok(()) => {}
+                Err(error) if is_refusal_error(&error) => {
+                    return Err(error.context("the server no longer takes this bot's token"));
+                }
+                // A rate limit is no outage: wait as the server says, back-off untouched.
+                Err(error) if rate_limit(&error).is_some() => {
+                    let (message, wait) = rate_limit(&error).expect("a rate limit");
+                    self.report.rate_limited(None, &message, wait);
+                    if !pause(wait, &stop).await {
+                        break;
+                    }
+                }
                 Err(error) => {
-                    self.report.error(
-                        None,
-                        &format!("connection lost ({error:#})"),
-                        &format!("reconnecting in {} ms", backoff.as_millis()),
-                    );
+                    if working {
+                        self.report.lost(&self.server, &why(&error), backoff);
+                    } else {
+                        self.report.unreachable(&self.server, &why(&error), backoff);
+                    }
+                    working = false;
                     if !pause(backoff, &stop).await {
                         break;
                     }
-                    backoff = (backoff * 2).min(Duration::from_secs(5));
+                    backoff = (backoff * 2).min(RECONNECT_MAX);
                 }
             }
         }
@@ -297,29 +344,49 @@ impl Bot {
     }
 
     /// One connection: resume active games, join the queue, then follow the player stream.
-    async fn session(&self, me: i64, stop: &CancellationToken) -> Result<()> {
-        let mut arbiter = self.arbiter()?;
-        let mut events = arbiter
-            .watch_player(pb::WatchPlayerRequest {})
-            .await
-            .map_err(crate::client::rpc)?
-            .into_inner();
+    /// `again`: the last connection failed (say when this one works); `up`: set once the
+    /// player stream and the active games are read.
+    async fn session(
+        &self,
+        me: i64,
+        again: bool,
+        up: &mut bool,
+        stop: &CancellationToken,
+    ) -> Result<()> {
+        let arbiter = self.arbiter()?;
+        let watch = || {
+            let mut arbiter = arbiter.clone();
+            async move { arbiter.watch_player(pb::WatchPlayerRequest {}).await }
+        };
+        let Some(mut events) = self.patiently(None, stop, watch).await? else {
+            return Ok(());
+        };
         // Games that started while we were away: resume each from its current turn.
-        let active = arbiter
-            .list_games(pb::ListGamesRequest {
-                player_id: me,
-                status: pb::GameStatus::Active.into(),
-                before_id: 0,
-                limit: 500,
-            })
-            .await
-            .map_err(crate::client::rpc)?
-            .into_inner()
-            .games;
+        let list = || {
+            let mut arbiter = arbiter.clone();
+            async move {
+                arbiter
+                    .list_games(pb::ListGamesRequest {
+                        player_id: me,
+                        status: pb::GameStatus::Active.into(),
+                        before_id: 0,
+                        limit: 500,
+                    })
+                    .await
+            }
+        };
+        let Some(listed) = self.patiently(None, stop, list).await? else {
+            return Ok(());
+        };
+        let active = listed.games;
+        *up = true;
+        if again {
+            self.report.reconnected(&self.server, active.len());
+        }
         for game in active {
             self.spawn_game(game.id, me, stop);
         }
-        self.join_queue().await?;
+        self.join_queue(stop).await?;
         loop {
             let event = tokio::select! {
                 () = stop.cancelled() => return Ok(()),
@@ -328,7 +395,7 @@ impl Bot {
             let Some(event) = event else {
                 anyhow::bail!("the server closed the player stream");
             };
-            let event = event.map_err(crate::client::rpc)?;
+            let event = event?;
             match event.event {
                 Some(pb::player_event::Event::GameStarted(game)) => {
                     self.spawn_game(game.id, me, stop);
@@ -344,18 +411,18 @@ impl Bot {
                     if self.done() {
                         return Ok(());
                     }
-                    self.join_queue().await?;
+                    self.join_queue(stop).await?;
                 }
                 _ => {}
             }
         }
     }
 
-    async fn join_queue(&self) -> Result<()> {
+    async fn join_queue(&self, stop: &CancellationToken) -> Result<()> {
         if !self.args.queue || self.done() {
             return Ok(());
         }
-        let mut scheduler =
+        let scheduler =
             SchedulerClient::with_interceptor(self.channel()?, Bearer::new(&self.token));
         let time_control = self
             .args
@@ -363,16 +430,46 @@ impl Bot {
             .as_deref()
             .map(crate::client::parse_time)
             .transpose()?;
-        scheduler
-            .join_queue(spb::JoinQueueRequest {
-                kind: self.args.kind.clone(),
-                ruleset: String::new(),
-                time_control,
-                rated: self.args.rated,
-            })
-            .await
-            .map_err(crate::client::rpc)?;
+        let request = spb::JoinQueueRequest {
+            kind: self.args.kind.clone(),
+            ruleset: String::new(),
+            time_control,
+            rated: self.args.rated,
+        };
+        let join = || {
+            let mut scheduler = scheduler.clone();
+            let request = request.clone();
+            async move { scheduler.join_queue(request).await }
+        };
+        self.patiently(None, stop, join).await?;
         Ok(())
+    }
+
+    /// Makes a call, and makes it again as long as the server refuses it for its rate limit,
+    /// after the wait its answer asks for (saying so each time). `None`: stopped meanwhile.
+    async fn patiently<T, F, Fut>(
+        &self,
+        game: Option<i64>,
+        stop: &CancellationToken,
+        mut call: F,
+    ) -> Result<Option<T>, tonic::Status>
+    where
+        F: FnMut() -> Fut,
+        Fut: std::future::Future<Output = Result<tonic::Response<T>, tonic::Status>>,
+    {
+        loop {
+            let status = match call().await {
+                Ok(answer) => return Ok(Some(answer.into_inner())),
+                Err(status) => status,
+            };
+            let Some(wait) = pushback(&status) else {
+                return Err(status);
+            };
+            self.report.rate_limited(game, status.message(), wait);
+            if !pause(wait, stop).await {
+                return Ok(None);
+            }
+        }
     }
 
     /// Starts a task playing `game` unless one already does.
@@ -386,145 +483,191 @@ impl Bot {
             let result = bot.play(game, me, &stop).await;
             bot.playing.lock().expect("playing lock").remove(&game);
             match result {
-                Ok(()) => {
+                Ok(()) if !stop.is_cancelled() => {
                     bot.finished.lock().expect("finished lock").insert(game);
                 }
+                Ok(()) => {}
                 Err(error) => bot.report.error(
                     Some(game),
-                    &format!("{error:#}"),
-                    "stopped following it (it is followed again when it is this bot's turn)",
+                    &why(&error),
+                    "stopped following it; followed again on reconnecting or at its next turn",
                 ),
             }
         });
     }
 
-    /// Plays one game to its end: watch it (snapshot first), move whenever it is our turn.
+    /// Plays one game to its end: watch it (snapshot first), move whenever it is our turn, and
+    /// watch again from a fresh snapshot whenever the stream or a turn's delivery fails.
     async fn play(&self, game_id: i64, me: i64, stop: &CancellationToken) -> Result<()> {
-        let mut arbiter = self.arbiter()?;
-        let mut attempts = 0;
+        let arbiter = self.arbiter()?;
+        // Failures since the game last told something: the first of a run is reported (the
+        // others say the same while the server is away), and too many end the task.
+        let mut failures = 0_u32;
         loop {
-            let mut stream = match arbiter
-                .watch_game(pb::WatchGameRequest {
-                    game_id,
-                    from_turn: 0,
-                })
-                .await
-            {
-                Ok(stream) => stream.into_inner(),
-                Err(status) => {
-                    attempts += 1;
-                    if attempts > 20 {
-                        return Err(crate::client::rpc(status));
-                    }
-                    if !pause(Duration::from_millis(250), stop).await {
-                        return Ok(());
-                    }
-                    continue;
+            let watch = || {
+                let mut arbiter = arbiter.clone();
+                async move {
+                    arbiter
+                        .watch_game(pb::WatchGameRequest {
+                            game_id,
+                            from_turn: 0,
+                        })
+                        .await
                 }
             };
-            let mut game: Option<pb::Game> = None;
-            let mut colour = pb::Side::Unspecified;
-            let mut opponent = String::new();
-            loop {
-                let event = tokio::select! {
-                    () = stop.cancelled() => return Ok(()),
-                    event = stream.next() => event,
-                };
-                let Some(Ok(event)) = event else {
-                    break; // Dropped: watch again from a new snapshot.
-                };
-                let state = match event.event {
-                    Some(pb::game_event::Event::Snapshot(snapshot)) => {
-                        let state = snapshot.state.clone();
-                        if game.is_none() {
-                            colour = if snapshot.white_player_id == me {
-                                pb::Side::White
-                            } else {
-                                pb::Side::Black
-                            };
-                            let other = if colour == pb::Side::White {
-                                snapshot.black_player_id
-                            } else {
-                                snapshot.white_player_id
-                            };
-                            opponent = self.name_of(other).await;
-                            if state
-                                .as_ref()
-                                .is_some_and(|s| s.status() == pb::GameStatus::Active)
-                                && self.announce(game_id)
-                            {
-                                self.report.started(
-                                    game_id,
-                                    colour,
-                                    &opponent,
-                                    snapshot.time_control.as_ref(),
-                                );
+            let failure = match self.patiently(Some(game_id), stop, watch).await {
+                Ok(None) => return Ok(()),
+                Ok(Some(stream)) => {
+                    let followed = self.follow(&arbiter, game_id, me, stream, stop).await?;
+                    match followed {
+                        Followed::Done => return Ok(()),
+                        Followed::Failed { what, progress } => {
+                            if progress {
+                                failures = 0;
                             }
+                            what
                         }
-                        game = Some(snapshot);
-                        state
-                    }
-                    Some(pb::game_event::Event::TurnPlayed(played)) => played.state,
-                    Some(pb::game_event::Event::GameOver(over)) => {
-                        let mut state = over.state.unwrap_or_default();
-                        if state.result.is_none() {
-                            state.result = over.result;
-                        }
-                        self.ended(game_id, colour, &opponent, game.as_ref(), &state);
-                        return Ok(());
-                    }
-                    _ => None,
-                };
-                let (Some(game), Some(state)) = (&game, state) else {
-                    continue;
-                };
-                if state.status() != pb::GameStatus::Active {
-                    if self
-                        .announced
-                        .lock()
-                        .expect("announced lock")
-                        .contains(&game_id)
-                    {
-                        self.ended(game_id, colour, &opponent, Some(game), &state);
-                    }
-                    return Ok(());
-                }
-                let mine = if game.white_player_id == me {
-                    pb::Side::White
-                } else {
-                    pb::Side::Black
-                };
-                if state.side_to_move() == mine {
-                    match self.move_once(&mut arbiter, game, &state, mine).await {
-                        Ok(()) => {}
-                        // The server (or the replica the call went to) is away: watch again from
-                        // a fresh snapshot and move from there, rather than leave the clock
-                        // running with nobody to move.
-                        Err(error) if is_transient(&error) => {
-                            self.report.error(
-                                Some(game_id),
-                                &format!("turn not delivered ({error:#})"),
-                                "watching the game again and moving from there",
-                            );
-                            break;
-                        }
-                        Err(error) => return Err(error),
                     }
                 }
+                Err(status) => format!("cannot watch it ({})", status_reason(&status)),
+            };
+            failures += 1;
+            if failures > GAME_RETRIES {
+                anyhow::bail!("{failure}, {GAME_RETRIES} times in a row");
             }
-            attempts += 1;
-            if attempts > 50 || !pause(Duration::from_millis(100), stop).await {
+            let wait = GAME_RETRY * failures.min(8);
+            if failures == 1 {
+                self.report.error(
+                    Some(game_id),
+                    &failure,
+                    &format!(
+                        "watching it again in {} (then up to every {}, {GAME_RETRIES} tries)",
+                        seconds(wait),
+                        seconds(GAME_RETRY * 8)
+                    ),
+                );
+            }
+            if !pause(wait, stop).await {
                 return Ok(());
+            }
+        }
+    }
+
+    /// Follows one watch of a game: reports its start and end, moves on the bot's turns.
+    async fn follow(
+        &self,
+        arbiter: &Arbiter,
+        game_id: i64,
+        me: i64,
+        mut stream: tonic::Streaming<pb::GameEvent>,
+        stop: &CancellationToken,
+    ) -> Result<Followed> {
+        let mut game: Option<pb::Game> = None;
+        let mut colour = pb::Side::Unspecified;
+        let mut opponent = String::new();
+        let mut progress = false;
+        loop {
+            let event = tokio::select! {
+                () = stop.cancelled() => return Ok(Followed::Done),
+                event = stream.next() => event,
+            };
+            let event = match event {
+                Some(Ok(event)) => event,
+                Some(Err(status)) => {
+                    return Ok(Followed::Failed {
+                        what: format!("its stream failed ({})", status_reason(&status)),
+                        progress,
+                    });
+                }
+                None => {
+                    return Ok(Followed::Failed {
+                        what: "the server ended its stream".to_owned(),
+                        progress,
+                    });
+                }
+            };
+            progress = true;
+            let state = match event.event {
+                Some(pb::game_event::Event::Snapshot(snapshot)) => {
+                    let state = snapshot.state.clone();
+                    if game.is_none() {
+                        colour = if snapshot.white_player_id == me {
+                            pb::Side::White
+                        } else {
+                            pb::Side::Black
+                        };
+                        let other = if colour == pb::Side::White {
+                            snapshot.black_player_id
+                        } else {
+                            snapshot.white_player_id
+                        };
+                        opponent = self.name_of(other, game_id, stop).await;
+                        if state
+                            .as_ref()
+                            .is_some_and(|s| s.status() == pb::GameStatus::Active)
+                            && self.announce(game_id)
+                        {
+                            self.report.started(
+                                game_id,
+                                colour,
+                                &opponent,
+                                snapshot.time_control.as_ref(),
+                            );
+                        }
+                    }
+                    game = Some(snapshot);
+                    state
+                }
+                Some(pb::game_event::Event::TurnPlayed(played)) => played.state,
+                Some(pb::game_event::Event::GameOver(over)) => {
+                    let mut state = over.state.unwrap_or_default();
+                    if state.result.is_none() {
+                        state.result = over.result;
+                    }
+                    self.ended(game_id, colour, &opponent, game.as_ref(), &state);
+                    return Ok(Followed::Done);
+                }
+                _ => None,
+            };
+            let (Some(game), Some(state)) = (&game, state) else {
+                continue;
+            };
+            if state.status() != pb::GameStatus::Active {
+                if self
+                    .announced
+                    .lock()
+                    .expect("announced lock")
+                    .contains(&game_id)
+                {
+                    self.ended(game_id, colour, &opponent, Some(game), &state);
+                }
+                return Ok(Followed::Done);
+            }
+            if state.side_to_move() == colour {
+                match self.move_once(arbiter, game, &state, colour, stop).await {
+                    Ok(()) => {}
+                    // The server (or the replica the call went to) is away: watch again from
+                    // a fresh snapshot and move from there, rather than leave the clock
+                    // running with nobody to move.
+                    Err(error) if is_transient(&error) => {
+                        return Ok(Followed::Failed {
+                            what: format!("turn not delivered ({})", why(&error)),
+                            progress,
+                        });
+                    }
+                    Err(error) => return Err(error),
+                }
             }
         }
     }
 
     async fn move_once(
         &self,
-        arbiter: &mut Arbiter,
+        arbiter: &Arbiter,
         game: &pb::Game,
         state: &pb::GameState,
         mine: pb::Side,
+        stop: &CancellationToken,
     ) -> Result<()> {
         let kind: GameKind = game
             .kind
@@ -573,16 +716,20 @@ impl Bot {
         if self.args.min_think_ms > 0 {
             tokio::time::sleep(pace.saturating_sub(started.elapsed())).await;
         }
-        match arbiter
-            .submit_turn(pb::SubmitTurnRequest {
+        let submit = || {
+            let mut arbiter = arbiter.clone();
+            let request = pb::SubmitTurnRequest {
                 game_id: game.id,
                 turn_number: state.next_turn_number,
                 turn: turn.clone(),
-            })
-            .await
-        {
+            };
+            async move { arbiter.submit_turn(request).await }
+        };
+        // A retry after a rate limit is idempotent: the turn number makes it so.
+        match self.patiently(Some(game.id), stop, submit).await {
             Ok(_) => Ok(()),
-            // Stale (we already moved, or the game ended meanwhile): the stream tells what's next.
+            // Stale (we already moved, or the game ended meanwhile): the stream tells what's
+            // next.
             Err(status)
                 if matches!(
                     status.code(),
@@ -598,15 +745,76 @@ impl Bot {
     }
 }
 
-/// Why the server did not answer, in a few words (the transport's innermost reason).
-fn unreachable_reason(status: &tonic::Status) -> String {
-    let mut reason = status.message().to_owned();
+/// How one watch of a game ended.
+enum Followed {
+    /// The game is over, or the bot is stopping.
+    Done,
+    /// The stream or a turn's delivery failed (`what`); `progress`: the watch told something
+    /// first (the game is not stuck on this failure).
+    Failed { what: String, progress: bool },
+}
+
+/// What went wrong with a call, in a few words: for a transport failure its innermost reason
+/// (`Connection refused (os error 111)`), otherwise the code and the server's message.
+fn status_reason(status: &tonic::Status) -> String {
     let mut source = std::error::Error::source(status);
+    let mut innermost = None;
     while let Some(inner) = source {
-        reason = inner.to_string();
+        innermost = Some(inner.to_string());
         source = inner.source();
     }
-    reason
+    innermost.unwrap_or_else(|| format!("{:?}: {}", status.code(), status.message()))
+}
+
+/// [`status_reason`] of the call that failed in `error`, or the error itself.
+fn why(error: &anyhow::Error) -> String {
+    error
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<tonic::Status>())
+        .map_or_else(|| format!("{error:#}"), status_reason)
+}
+
+/// The server's back-off when it refused a call for a limit: `RESOURCE_EXHAUSTED` with
+/// `grpc-retry-pushback-ms` (or `retry-after`, in seconds), as `svc-kit`'s edge sends them.
+fn pushback(status: &tonic::Status) -> Option<Duration> {
+    if status.code() != tonic::Code::ResourceExhausted {
+        return None;
+    }
+    let number =
+        |key: &str| -> Option<u64> { status.metadata().get(key)?.to_str().ok()?.parse().ok() };
+    number("grpc-retry-pushback-ms")
+        .map(Duration::from_millis)
+        .or_else(|| number("retry-after").map(Duration::from_secs))
+        .map(|wait| wait.clamp(Duration::from_millis(1), RETRY_MAX))
+}
+
+/// The server's message and back-off when `error` is a call refused for a limit.
+fn rate_limit(error: &anyhow::Error) -> Option<(String, Duration)> {
+    let status = error
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<tonic::Status>())?;
+    Some((status.message().to_owned(), pushback(status)?))
+}
+
+/// True when the server refuses the token itself: retrying cannot help.
+fn is_refusal(status: &tonic::Status) -> bool {
+    status.code() == tonic::Code::Unauthenticated
+}
+
+fn is_refusal_error(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<tonic::Status>()
+            .is_some_and(is_refusal)
+    })
+}
+
+fn refused_token(status: &tonic::Status) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the server refused the token ({}): give the bot its player's token \
+         (--token or HANNIBALL_TOKEN; `hanniball player token NAME` issues one)",
+        status.message()
+    )
 }
 
 /// True when `error` comes from a call that may succeed if made again: the server (or one
@@ -638,10 +846,30 @@ pub async fn run(connection: crate::client::Connection, args: BotArgs) -> Result
     let stop = CancellationToken::new();
     let on_signal = stop.clone();
     tokio::spawn(async move {
-        let _ = tokio::signal::ctrl_c().await;
+        stop_signal().await;
         on_signal.cancel();
     });
     let result = bot.run(stop).await;
     bot.report.summary();
     result
+}
+
+/// Ctrl-C, or SIGTERM (a service manager's stop): the bot ends and sums up either way.
+async fn stop_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            // No handler could be installed: this signal will not stop the bot.
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+    {
+        tokio::select! {
+            () = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+        return;
+    }
+    ctrl_c.await;
 }

@@ -115,6 +115,52 @@ impl Report {
         );
     }
 
+    /// A working connection failed; the bot connects again after `retry`.
+    pub fn lost(&self, server: &str, reason: &str, retry: Duration) {
+        self.say(
+            &format!(
+                "lost the connection to {server} ({reason}); reconnecting in {}",
+                seconds(retry)
+            ),
+            &format!(
+                "{{\"event\":\"lost\",\"server\":{},\"reason\":{},\"retry_ms\":{}}}",
+                js(server),
+                js(reason),
+                retry.as_millis()
+            ),
+            true,
+        );
+    }
+
+    /// Connected again after a failure; `active`: games in progress it resumes.
+    pub fn reconnected(&self, server: &str, active: usize) {
+        self.say(
+            &format!(
+                "connected again to {server}; {}",
+                match active {
+                    0 => "no game in progress".to_owned(),
+                    1 => "resuming its game in progress".to_owned(),
+                    n => format!("resuming its {n} games in progress"),
+                }
+            ),
+            &format!(
+                "{{\"event\":\"reconnected\",\"server\":{},\"active_games\":{active}}}",
+                js(server)
+            ),
+            false,
+        );
+    }
+
+    /// The server refused a call for its rate limit; the bot makes it again after `wait`, as
+    /// the answer's back-off says.
+    pub fn rate_limited(&self, game: Option<i64>, message: &str, wait: Duration) {
+        self.error(
+            game,
+            message,
+            &format!("trying again in {} as the server asks", seconds(wait)),
+        );
+    }
+
     /// Something failed; the bot does `then` (a retry, after how long).
     pub fn error(&self, game: Option<i64>, error: &str, then: &str) {
         let at = game.map_or_else(String::new, |g| format!("game {g}: "));
@@ -122,7 +168,7 @@ impl Report {
             &format!("{at}{error}; {then}"),
             &format!(
                 "{{\"event\":\"error\",\"game\":{},\"error\":{},\"then\":{}}}",
-                game.unwrap_or(0),
+                game.map_or_else(|| "null".to_owned(), |g| g.to_string()),
                 js(error),
                 js(then)
             ),
@@ -211,8 +257,9 @@ impl Report {
         let t = self.tally();
         self.say(
             &format!(
-                "{} games: {} won, {} drawn, {} lost{}",
+                "{} game{}: {} won, {} drawn, {} lost{}",
                 t.games(),
+                if t.games() == 1 { "" } else { "s" },
                 t.won,
                 t.drawn,
                 t.lost,
@@ -243,10 +290,13 @@ fn side(side: pb::Side) -> &'static str {
     }
 }
 
-fn seconds(d: Duration) -> String {
+/// A wait as people read it: `5 s`, `0.4 s`, `1.6 s`, or `35 ms` under a tenth of a second.
+pub(crate) fn seconds(d: Duration) -> String {
     let ms = d.as_millis();
     if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
+    } else if ms < 100 {
+        format!("{ms} ms")
     } else {
         format!("{:.1} s", ms as f64 / 1000.0)
     }
@@ -307,5 +357,13 @@ mod tests {
             }
         );
         assert_eq!(js("a\"b\\\n"), "\"a\\\"b\\\\\\u000a\"");
+        for (ms, shown) in [
+            (5_000, "5 s"),
+            (400, "0.4 s"),
+            (1_600, "1.6 s"),
+            (35, "35 ms"),
+        ] {
+            assert_eq!(seconds(Duration::from_millis(ms)), shown);
+        }
     }
 }

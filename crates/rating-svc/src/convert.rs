@@ -280,77 +280,27 @@ pub fn history_point(
             second,
             score: first_score,
             ..
-        } => {
-            let as_first = *first == player;
-            let (opponent, own_score, before, after, opponent_before) = if as_first {
-                (
-                    *second,
-                    *first_score,
-                    points.first_before,
-                    points.first_after,
-                    points.second_before.unwrap_or_default(),
-                )
-            } else {
-                (
-                    *first,
-                    first_score.map(Score::reverse),
-                    points.second_before.unwrap_or_default(),
-                    points.second_after.unwrap_or_default(),
-                    points.first_before,
-                )
-            };
-            pb::HistoryPoint {
-                sequence: row.sequence,
-                kind: pb::PointKind::Correction as i32,
-                game_id: game_id.0,
-                opponent_id: opponent.0,
-                opponent_name: names.get(&opponent).cloned().unwrap_or_default(),
-                score: own_score.map_or(pb::Score::Unspecified as i32, score),
-                opponent_rating_before: opponent_before,
-                rating_before: before,
-                rating_after: after,
-                at_ms: row.event.at.0,
-                reason: String::new(),
-            }
-        }
+        } => game_point(
+            row,
+            &points,
+            player,
+            names,
+            (*game_id, *first, *second, *first_score),
+            pb::PointKind::Correction,
+        ),
         Change::Game {
             game_id,
             first,
             second,
             score: first_score,
-        } => {
-            let as_first = *first == player;
-            let (opponent, own_score, before, after, opponent_before) = if as_first {
-                (
-                    *second,
-                    *first_score,
-                    points.first_before,
-                    points.first_after,
-                    points.second_before.unwrap_or_default(),
-                )
-            } else {
-                (
-                    *first,
-                    first_score.reverse(),
-                    points.second_before.unwrap_or_default(),
-                    points.second_after.unwrap_or_default(),
-                    points.first_before,
-                )
-            };
-            pb::HistoryPoint {
-                sequence: row.sequence,
-                kind: pb::PointKind::Game as i32,
-                game_id: game_id.0,
-                opponent_id: opponent.0,
-                opponent_name: names.get(&opponent).cloned().unwrap_or_default(),
-                score: score(own_score),
-                opponent_rating_before: opponent_before,
-                rating_before: before,
-                rating_after: after,
-                at_ms: row.event.at.0,
-                reason: String::new(),
-            }
-        }
+        } => game_point(
+            row,
+            &points,
+            player,
+            names,
+            (*game_id, *first, *second, Some(*first_score)),
+            pb::PointKind::Game,
+        ),
         Change::Adjustment { reason, .. } => pb::HistoryPoint {
             sequence: row.sequence,
             kind: pb::PointKind::Adjustment as i32,
@@ -364,6 +314,48 @@ pub fn history_point(
             at_ms: row.event.at.0,
             reason: reason.clone(),
         },
+    }
+}
+
+/// The history point of a game or of its correction, seen from `player`'s side: (game, first
+/// player, second player, the first's score if rated).
+fn game_point(
+    row: &EventRow,
+    points: &Points,
+    player: PlayerId,
+    names: &std::collections::HashMap<PlayerId, String>,
+    (game_id, first, second, first_score): (GameId, PlayerId, PlayerId, Option<Score>),
+    kind: pb::PointKind,
+) -> pb::HistoryPoint {
+    let (opponent, own_score, before, after, opponent_before) = if first == player {
+        (
+            second,
+            first_score,
+            points.first_before,
+            points.first_after,
+            points.second_before.unwrap_or_default(),
+        )
+    } else {
+        (
+            first,
+            first_score.map(Score::reverse),
+            points.second_before.unwrap_or_default(),
+            points.second_after.unwrap_or_default(),
+            points.first_before,
+        )
+    };
+    pb::HistoryPoint {
+        sequence: row.sequence,
+        kind: kind as i32,
+        game_id: game_id.0,
+        opponent_id: opponent.0,
+        opponent_name: names.get(&opponent).cloned().unwrap_or_default(),
+        score: own_score.map_or(pb::Score::Unspecified as i32, score),
+        opponent_rating_before: opponent_before,
+        rating_before: before,
+        rating_after: after,
+        at_ms: row.event.at.0,
+        reason: String::new(),
     }
 }
 

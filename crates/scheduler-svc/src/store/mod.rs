@@ -376,6 +376,29 @@ async fn bump<C: ConnectionTrait>(db: &C, id: i64) -> Result<i64, StoreError> {
     Ok(row.try_get_by_index(0)?)
 }
 
+/// Inserts a tournament's row (its id from the database) with its search key; returns the id.
+async fn insert_tournament<C: ConnectionTrait>(
+    db: &C,
+    t: &TournamentRow,
+) -> Result<i64, StoreError> {
+    let mut row: tournaments::ActiveModel = t.clone().into();
+    row.id = sea_orm::ActiveValue::NotSet;
+    let id = tournaments::Entity::insert(row)
+        .exec(db)
+        .await?
+        .last_insert_id;
+    // Like `version`, a column the entity leaves out: the store's own, kept from the name.
+    let mut sql = Sql::new(
+        db.get_database_backend(),
+        "UPDATE tournaments SET search_key = ",
+    );
+    sql.bind(search::search_key(&t.name));
+    sql.push(" WHERE id = ");
+    sql.bind(id);
+    db.execute_raw(sql.statement()).await?;
+    Ok(id)
+}
+
 impl Store {
     /// Tournament `id`'s version (`None`: no such tournament). Read it *before* loading the
     /// tournament: the copy is then at least as new as the version, and stays current while the
@@ -399,22 +422,8 @@ impl Store {
     /// Stores a new tournament (its `id` is assigned) with the search key of its name; returns
     /// the id.
     pub async fn create_tournament(&self, t: &TournamentRow) -> Result<i64, StoreError> {
-        let mut row: tournaments::ActiveModel = t.clone().into();
-        row.id = sea_orm::ActiveValue::NotSet;
         let txn = self.db.begin().await?;
-        let id = tournaments::Entity::insert(row)
-            .exec(&txn)
-            .await?
-            .last_insert_id;
-        // Like `version`, a column the entity leaves out: the store's own, kept from the name.
-        let mut sql = Sql::new(
-            txn.get_database_backend(),
-            "UPDATE tournaments SET search_key = ",
-        );
-        sql.bind(search::search_key(&t.name));
-        sql.push(" WHERE id = ");
-        sql.bind(id);
-        txn.execute_raw(sql.statement()).await?;
+        let id = insert_tournament(&txn, t).await?;
         txn.commit().await?;
         Ok(id)
     }
@@ -481,21 +490,8 @@ impl Store {
         entrants: &[EntrantRow],
         rows: &[BoardRow],
     ) -> Result<i64, StoreError> {
-        let mut row: tournaments::ActiveModel = t.clone().into();
-        row.id = sea_orm::ActiveValue::NotSet;
         let txn = self.db.begin().await?;
-        let id = tournaments::Entity::insert(row)
-            .exec(&txn)
-            .await?
-            .last_insert_id;
-        let mut sql = Sql::new(
-            txn.get_database_backend(),
-            "UPDATE tournaments SET search_key = ",
-        );
-        sql.bind(search::search_key(&t.name));
-        sql.push(" WHERE id = ");
-        sql.bind(id);
-        txn.execute_raw(sql.statement()).await?;
+        let id = insert_tournament(&txn, t).await?;
         for chunk in entrants.chunks(500) {
             let active: Vec<tournament_players::ActiveModel> = chunk
                 .iter()

@@ -38,6 +38,27 @@ pub mod tokens {
         /// Scope names separated by single spaces (`play queue read`).
         pub scopes: String,
         pub expires_at_ms: Option<i64>,
+        /// A session's label (`Accounts::insert_session`); `None` for an API token.
+        pub session_label: Option<String>,
+    }
+
+    #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+    pub enum Relation {}
+
+    impl ActiveModelBehavior for ActiveModel {}
+}
+
+pub mod passwords {
+    use sea_orm::entity::prelude::*;
+
+    #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+    #[sea_orm(table_name = "passwords")]
+    pub struct Model {
+        #[sea_orm(primary_key, auto_increment = false)]
+        pub player_id: i64,
+        /// A PHC string (the hash, its parameters and salt); never the password.
+        pub hash: String,
+        pub set_at_ms: i64,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

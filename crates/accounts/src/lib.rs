@@ -24,7 +24,7 @@ use sea_orm::{
 
 pub use hanniball_db::StoreError;
 
-use entities::{players, tokens};
+use entities::{passwords, players, tokens};
 
 /// A registered player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,6 +48,8 @@ pub struct TokenRow {
     pub expires_at: Option<Timestamp>,
     /// `None`: not revoked.
     pub revoked_at: Option<Timestamp>,
+    /// A session's label; `None` for an API token.
+    pub session_label: Option<String>,
 }
 
 /// What happened to tokens, as the services' auth hears it ([`Accounts::token_events`],
@@ -223,12 +225,96 @@ impl Accounts {
             revoked_at_ms: Set(None),
             scopes: Set(scopes.to_owned()),
             expires_at_ms: Set(expires_at.map(|at| at.0)),
+            session_label: Set(None),
             ..Default::default()
         };
         Ok(tokens::Entity::insert(model)
             .exec_with_returning(&self.db)
             .await?
             .id)
+    }
+
+    /// Stores a session: a token with a label (what signed in), which always expires.
+    pub async fn insert_session(
+        &self,
+        player: PlayerId,
+        hash: &str,
+        now: Timestamp,
+        scopes: &str,
+        expires_at: Timestamp,
+        label: &str,
+    ) -> Result<i64, StoreError> {
+        let model = tokens::ActiveModel {
+            player_id: Set(player.0),
+            hash: Set(hash.to_owned()),
+            created_at_ms: Set(now.0),
+            revoked_at_ms: Set(None),
+            scopes: Set(scopes.to_owned()),
+            expires_at_ms: Set(Some(expires_at.0)),
+            session_label: Set(Some(label.to_owned())),
+            ..Default::default()
+        };
+        Ok(tokens::Entity::insert(model)
+            .exec_with_returning(&self.db)
+            .await?
+            .id)
+    }
+
+    /// The ids of a player's sessions that work at `now`.
+    pub async fn live_sessions(
+        &self,
+        player: PlayerId,
+        now: Timestamp,
+    ) -> Result<Vec<i64>, StoreError> {
+        reread(|| async move {
+            Ok(tokens::Entity::find()
+                .select_only()
+                .column(tokens::Column::Id)
+                .filter(tokens::Column::PlayerId.eq(player.0))
+                .filter(tokens::Column::SessionLabel.is_not_null())
+                .filter(tokens::Column::RevokedAtMs.is_null())
+                .filter(tokens::Column::ExpiresAtMs.gt(now.0))
+                .order_by_asc(tokens::Column::Id)
+                .into_tuple::<i64>()
+                .all(&self.db)
+                .await?)
+        })
+        .await
+    }
+
+    /// Sets a player's password hash (a PHC string); whether one was replaced.
+    pub async fn set_password(
+        &self,
+        player: PlayerId,
+        hash: &str,
+        now: Timestamp,
+    ) -> Result<bool, StoreError> {
+        let txn = self.plumbing.begin_write().await?;
+        let replaced = passwords::Entity::delete_by_id(player.0)
+            .exec(&txn)
+            .await?
+            .rows_affected
+            > 0;
+        passwords::Entity::insert(passwords::ActiveModel {
+            player_id: Set(player.0),
+            hash: Set(hash.to_owned()),
+            set_at_ms: Set(now.0),
+        })
+        .exec(&txn)
+        .await?;
+        txn.commit().await?;
+        Ok(replaced)
+    }
+
+    /// A player's password hash, if one is set.
+    pub async fn password_hash(&self, player: PlayerId) -> Result<Option<String>, StoreError> {
+        reread(|| async move {
+            Ok(passwords::Entity::find_by_id(player.0)
+                .one(&self.db)
+                .await?
+                .map(|row| row.hash))
+        })
+        .await
     }
 
     /// Revokes a token: `None` for an unknown id, `Some(false)` if it was already revoked. A
@@ -443,6 +529,7 @@ fn token_row(row: tokens::Model) -> TokenRow {
         created_at: Timestamp(row.created_at_ms),
         expires_at: row.expires_at_ms.map(Timestamp),
         revoked_at: row.revoked_at_ms.map(Timestamp),
+        session_label: row.session_label,
     }
 }
 

@@ -10,7 +10,7 @@
 #![allow(elided_lifetimes_in_paths)]
 
 use sea_orm_migration::prelude::*;
-use sea_orm_migration::schema::{big_integer, big_integer_null, big_pk_auto, string};
+use sea_orm_migration::schema::{big_integer, big_integer_null, big_pk_auto, string, string_null};
 
 /// The accounts tables' migrations, oldest first.
 pub struct Migrator;
@@ -18,7 +18,11 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(PlayersAndTokens), Box::new(PlayerSearchKeys)]
+        vec![
+            Box::new(PlayersAndTokens),
+            Box::new(PlayerSearchKeys),
+            Box::new(PasswordsAndSessions),
+        ]
     }
 
     fn migration_table_name() -> DynIden {
@@ -46,6 +50,15 @@ enum Tokens {
     RevokedAtMs,
     Scopes,
     ExpiresAtMs,
+    SessionLabel,
+}
+
+#[derive(DeriveIden)]
+enum Passwords {
+    Table,
+    PlayerId,
+    Hash,
+    SetAtMs,
 }
 
 /// The scopes of a token issued without any: a player token's rights before scopes existed.
@@ -167,6 +180,54 @@ impl MigrationTrait for PlayerSearchKeys {
                     .drop_column(Players::SearchKey)
                     .to_owned(),
             )
+            .await
+    }
+}
+
+/// Passwords (hashes only) for the pages' sign-in, and sessions: tokens with a label.
+struct PasswordsAndSessions;
+
+impl MigrationName for PasswordsAndSessions {
+    fn name(&self) -> &str {
+        "m20261129_000003_passwords_and_sessions"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for PasswordsAndSessions {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(Passwords::Table)
+                    .if_not_exists()
+                    .col(big_integer(Passwords::PlayerId).primary_key())
+                    .col(string(Passwords::Hash))
+                    .col(big_integer(Passwords::SetAtMs))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Tokens::Table)
+                    .add_column(string_null(Tokens::SessionLabel))
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Tokens::Table)
+                    .drop_column(Tokens::SessionLabel)
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .drop_table(Table::drop().table(Passwords::Table).if_exists().to_owned())
             .await
     }
 }

@@ -53,6 +53,7 @@ async fn players_and_tokens_on_every_database() {
                 created_at: Timestamp(4),
                 expires_at: Some(Timestamp(10)),
                 revoked_at: None,
+                session_label: None,
             })
         );
         assert_eq!(
@@ -258,5 +259,92 @@ async fn players_from_before_search_keys_are_found() {
             "{url}"
         );
         db.close().await.expect("close");
+    }
+}
+
+#[tokio::test]
+async fn passwords_are_replaced_and_sessions_are_told_from_tokens() {
+    for url in testing::all_urls().await {
+        let store = Accounts::connect(&url).await.expect("connect");
+        let carol = store
+            .create_player("carol", "human", Timestamp(1))
+            .await
+            .expect("carol");
+        assert_eq!(store.password_hash(carol.id).await.expect("q"), None);
+        assert!(
+            !store
+                .set_password(carol.id, "$argon2id$first", Timestamp(2))
+                .await
+                .expect("set")
+        );
+        assert!(
+            store
+                .set_password(carol.id, "$argon2id$second", Timestamp(3))
+                .await
+                .expect("replace")
+        );
+        assert_eq!(
+            store.password_hash(carol.id).await.expect("q").as_deref(),
+            Some("$argon2id$second")
+        );
+
+        let api = store
+            .insert_token(carol.id, "hash-api", Timestamp(4), "read", None)
+            .await
+            .expect("token");
+        let phone = store
+            .insert_session(
+                carol.id,
+                "hash-phone",
+                Timestamp(5),
+                "read",
+                Timestamp(100),
+                "phone",
+            )
+            .await
+            .expect("session");
+        let old = store
+            .insert_session(
+                carol.id,
+                "hash-old",
+                Timestamp(5),
+                "read",
+                Timestamp(6),
+                "old",
+            )
+            .await
+            .expect("session");
+        // Only live sessions: not the API token, not the expired session.
+        assert_eq!(
+            store
+                .live_sessions(carol.id, Timestamp(50))
+                .await
+                .expect("q"),
+            vec![phone]
+        );
+        let listed = store.list_tokens(carol.id, 0, 10).await.expect("q");
+        let labels: Vec<_> = listed
+            .iter()
+            .map(|t| (t.id, t.session_label.clone()))
+            .collect();
+        assert_eq!(
+            labels,
+            vec![
+                (api, None),
+                (phone, Some("phone".to_owned())),
+                (old, Some("old".to_owned()))
+            ]
+        );
+        store
+            .revoke_token(phone, Timestamp(7))
+            .await
+            .expect("revoke");
+        assert!(
+            store
+                .live_sessions(carol.id, Timestamp(50))
+                .await
+                .expect("q")
+                .is_empty()
+        );
     }
 }

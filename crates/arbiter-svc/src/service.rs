@@ -39,7 +39,11 @@ impl Shared {
     }
 
     /// What the caller's token grants, if it holds `scope`.
-    async fn grant<T>(&self, request: &Request<T>, scope: Scope) -> ServiceResult<Grant> {
+    pub(crate) async fn grant<T>(
+        &self,
+        request: &Request<T>,
+        scope: Scope,
+    ) -> ServiceResult<Grant> {
         let grant = self
             .auth
             .grant(request.metadata(), &self.hub.directory)
@@ -683,7 +687,7 @@ impl AccountsService {
         })
     }
 
-    async fn player(&self, id: i64) -> ServiceResult<hanniball_accounts::PlayerRow> {
+    pub(crate) async fn player(&self, id: i64) -> ServiceResult<hanniball_accounts::PlayerRow> {
         self.shared
             .hub
             .accounts
@@ -886,6 +890,8 @@ impl apb::accounts_server::Accounts for AccountsService {
                     expires_at_ms: row.expires_at.map_or(0, |at| at.0),
                     revoked_at_ms: row.revoked_at.map_or(0, |at| at.0),
                     current: grant.token_id == Some(row.id),
+                    session: row.session_label.is_some(),
+                    label: row.session_label.unwrap_or_default(),
                 })
             })
             .collect::<ServiceResult<Vec<_>>>()?;
@@ -1095,5 +1101,26 @@ impl apb::accounts_server::Accounts for AccountsService {
             }
         });
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    async fn set_password(
+        &self,
+        request: Request<apb::SetPasswordRequest>,
+    ) -> Result<Response<apb::SetPasswordResponse>, Status> {
+        Ok(Response::new(self.set_password_call(request).await?))
+    }
+
+    async fn sign_in(
+        &self,
+        request: Request<apb::SignInRequest>,
+    ) -> Result<Response<apb::SignInResponse>, Status> {
+        Ok(Response::new(self.sign_in_call(request).await?))
+    }
+
+    async fn revoke_sessions(
+        &self,
+        request: Request<apb::RevokeSessionsRequest>,
+    ) -> Result<Response<apb::RevokeSessionsResponse>, Status> {
+        Ok(Response::new(self.revoke_sessions_call(request).await?))
     }
 }

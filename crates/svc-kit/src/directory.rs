@@ -222,6 +222,8 @@ impl Remote {
             created_at: Timestamp(t.created_at_ms),
             expires_at: (t.expires_at_ms > 0).then_some(Timestamp(t.expires_at_ms)),
             revoked_at: (t.revoked_at_ms > 0).then_some(Timestamp(t.revoked_at_ms)),
+            // Auth needs no label: whether a token is a session matters to Accounts alone.
+            session_label: None,
         }))
     }
 

@@ -299,6 +299,8 @@ async fn web_pages(rating: &str, token: &str, tokens: &[String], queries: usize)
         rating_url: Some(url),
         token: token.to_owned(),
         tls: hanniball_svc_kit::ClientTls::default(),
+        failed_sign_ins_per_minute: 60,
+        secure_cookies: false,
     })
     .expect("router");
     let shutdown = CancellationToken::new();

@@ -99,6 +99,8 @@ fn main() {
             rating_url: None,
             token: ADMIN_TOKEN.to_owned(),
             tls: hanniball_svc_kit::ClientTls::default(),
+            failed_sign_ins_per_minute: 60,
+            secure_cookies: false,
         })
         .expect("router");
         let shutdown = CancellationToken::new();
@@ -282,6 +284,8 @@ async fn tournament_page(players: usize, rounds: u32, pages: usize) {
         rating_url: None,
         token: ADMIN_TOKEN.to_owned(),
         tls: hanniball_svc_kit::ClientTls::default(),
+        failed_sign_ins_per_minute: 60,
+        secure_cookies: false,
     })
     .expect("router");
     tokio::spawn(hanniball_web::serve(listener, router, shutdown.clone()));

@@ -14,6 +14,8 @@ pub mod players {
         pub created_at_ms: i64,
         /// The name as a search compares it (`hanniball_db::search::search_key`), written with it.
         pub search_key: String,
+        /// The admin made this player an organiser: its tokens may hold `organise`.
+        pub organiser: bool,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

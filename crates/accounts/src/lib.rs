@@ -33,6 +33,8 @@ pub struct PlayerRow {
     pub name: String,
     pub kind: String,
     pub created_at: Timestamp,
+    /// The admin made this player an organiser.
+    pub organiser: bool,
 }
 
 /// A player's token as stored (its hash aside).
@@ -135,6 +137,7 @@ impl Accounts {
             kind: Set(kind.to_owned()),
             created_at_ms: Set(now.0),
             search_key: Set(search::search_key(name)),
+            organiser: Set(false),
             ..Default::default()
         };
         let inserted = players::Entity::insert(model)
@@ -317,6 +320,60 @@ impl Accounts {
         .await
     }
 
+    /// Grants or takes away the organiser right: `None` for an unknown player, else whether it
+    /// changed. Taking it away also takes `organise` from every token of the player, and tells
+    /// every auth cache to look tokens up again (this process's, and every replica's on
+    /// PostgreSQL), so that the right ends at once.
+    pub async fn set_organiser(
+        &self,
+        player: PlayerId,
+        organiser: bool,
+    ) -> Result<Option<bool>, StoreError> {
+        let txn = self.plumbing.begin_write().await?;
+        let Some(row) = players::Entity::find_by_id(player.0).one(&txn).await? else {
+            return Ok(None);
+        };
+        if row.organiser == organiser {
+            return Ok(Some(false));
+        }
+        players::Entity::update_many()
+            .col_expr(players::Column::Organiser, Expr::value(organiser))
+            .filter(players::Column::Id.eq(player.0))
+            .exec(&txn)
+            .await?;
+        if !organiser {
+            let held = tokens::Entity::find()
+                .filter(tokens::Column::PlayerId.eq(player.0))
+                .filter(tokens::Column::Scopes.contains("organise"))
+                .all(&txn)
+                .await?;
+            for token in held {
+                let scopes: Vec<&str> = token
+                    .scopes
+                    .split_whitespace()
+                    .filter(|s| *s != "organise")
+                    .collect();
+                tokens::Entity::update_many()
+                    .col_expr(tokens::Column::Scopes, Expr::value(scopes.join(" ")))
+                    .filter(tokens::Column::Id.eq(token.id))
+                    .exec(&txn)
+                    .await?;
+            }
+            if txn.get_database_backend() == DbBackend::Postgres {
+                txn.execute_raw(Statement::from_string(
+                    DbBackend::Postgres,
+                    format!("SELECT pg_notify('{TOKENS_CHANNEL}', '{FLUSH}')"),
+                ))
+                .await?;
+            }
+        }
+        txn.commit().await?;
+        if !organiser {
+            let _ = self.token_events.send(TokenEvent::Missed);
+        }
+        Ok(Some(true))
+    }
+
     /// Revokes a token: `None` for an unknown id, `Some(false)` if it was already revoked. A
     /// revocation is announced to this process ([`Accounts::token_events`]) after its commit, and on
     /// PostgreSQL to every process (`NOTIFY` on [`TOKENS_CHANNEL`] in the same transaction).
@@ -426,7 +483,12 @@ impl Accounts {
         Ok(Some(tokio_stream::StreamExt::filter_map(
             notes,
             |note| match note {
-                Some(payload) => payload.parse::<i64>().ok().map(TokenEvent::Revoked),
+                // A token's id, or [`FLUSH`]: tokens changed, look every one up again.
+                Some(payload) => Some(
+                    payload
+                        .parse::<i64>()
+                        .map_or(TokenEvent::Missed, TokenEvent::Revoked),
+                ),
                 None => Some(TokenEvent::Missed),
             },
         )))
@@ -517,6 +579,8 @@ impl Accounts {
 
 /// The PostgreSQL channel on which every token revocation is announced, as the token's id.
 pub const TOKENS_CHANNEL: &str = "hanniball_tokens";
+/// The payload on [`TOKENS_CHANNEL`] saying that tokens changed otherwise (a right taken away).
+const FLUSH: &str = "flush";
 
 /// Room for revocations not yet read by a slow receiver (it then looks every token up again).
 const TOKEN_EVENTS: usize = 1_024;
@@ -539,6 +603,7 @@ fn player_row(row: players::Model) -> PlayerRow {
         name: row.name,
         kind: row.kind,
         created_at: Timestamp(row.created_at_ms),
+        organiser: row.organiser,
     }
 }
 

@@ -10,7 +10,9 @@
 #![allow(elided_lifetimes_in_paths)]
 
 use sea_orm_migration::prelude::*;
-use sea_orm_migration::schema::{big_integer, big_integer_null, big_pk_auto, string, string_null};
+use sea_orm_migration::schema::{
+    big_integer, big_integer_null, big_pk_auto, boolean, string, string_null,
+};
 
 /// The accounts tables' migrations, oldest first.
 pub struct Migrator;
@@ -22,6 +24,7 @@ impl MigratorTrait for Migrator {
             Box::new(PlayersAndTokens),
             Box::new(PlayerSearchKeys),
             Box::new(PasswordsAndSessions),
+            Box::new(Organisers),
         ]
     }
 
@@ -38,6 +41,7 @@ enum Players {
     Kind,
     CreatedAtMs,
     SearchKey,
+    Organiser,
 }
 
 #[derive(DeriveIden)]
@@ -228,6 +232,40 @@ impl MigrationTrait for PasswordsAndSessions {
             .await?;
         manager
             .drop_table(Table::drop().table(Passwords::Table).if_exists().to_owned())
+            .await
+    }
+}
+
+/// The organiser right: the admin's to grant, held by the player.
+struct Organisers;
+
+impl MigrationName for Organisers {
+    fn name(&self) -> &str {
+        "m20261129_000004_organisers"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for Organisers {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Players::Table)
+                    .add_column(boolean(Players::Organiser).default(false))
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Players::Table)
+                    .drop_column(Players::Organiser)
+                    .to_owned(),
+            )
             .await
     }
 }

@@ -237,5 +237,6 @@ pub fn player(row: &PlayerRow) -> hanniball_proto::accounts::v1::Player {
         name: row.name.clone(),
         kind: kind as i32,
         created_at_ms: row.created_at.0,
+        organiser: row.organiser,
     }
 }

@@ -636,6 +636,15 @@ fn tokens_of(caller: Caller, player_id: i64) -> ServiceResult<PlayerId> {
     }
 }
 
+/// A player's full rights: a player's scopes, and `organise` for an organiser.
+pub(crate) fn rights(player: &hanniball_accounts::PlayerRow) -> Scopes {
+    if player.organiser {
+        Scopes::ORGANISER
+    } else {
+        Scopes::PLAYER
+    }
+}
+
 /// The scopes asked for a player token: by name, all of a player's when none are named; never
 /// `admin`, which only the configured admin token holds.
 fn token_scopes(names: &[String]) -> Result<Scopes, Status> {
@@ -706,8 +715,15 @@ impl apb::accounts_server::Accounts for AccountsService {
         &self,
         request: Request<apb::RegisterPlayerRequest>,
     ) -> Result<Response<apb::RegisterPlayerResponse>, Status> {
-        self.shared.admin(&request).await?;
+        let caller = self.shared.caller(&request, Scope::Organise).await?;
         let mut r = request.into_inner();
+        if caller != Caller::Admin && (r.issue_token || r.kind == apb::PlayerKind::Bot as i32) {
+            return Err(ServiceError::Denied(
+                "an organiser registers human players without tokens; bots and tokens are the admin's"
+                    .to_owned(),
+            )
+            .into());
+        }
         r.name = hanniball_arbiter::names::player_name(&r.name)
             .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?;
         let kind = match apb::PlayerKind::try_from(r.kind) {
@@ -745,7 +761,7 @@ impl apb::accounts_server::Accounts for AccountsService {
         } else {
             None
         };
-        tracing::info!(player_id = %row.id, name = %row.name, "player registered");
+        tracing::info!(player_id = %row.id, name = %row.name, by_admin = caller == Caller::Admin, "player registered");
         Ok(Response::new(apb::RegisterPlayerResponse {
             player: Some(convert::player(&row)),
             token,
@@ -819,6 +835,18 @@ impl apb::accounts_server::Accounts for AccountsService {
             }
         };
         let player = self.player(player.0).await?;
+        let scopes = if grant.caller == Caller::Admin && r.scopes.is_empty() {
+            rights(&player)
+        } else {
+            scopes
+        };
+        if scopes.contains(Scope::Organise) && !player.organiser {
+            return Err(ServiceError::Denied(format!(
+                "player {} is not an organiser: the admin grants the right first (SetOrganiser)",
+                player.id
+            ))
+            .into());
+        }
         let token = self.issue(player.id, scopes, expires_at).await?;
         tracing::info!(player_id = %player.id, token_id = token.token_id, by_admin = grant.caller == Caller::Admin, "token issued");
         Ok(Response::new(apb::IssueTokenResponse {
@@ -1122,5 +1150,35 @@ impl apb::accounts_server::Accounts for AccountsService {
         request: Request<apb::RevokeSessionsRequest>,
     ) -> Result<Response<apb::RevokeSessionsResponse>, Status> {
         Ok(Response::new(self.revoke_sessions_call(request).await?))
+    }
+
+    async fn set_organiser(
+        &self,
+        request: Request<apb::SetOrganiserRequest>,
+    ) -> Result<Response<apb::SetOrganiserResponse>, Status> {
+        self.shared.admin(&request).await?;
+        let r = request.into_inner();
+        let changed = self
+            .shared
+            .hub
+            .accounts
+            .set_organiser(PlayerId(r.player_id), r.organiser)
+            .await
+            .map_err(ServiceError::from)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "player",
+                id: r.player_id.to_string(),
+            })?;
+        let player = self.player(r.player_id).await?;
+        tracing::info!(
+            player_id = r.player_id,
+            organiser = r.organiser,
+            changed,
+            "organiser right set"
+        );
+        Ok(Response::new(apb::SetOrganiserResponse {
+            changed,
+            player: Some(convert::player(&player)),
+        }))
     }
 }

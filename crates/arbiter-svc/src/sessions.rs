@@ -4,7 +4,7 @@
 
 use hanniball_arbiter::{PlayerId, Timestamp};
 use hanniball_proto::accounts::v1 as apb;
-use hanniball_svc_kit::auth::{Caller, Scope, Scopes, hash_token, new_token};
+use hanniball_svc_kit::auth::{Caller, Scope, hash_token, new_token};
 use hanniball_svc_kit::limits;
 use tonic::{Request, Status};
 
@@ -177,7 +177,10 @@ impl AccountsService {
             })
             .await?;
             match found {
-                Some(row) if matches => (row, Scopes::PLAYER),
+                Some(row) if matches => {
+                    let rights = crate::service::rights(&row);
+                    (row, rights)
+                }
                 _ => {
                     tracing::info!("sign-in refused: wrong name or password");
                     return Err(wrong_name_or_password());

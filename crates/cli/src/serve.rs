@@ -439,6 +439,8 @@ pub(crate) async fn start_web(
         } else {
             settings.services.tls.client()
         },
+        failed_sign_ins_per_minute: settings.server.failed_auth_per_minute,
+        secure_cookies: settings.web.secure_cookies,
     };
     let router = hanniball_web::router(&options).context("setting up the web pages")?;
     tokio::spawn(async move {

@@ -37,6 +37,9 @@ pub struct Web {
     /// The pages' address as people reach them (`https://club.example/`), for the links the
     /// scheduler and the CLI give; empty: this process's own pages, if it serves them.
     pub public_url: String,
+    /// The pages are reached over HTTPS (a proxy in front terminates TLS): session cookies are
+    /// `Secure`. Also set for a request whose proxy sends `X-Forwarded-Proto: https`.
+    pub secure_cookies: bool,
 }
 
 /// `server.web_listen` by default: a person opens this; when it is taken, any free port.
@@ -225,6 +228,7 @@ impl Settings {
             .set_default("server.web_listen", DEFAULT_WEB_LISTEN)?
             .set_default("web.token", "")?
             .set_default("web.public_url", "")?
+            .set_default("web.secure_cookies", false)?
             .set_default("server.tls.cert", "")?
             .set_default("server.tls.key", "")?
             .set_default("server.tls.client_ca", "")?

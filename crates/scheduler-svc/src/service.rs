@@ -32,23 +32,82 @@ impl SchedulerService {
             .await?)
     }
 
-    async fn admin<T>(&self, request: &Request<T>) -> ServiceResult<()> {
-        Ok(self.caller(request, Scope::Admin).await?.require_admin()?)
+    /// Who may change tournament `id`: the admin, or one of its organisers with the `organise`
+    /// scope; anyone else is refused before anything is read or changed. `Organiser::Player`
+    /// carries the organiser's id.
+    async fn organiser<T>(&self, request: &Request<T>, id: i64) -> ServiceResult<Caller> {
+        let caller = self.caller(request, Scope::Organise).await?;
+        self.organises(caller, id).await?;
+        Ok(caller)
     }
 
-    /// The player a tournament-entry call is about, with who asks: the organiser names any
-    /// player; a player (with the `queue` scope: an entry is how a bot gets games from the
+    /// Fails unless `caller` (holding `organise`) may change tournament `id`.
+    async fn organises(&self, caller: Caller, id: i64) -> ServiceResult<()> {
+        let Caller::Player(me) = caller else {
+            return Ok(());
+        };
+        let id = positive(id, "tournament_id")?;
+        if self.core.store.is_organiser(id, me).await? {
+            return Ok(());
+        }
+        if self.core.store.tournament_version(id).await?.is_none() {
+            return Err(ServiceError::NotFound {
+                what: "tournament",
+                id: id.to_string(),
+            });
+        }
+        Err(ServiceError::Denied(format!(
+            "you do not organise tournament {id}: only its organisers and the admin change it"
+        )))
+    }
+
+    /// The player a tournament-entry call is about, with who asks: the admin or one of the
+    /// tournament's organisers names any player (answered as `Caller::Admin`: the organiser's
+    /// rights); a player (with the `queue` scope: an entry is how a bot gets games from the
     /// scheduler) only itself, as its own id or 0 ("me").
     async fn entrant(
         &self,
         request: &Request<impl Sized>,
+        tournament: i64,
         player: i64,
     ) -> ServiceResult<(Caller, i64)> {
-        match self.caller(request, Scope::Queue).await? {
+        let grant = self
+            .auth
+            .grant(request.metadata(), &self.core.accounts)
+            .await?;
+        match grant.caller {
             Caller::Admin => Ok((Caller::Admin, positive(player, "player_id")?)),
-            Caller::Player(id) if player == 0 || id.0 == player => Ok((Caller::Player(id), id.0)),
+            Caller::Player(id) if player == 0 || id.0 == player => {
+                grant.require(Scope::Queue)?;
+                Ok((Caller::Player(id), id.0))
+            }
+            Caller::Player(_) if grant.scopes.contains(Scope::Organise) => {
+                self.organises(grant.caller, tournament).await?;
+                Ok((Caller::Admin, positive(player, "player_id")?))
+            }
             Caller::Player(_) => Err(ServiceError::NotYou(player)),
         }
+    }
+
+    /// Who made a change, as the records say it: "admin", or the organiser's name.
+    async fn by(&self, caller: Caller) -> String {
+        match caller {
+            Caller::Admin => "admin".to_owned(),
+            Caller::Player(id) => match self.core.accounts.player(id).await {
+                Ok(Some(row)) => row.name,
+                _ => format!("player {id}"),
+            },
+        }
+    }
+
+    /// The organisers of the tournaments in `sent`, filled in.
+    async fn with_organisers(&self, sent: &mut [pb::Tournament]) -> ServiceResult<()> {
+        let ids: Vec<i64> = sent.iter().map(|t| t.id).collect();
+        let mut found = self.core.store.organisers(&ids).await?;
+        for t in sent {
+            t.organiser_ids = found.remove(&t.id).unwrap_or_default();
+        }
+        Ok(())
     }
 }
 
@@ -573,6 +632,7 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
         created_at_ms: t.created_at_ms,
         corrections: Vec::new(),
         entrant_count: loaded.entrants.len() as u32,
+        organiser_ids: Vec::new(),
     }
 }
 
@@ -591,6 +651,7 @@ fn summary(loaded: &Loaded) -> pb::Tournament {
         created_at_ms: t.created_at_ms,
         corrections: Vec::new(),
         entrant_count: loaded.entrants.len() as u32,
+        organiser_ids: Vec::new(),
     }
 }
 
@@ -683,7 +744,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::CreateTournamentRequest>,
     ) -> Result<Response<pb::CreateTournamentResponse>, Status> {
-        self.admin(&request).await?;
+        let caller = self.caller(&request, Scope::Organise).await?;
+        let owner = match caller {
+            Caller::Player(me) => Some(me),
+            Caller::Admin => None,
+        };
         let s = request
             .into_inner()
             .settings
@@ -692,13 +757,15 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let id = self
             .core
             .store
-            .create_tournament(&row)
+            .create_tournament(&row, owner)
             .await
             .map_err(ServiceError::from)?;
         tracing::info!(tournament = id, "tournament created");
         let loaded = self.core.load(id).await?;
+        let mut sent = tournament(&loaded, true);
+        sent.organiser_ids = owner.map(|me| me.0).into_iter().collect();
         Ok(Response::new(pb::CreateTournamentResponse {
-            tournament: Some(tournament(&loaded, true)),
+            tournament: Some(sent),
         }))
     }
 
@@ -706,7 +773,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::ImportTournamentRequest>,
     ) -> Result<Response<pb::ImportTournamentResponse>, Status> {
-        self.admin(&request).await?;
+        let caller = self.caller(&request, Scope::Organise).await?;
+        let owner = match caller {
+            Caller::Player(me) => Some(me),
+            Caller::Admin => None,
+        };
         let r = request.into_inner();
         if r.trf.len() > MAX_TRF_BYTES {
             return Err(ServiceError::InvalidArgument(format!(
@@ -757,7 +828,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let id = self
             .core
             .store
-            .import_tournament(&row, &entrants, &boards)
+            .import_tournament(&row, &entrants, &boards, owner)
             .await
             .map_err(ServiceError::from)?;
         tracing::info!(
@@ -780,6 +851,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let id = positive(request.get_ref().tournament_id, "tournament_id")?;
         let loaded = self.core.load(id).await?;
         let mut sent = tournament(&loaded, true);
+        self.with_organisers(std::slice::from_mut(&mut sent))
+            .await?;
         sent.corrections = self
             .core
             .store
@@ -808,18 +881,14 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::CorrectResultRequest>,
     ) -> Result<Response<pb::CorrectResultResponse>, Status> {
-        self.admin(&request).await?;
+        let caller = self
+            .organiser(&request, request.get_ref().tournament_id)
+            .await?;
         let r = request.into_inner();
         limits::text("note", &r.note, limits::TEXT)?;
+        let by = self.by(caller).await;
         let (board, correction) = self
-            .correct(
-                r.tournament_id,
-                r.round,
-                r.board,
-                &r.result,
-                "admin",
-                &r.note,
-            )
+            .correct(r.tournament_id, r.round, r.board, &r.result, &by, &r.note)
             .await?;
         Ok(Response::new(pb::CorrectResultResponse {
             board: Some(board),
@@ -854,6 +923,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             let loaded = self.core.load(row.id).await?;
             tournaments.push(summary(&loaded));
         }
+        self.with_organisers(&mut tournaments).await?;
         Ok(Response::new(pb::ListTournamentsResponse { tournaments }))
     }
 
@@ -861,7 +931,13 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::AddPlayerRequest>,
     ) -> Result<Response<pb::AddPlayerResponse>, Status> {
-        let (caller, player) = self.entrant(&request, request.get_ref().player_id).await?;
+        let (caller, player) = self
+            .entrant(
+                &request,
+                request.get_ref().tournament_id,
+                request.get_ref().player_id,
+            )
+            .await?;
         let r = request.into_inner();
         let id = positive(r.tournament_id, "tournament_id")?;
         let loaded = self.core.load(id).await?;
@@ -956,7 +1032,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::AddPlayersRequest>,
     ) -> Result<Response<pb::AddPlayersResponse>, Status> {
-        self.admin(&request).await?;
+        self.organiser(&request, request.get_ref().tournament_id)
+            .await?;
         let r = request.into_inner();
         limits::list("players", r.players.len(), MAX_BATCH)?;
         let id = positive(r.tournament_id, "tournament_id")?;
@@ -1074,7 +1151,9 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         request: Request<pb::WithdrawPlayerRequest>,
     ) -> Result<Response<pb::WithdrawPlayerResponse>, Status> {
         let id = request.get_ref().tournament_id;
-        let (_, player) = self.entrant(&request, request.get_ref().player_id).await?;
+        let (_, player) = self
+            .entrant(&request, id, request.get_ref().player_id)
+            .await?;
         let mut loaded = self.core.load(positive(id, "tournament_id")?).await?;
         let not_entered = || ServiceError::NotFound {
             what: "player",
@@ -1130,7 +1209,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         request: Request<pb::RequestByeRequest>,
     ) -> Result<Response<pb::RequestByeResponse>, Status> {
         let mut r = *request.get_ref();
-        (_, r.player_id) = self.entrant(&request, r.player_id).await?;
+        (_, r.player_id) = self.entrant(&request, r.tournament_id, r.player_id).await?;
         let loaded = self
             .core
             .load(positive(r.tournament_id, "tournament_id")?)
@@ -1171,7 +1250,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::StartTournamentRequest>,
     ) -> Result<Response<pb::StartTournamentResponse>, Status> {
-        self.admin(&request).await?;
+        self.organiser(&request, request.get_ref().tournament_id)
+            .await?;
         let id = positive(request.get_ref().tournament_id, "tournament_id")?;
         self.core.start(id).await?;
         let loaded = self.core.load(id).await?;
@@ -1184,7 +1264,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::PairNextRoundRequest>,
     ) -> Result<Response<pb::PairNextRoundResponse>, Status> {
-        self.admin(&request).await?;
+        self.organiser(&request, request.get_ref().tournament_id)
+            .await?;
         let id = positive(request.get_ref().tournament_id, "tournament_id")?;
         if !self.core.advance(id).await? {
             let loaded = self.core.load(id).await?;
@@ -1204,7 +1285,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::SetResultRequest>,
     ) -> Result<Response<pb::SetResultResponse>, Status> {
-        self.admin(&request).await?;
+        self.organiser(&request, request.get_ref().tournament_id)
+            .await?;
         let r = request.into_inner();
         let item = pb::BoardResult {
             round: r.round,
@@ -1221,7 +1303,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::SetResultsRequest>,
     ) -> Result<Response<pb::SetResultsResponse>, Status> {
-        self.admin(&request).await?;
+        self.organiser(&request, request.get_ref().tournament_id)
+            .await?;
         let r = request.into_inner();
         limits::list("results", r.results.len(), MAX_BATCH)?;
         let boards = self.enter_results(r.tournament_id, r.results).await?;
@@ -1405,6 +1488,123 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         _request: Request<pb::PingRequest>,
     ) -> Result<Response<pb::PingResponse>, Status> {
         Ok(Response::new(pb::PingResponse {}))
+    }
+
+    async fn delete_tournament(
+        &self,
+        request: Request<pb::DeleteTournamentRequest>,
+    ) -> Result<Response<pb::DeleteTournamentResponse>, Status> {
+        let id = request.get_ref().tournament_id;
+        self.organiser(&request, id).await?;
+        let id = positive(id, "tournament_id")?;
+        if !self
+            .core
+            .store
+            .delete_tournament(id)
+            .await
+            .map_err(ServiceError::from)?
+        {
+            return Err(match self.core.store.tournament_version(id).await.map_err(ServiceError::from)? {
+                None => ServiceError::NotFound {
+                    what: "tournament",
+                    id: id.to_string(),
+                },
+                Some(_) => ServiceError::FailedPrecondition(format!(
+                    "tournament {id} has started: a started tournament is kept (withdraw players, or let it finish)"
+                )),
+            }
+            .into());
+        }
+        tracing::info!(tournament = id, "tournament deleted");
+        Ok(Response::new(pb::DeleteTournamentResponse {}))
+    }
+
+    async fn add_organiser(
+        &self,
+        request: Request<pb::AddOrganiserRequest>,
+    ) -> Result<Response<pb::AddOrganiserResponse>, Status> {
+        let r = *request.get_ref();
+        self.organiser(&request, r.tournament_id).await?;
+        let player = self
+            .core
+            .accounts
+            .player(PlayerId(r.player_id))
+            .await
+            .map_err(ServiceError::from)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "player",
+                id: r.player_id.to_string(),
+            })?;
+        if !player.organiser {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "{} (player {}) is not an organiser: the admin grants the right first",
+                limits::quote(&player.name),
+                player.id
+            ))
+            .into());
+        }
+        let added = self
+            .core
+            .store
+            .add_organiser(r.tournament_id, player.id)
+            .await
+            .map_err(ServiceError::from)?;
+        let organiser_ids = self.organiser_ids(r.tournament_id).await?;
+        tracing::info!(
+            tournament = r.tournament_id,
+            player = r.player_id,
+            added,
+            "organiser added"
+        );
+        Ok(Response::new(pb::AddOrganiserResponse {
+            added,
+            organiser_ids,
+        }))
+    }
+
+    async fn remove_organiser(
+        &self,
+        request: Request<pb::RemoveOrganiserRequest>,
+    ) -> Result<Response<pb::RemoveOrganiserResponse>, Status> {
+        let r = *request.get_ref();
+        let caller = self.organiser(&request, r.tournament_id).await?;
+        let before = self.organiser_ids(r.tournament_id).await?;
+        if caller == Caller::Player(PlayerId(r.player_id)) && before == [r.player_id] {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "you are the last organiser of tournament {}: add another first (or ask the admin)",
+                r.tournament_id
+            ))
+            .into());
+        }
+        let removed = self
+            .core
+            .store
+            .remove_organiser(r.tournament_id, PlayerId(r.player_id))
+            .await
+            .map_err(ServiceError::from)?;
+        let organiser_ids = self.organiser_ids(r.tournament_id).await?;
+        tracing::info!(
+            tournament = r.tournament_id,
+            player = r.player_id,
+            removed,
+            "organiser removed"
+        );
+        Ok(Response::new(pb::RemoveOrganiserResponse {
+            removed,
+            organiser_ids,
+        }))
+    }
+}
+
+impl SchedulerService {
+    async fn organiser_ids(&self, id: i64) -> ServiceResult<Vec<i64>> {
+        Ok(self
+            .core
+            .store
+            .organisers(&[id])
+            .await?
+            .remove(&id)
+            .unwrap_or_default())
     }
 }
 

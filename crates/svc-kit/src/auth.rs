@@ -66,17 +66,21 @@ pub enum Scope {
     Read,
     /// Managing one's own tokens: issue (no more than the calling token holds), list, revoke.
     Tokens,
+    /// Creating tournaments and running one's own (their owners'): only tokens of an account the
+    /// admin made an organiser.
+    Organise,
     /// The admin-only calls. Only the admin token holds it.
     Admin,
 }
 
 impl Scope {
     /// Every scope, in the order they are written.
-    pub const ALL: [Scope; 5] = [
+    pub const ALL: [Scope; 6] = [
         Scope::Play,
         Scope::Queue,
         Scope::Read,
         Scope::Tokens,
+        Scope::Organise,
         Scope::Admin,
     ];
 
@@ -88,6 +92,7 @@ impl Scope {
             Scope::Queue => "queue",
             Scope::Read => "read",
             Scope::Tokens => "tokens",
+            Scope::Organise => "organise",
             Scope::Admin => "admin",
         }
     }
@@ -99,6 +104,7 @@ impl Scope {
             Scope::Read => 4,
             Scope::Admin => 8,
             Scope::Tokens => 16,
+            Scope::Organise => 32,
         }
     }
 }
@@ -120,10 +126,10 @@ impl std::str::FromStr for Scope {
     }
 }
 
-/// A scope name that is none of `play`, `queue`, `read`, `tokens`, `admin`.
+/// A scope name that is none of `play`, `queue`, `read`, `tokens`, `organise`, `admin`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown scope {}: the scopes are play, queue, read, tokens and admin",
+    "unknown scope {}: the scopes are play, queue, read, tokens, organise and admin",
     crate::limits::quote(.0)
 )]
 pub struct UnknownScope(pub String);
@@ -138,8 +144,10 @@ impl Scopes {
     /// A player token's full rights: what it gets when none are asked for.
     pub const PLAYER: Scopes =
         Scopes(Scope::Play.bit() | Scope::Queue.bit() | Scope::Read.bit() | Scope::Tokens.bit());
+    /// An organiser's full rights: a player's and `organise`.
+    pub const ORGANISER: Scopes = Scopes(Scopes::PLAYER.0 | Scope::Organise.bit());
     /// The admin token's: everything.
-    pub const ALL: Scopes = Scopes(Scopes::PLAYER.0 | Scope::Admin.bit());
+    pub const ALL: Scopes = Scopes(Scopes::ORGANISER.0 | Scope::Admin.bit());
 
     #[must_use]
     pub const fn contains(self, scope: Scope) -> bool {
@@ -792,7 +800,10 @@ mod tests {
             Scopes::parse(["read", "read"]),
             Ok(Scopes::NONE.with(Scope::Read))
         );
-        assert_eq!(Scopes::ALL.to_string(), "play, queue, read, tokens, admin");
+        assert_eq!(
+            Scopes::ALL.to_string(),
+            "play, queue, read, tokens, organise, admin"
+        );
         assert_eq!(Scopes::NONE.to_string(), "none");
         let unknown = Scopes::parse(["read", "Play"]).unwrap_err();
         assert!(unknown.to_string().contains("\"Play\""), "{unknown}");

@@ -283,6 +283,7 @@ fn player_row(player: apb::Player) -> PlayerRow {
         name: player.name,
         kind: kind.to_owned(),
         created_at: Timestamp(player.created_at_ms),
+        organiser: player.organiser,
     }
 }
 

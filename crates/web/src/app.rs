@@ -2,7 +2,7 @@
 
 use axum::Router;
 use axum::http::header;
-use axum::routing::get;
+use axum::routing::{get, post};
 use hanniball_client::{Bearer, ClientTls};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
@@ -14,11 +14,15 @@ use tokio_util::sync::CancellationToken;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
+use crate::console::{account, run};
 use crate::live::{Feeds, TournamentFeeds};
-use crate::{assets, game, home, html, ladder, live, player, record, rules, search, tournament};
+use crate::session::{Done, SignInLimit};
+use crate::{
+    assets, console, game, home, html, ladder, live, player, record, rules, search, tournament,
+};
 
 type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
-type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
+pub(crate) type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
 pub(crate) type Scheduler = SchedulerClient<InterceptedService<Channel, Bearer>>;
 type Rating = RatingClient<InterceptedService<Channel, Bearer>>;
 
@@ -34,6 +38,36 @@ pub struct WebOptions {
     /// The token the pages call with (read calls only).
     pub token: String,
     pub tls: ClientTls,
+    /// Failed sign-ins per browser address per minute before the address must wait for the
+    /// minute's end (the API's `server.failed_auth_per_minute`); 0: no limit.
+    pub failed_sign_ins_per_minute: u32,
+    /// Cookies are `Secure`: the pages are reached over HTTPS (also when a proxy in front says
+    /// so with `X-Forwarded-Proto: https`).
+    pub secure_cookies: bool,
+}
+
+impl WebOptions {
+    /// Pages calling the arbiter at `arbiter_url` with `token`, with no scheduler or rating
+    /// service, plain TLS defaults, 60 failed sign-ins a minute and cookies without `Secure`.
+    #[must_use]
+    pub fn new(arbiter_url: &str, token: &str) -> WebOptions {
+        WebOptions {
+            arbiter_url: arbiter_url.to_owned(),
+            scheduler_url: None,
+            rating_url: None,
+            token: token.to_owned(),
+            tls: ClientTls::default(),
+            failed_sign_ins_per_minute: 60,
+            secure_cookies: false,
+        }
+    }
+}
+
+/// API clients calling as a signed-in visitor (their session's token).
+#[derive(Clone)]
+pub(crate) struct UserApi {
+    pub(crate) accounts: Accounts,
+    pub(crate) scheduler: Option<Scheduler>,
 }
 
 /// What every handler shares: the API clients (a clone shares their connections) and the live
@@ -46,6 +80,12 @@ pub(crate) struct Api {
     pub(crate) rating: Option<Rating>,
     pub(crate) feeds: std::sync::Arc<Feeds>,
     pub(crate) tournaments: std::sync::Arc<TournamentFeeds>,
+    /// The connections, for calls made as a signed-in visitor.
+    channel: Channel,
+    scheduler_channel: Option<Channel>,
+    pub(crate) sign_ins: std::sync::Arc<SignInLimit>,
+    pub(crate) done: std::sync::Arc<Done>,
+    pub(crate) secure_cookies: bool,
 }
 
 /// The web pages as an axum router.
@@ -60,14 +100,21 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
             .map(|url| hanniball_client::connect_with(url, &options.tls))
             .transpose()
     };
+    let scheduler_channel = other(&options.scheduler_url)?;
     let api = Api {
         arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
-        accounts: AccountsClient::with_interceptor(channel, bearer.clone()),
-        scheduler: other(&options.scheduler_url)?
+        accounts: AccountsClient::with_interceptor(channel.clone(), bearer.clone()),
+        scheduler: scheduler_channel
+            .clone()
             .map(|c| SchedulerClient::with_interceptor(c, bearer.clone())),
         rating: other(&options.rating_url)?.map(|c| RatingClient::with_interceptor(c, bearer)),
         feeds: std::sync::Arc::default(),
         tournaments: std::sync::Arc::default(),
+        channel,
+        scheduler_channel,
+        sign_ins: std::sync::Arc::new(SignInLimit::new(options.failed_sign_ins_per_minute)),
+        done: std::sync::Arc::default(),
+        secure_cookies: options.secure_cookies,
     };
     let router = Router::new()
         .route("/", get(home::home))
@@ -82,6 +129,27 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .route("/games/{id}", get(game::game_page))
         .route("/games/{id}/record", get(record::record_download))
         .route("/games/{id}/events", get(live::game_events))
+        .route(
+            "/sign-in",
+            get(account::sign_in_page).post(account::sign_in),
+        )
+        .route("/sign-out", post(account::sign_out))
+        .route("/account", get(account::account_page))
+        .route("/account/password", post(account::change_password))
+        .route("/account/sessions/revoke", post(account::revoke_session))
+        .route("/account/sessions/revoke-all", post(account::revoke_all))
+        .route("/console", get(console::console_page))
+        .route("/console/tournaments", post(console::create))
+        .route("/console/tournaments/{id}", get(run::tournament_page))
+        .route("/console/tournaments/{id}/start", post(run::start))
+        .route("/console/tournaments/{id}/pair", post(run::pair))
+        .route("/console/tournaments/{id}/delete", post(run::delete))
+        .route("/console/tournaments/{id}/result", post(run::result))
+        .route("/console/tournaments/{id}/correct", post(run::correct))
+        .route("/console/tournaments/{id}/withdraw", post(run::withdraw))
+        .route("/console/tournaments/{id}/bye", post(run::bye))
+        .route("/console/tournaments/{id}/add", post(run::add))
+        .route("/console/tournaments/{id}/register", post(run::register))
         .route("/favicon.ico", get(assets::favicon))
         .route("/favicon.svg", get(assets::favicon))
         .fallback(html::not_found)
@@ -118,12 +186,33 @@ pub async fn serve(
     router: Router,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown.cancelled_owned())
-        .await
+    // The browser's address, for the failed sign-in limit.
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown.cancelled_owned())
+    .await
 }
 
 impl Api {
+    /// Clients that call as the visitor whose session token this is.
+    pub(crate) fn as_user(&self, token: &str) -> UserApi {
+        let bearer = Bearer::new(token);
+        UserApi {
+            accounts: AccountsClient::with_interceptor(self.channel.clone(), bearer.clone()),
+            scheduler: self
+                .scheduler_channel
+                .clone()
+                .map(|c| SchedulerClient::with_interceptor(c, bearer)),
+        }
+    }
+
+    /// Accounts called with no token (signing in by name and password).
+    pub(crate) fn anonymous_accounts(&self) -> Accounts {
+        AccountsClient::with_interceptor(self.channel.clone(), Bearer::none())
+    }
+
     pub(crate) async fn name(&mut self, id: i64) -> String {
         let request = apb::GetPlayerRequest {
             player: Some(apb::get_player_request::Player::Id(id)),

@@ -20,6 +20,7 @@
 
 mod app;
 mod assets;
+mod console;
 mod game;
 mod home;
 mod html;
@@ -29,6 +30,7 @@ mod player;
 mod record;
 mod rules;
 mod search;
+mod session;
 mod tournament;
 mod url;
 

@@ -28,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(TiebreakSettings),
             Box::new(TournamentSearchKeys),
             Box::new(OverTheBoardAndCorrections),
+            Box::new(TournamentOrganisers),
         ]
     }
 
@@ -518,6 +519,55 @@ impl MigrationTrait for OverTheBoardAndCorrections {
                 Table::alter()
                     .table(Tournaments::Table)
                     .drop_column(Tournaments::OverTheBoard)
+                    .to_owned(),
+            )
+            .await
+    }
+}
+
+/// Who organises each tournament: the organisers who may change it besides the admin.
+struct TournamentOrganisers;
+
+impl MigrationName for TournamentOrganisers {
+    fn name(&self) -> &str {
+        "m20261129_000005_tournament_organisers"
+    }
+}
+
+#[derive(DeriveIden)]
+enum TournamentOrganisersTable {
+    #[sea_orm(iden = "tournament_organisers")]
+    Table,
+    TournamentId,
+    PlayerId,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for TournamentOrganisers {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(TournamentOrganisersTable::Table)
+                    .if_not_exists()
+                    .col(big_integer(TournamentOrganisersTable::TournamentId))
+                    .col(big_integer(TournamentOrganisersTable::PlayerId))
+                    .primary_key(
+                        Index::create()
+                            .col(TournamentOrganisersTable::TournamentId)
+                            .col(TournamentOrganisersTable::PlayerId),
+                    )
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .drop_table(
+                Table::drop()
+                    .table(TournamentOrganisersTable::Table)
+                    .if_exists()
                     .to_owned(),
             )
             .await

@@ -376,6 +376,23 @@ async fn bump<C: ConnectionTrait>(db: &C, id: i64) -> Result<i64, StoreError> {
     Ok(row.try_get_by_index(0)?)
 }
 
+async fn insert_organiser<C: ConnectionTrait>(
+    db: &C,
+    tournament: i64,
+    player: PlayerId,
+) -> Result<(), StoreError> {
+    let mut sql = Sql::new(
+        db.get_database_backend(),
+        "INSERT INTO tournament_organisers (tournament_id, player_id) VALUES (",
+    );
+    sql.bind(tournament);
+    sql.push(", ");
+    sql.bind(player.0);
+    sql.push(")");
+    db.execute_raw(sql.statement()).await?;
+    Ok(())
+}
+
 /// Inserts a tournament's row (its id from the database) with its search key; returns the id.
 async fn insert_tournament<C: ConnectionTrait>(
     db: &C,
@@ -419,13 +436,122 @@ impl Store {
         .await
     }
 
-    /// Stores a new tournament (its `id` is assigned) with the search key of its name; returns
-    /// the id.
-    pub async fn create_tournament(&self, t: &TournamentRow) -> Result<i64, StoreError> {
+    /// Stores a new tournament (its `id` is assigned) with the search key of its name and its
+    /// first organiser (`None`: the admin's alone); returns the id.
+    pub async fn create_tournament(
+        &self,
+        t: &TournamentRow,
+        owner: Option<PlayerId>,
+    ) -> Result<i64, StoreError> {
         let txn = self.db.begin().await?;
         let id = insert_tournament(&txn, t).await?;
+        if let Some(owner) = owner {
+            insert_organiser(&txn, id, owner).await?;
+        }
         txn.commit().await?;
         Ok(id)
+    }
+
+    /// Whether `player` organises tournament `id`.
+    pub async fn is_organiser(&self, id: i64, player: PlayerId) -> Result<bool, StoreError> {
+        reread(|| async move {
+            let mut sql = Sql::new(
+                self.db.get_database_backend(),
+                "SELECT 1 FROM tournament_organisers WHERE tournament_id = ",
+            );
+            sql.bind(id);
+            sql.push(" AND player_id = ");
+            sql.bind(player.0);
+            Ok(self.db.query_one_raw(sql.statement()).await?.is_some())
+        })
+        .await
+    }
+
+    /// The organisers of each of `ids` (by player id; a tournament without any is left out).
+    pub async fn organisers(
+        &self,
+        ids: &[i64],
+    ) -> Result<std::collections::HashMap<i64, Vec<i64>>, StoreError> {
+        let mut found: std::collections::HashMap<i64, Vec<i64>> = std::collections::HashMap::new();
+        for chunk in ids.chunks(500) {
+            let rows = reread(|| async move {
+                let mut sql = Sql::new(
+                    self.db.get_database_backend(),
+                    "SELECT tournament_id, player_id FROM tournament_organisers WHERE tournament_id IN (",
+                );
+                for (i, id) in chunk.iter().enumerate() {
+                    if i > 0 {
+                        sql.push(", ");
+                    }
+                    sql.bind(*id);
+                }
+                sql.push(") ORDER BY tournament_id, player_id");
+                Ok(self.db.query_all_raw(sql.statement()).await?)
+            })
+            .await?;
+            for row in rows {
+                let (t, p): (i64, i64) = (row.try_get_by_index(0)?, row.try_get_by_index(1)?);
+                found.entry(t).or_default().push(p);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Adds an organiser to tournament `id`: whether it was not one already.
+    pub async fn add_organiser(&self, id: i64, player: PlayerId) -> Result<bool, StoreError> {
+        let txn = self.plumbing.begin_write().await?;
+        let mut sql = Sql::new(
+            self.db.get_database_backend(),
+            "SELECT 1 FROM tournament_organisers WHERE tournament_id = ",
+        );
+        sql.bind(id);
+        sql.push(" AND player_id = ");
+        sql.bind(player.0);
+        if txn.query_one_raw(sql.statement()).await?.is_some() {
+            return Ok(false);
+        }
+        insert_organiser(&txn, id, player).await?;
+        txn.commit().await?;
+        Ok(true)
+    }
+
+    /// Removes an organiser from tournament `id`: whether it was one.
+    pub async fn remove_organiser(&self, id: i64, player: PlayerId) -> Result<bool, StoreError> {
+        let mut sql = Sql::new(
+            self.db.get_database_backend(),
+            "DELETE FROM tournament_organisers WHERE tournament_id = ",
+        );
+        sql.bind(id);
+        sql.push(" AND player_id = ");
+        sql.bind(player.0);
+        Ok(self.db.execute_raw(sql.statement()).await?.rows_affected() > 0)
+    }
+
+    /// Deletes a tournament that has not started, with its entries, byes and organisers: false
+    /// when there is none, or it has started (the status is checked in the same transaction).
+    pub async fn delete_tournament(&self, id: i64) -> Result<bool, StoreError> {
+        let txn = self.plumbing.begin_write().await?;
+        let Some(t) = tournaments::Entity::find_by_id(id).one(&txn).await? else {
+            return Ok(false);
+        };
+        if t.status != TournamentStatus::Registration {
+            return Ok(false);
+        }
+        for table in [
+            "bye_requests",
+            "tournament_players",
+            "tournament_organisers",
+        ] {
+            let mut sql = Sql::new(
+                txn.get_database_backend(),
+                &format!("DELETE FROM {table} WHERE tournament_id = "),
+            );
+            sql.bind(id);
+            txn.execute_raw(sql.statement()).await?;
+        }
+        tournaments::Entity::delete_by_id(id).exec(&txn).await?;
+        txn.commit().await?;
+        Ok(true)
     }
 
     /// One tournament.
@@ -489,9 +615,13 @@ impl Store {
         t: &TournamentRow,
         entrants: &[EntrantRow],
         rows: &[BoardRow],
+        owner: Option<PlayerId>,
     ) -> Result<i64, StoreError> {
         let txn = self.db.begin().await?;
         let id = insert_tournament(&txn, t).await?;
+        if let Some(owner) = owner {
+            insert_organiser(&txn, id, owner).await?;
+        }
         for chunk in entrants.chunks(500) {
             let active: Vec<tournament_players::ActiveModel> = chunk
                 .iter()

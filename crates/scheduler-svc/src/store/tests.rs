@@ -44,11 +44,11 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
         // The scheduler keeps player ids only (Accounts knows the players).
         let players = vec![PlayerId(1), PlayerId(2), PlayerId(3)];
         let id = store
-            .create_tournament(&tournament())
+            .create_tournament(&tournament(), None)
             .await
             .expect("create");
         let other = store
-            .create_tournament(&tournament())
+            .create_tournament(&tournament(), None)
             .await
             .expect("create another");
         assert_eq!(store.tournament_version(999_999).await.expect("read"), None);
@@ -215,7 +215,7 @@ async fn a_round_of_five_thousand_boards_is_stored_whole() {
     for url in testing::all_urls().await {
         let store = Store::connect(&url).await.expect("connect");
         let id = store
-            .create_tournament(&tournament())
+            .create_tournament(&tournament(), None)
             .await
             .expect("create");
         let rows: Vec<BoardRow> = (1..=5_000)
@@ -245,7 +245,7 @@ async fn start_ranks_and_board_games_are_written_in_batches() {
     for url in testing::all_urls().await {
         let store = Store::connect(&url).await.expect("connect");
         let id = store
-            .create_tournament(&tournament())
+            .create_tournament(&tournament(), None)
             .await
             .expect("create");
         let players: Vec<i64> = (1..=1_202).collect();
@@ -334,7 +334,7 @@ async fn tournaments_are_found_by_words_of_their_names() {
                 name: name.to_owned(),
                 ..tournament()
             };
-            store.create_tournament(&row).await.expect(name);
+            store.create_tournament(&row, None).await.expect(name);
         }
         let found = |query: &'static str, status| {
             let store = store.clone();

@@ -1,0 +1,640 @@
+//! The page that runs one tournament: players (find, register, add, withdraw, byes), start,
+//! pairing, results board by board, corrections; and the links to standings, print and TRF.
+
+use std::collections::HashMap;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use hanniball_proto::accounts::v1 as apb;
+use hanniball_proto::scheduler::v1 as spb;
+use maud::{Markup, html};
+
+use super::{Form, act, guard, layout, outcome, said, status_words};
+use crate::app::Api;
+use crate::html as page;
+use crate::session::{self, Visitor};
+use crate::url;
+
+/// The results a board may get, as the API writes them, and as the buttons say them.
+const RESULTS: [(&str, &str, &str); 6] = [
+    ("1-0", "1–0", "White wins"),
+    ("1/2-1/2", "½–½", "Draw"),
+    ("0-1", "0–1", "Black wins"),
+    ("+/-", "+ / −", "White wins by forfeit"),
+    ("-/+", "− / +", "Black wins by forfeit"),
+    ("-/-", "− / −", "Both lose by forfeit"),
+];
+
+/// A result as people read it.
+fn result_words(result: &str) -> &str {
+    RESULTS
+        .iter()
+        .find(|(r, _, _)| *r == result)
+        .map_or(result, |(_, short, _)| short)
+}
+
+fn base(id: i64) -> String {
+    format!("/console/tournaments/{id}")
+}
+
+/// `GET /console/tournaments/{id}` (`?q=` finds players to add).
+pub(crate) async fn tournament_page(
+    State(api): State<Api>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let Some(visitor) = session::visitor(&api, &headers).await else {
+        return session::see_other("/sign-in");
+    };
+    let Some(id) = url::game_id(&id) else {
+        return page::error_page(axum::http::StatusCode::NOT_FOUND, "No such tournament.");
+    };
+    let done = outcome(&api, query.as_deref(), &visitor);
+    let user = api.as_user(&visitor.token);
+    let Some(mut scheduler) = user.scheduler else {
+        return page::unavailable("tournaments");
+    };
+    let t = match scheduler
+        .get_tournament(spb::GetTournamentRequest { tournament_id: id })
+        .await
+    {
+        Ok(answer) => answer.into_inner().tournament.unwrap_or_default(),
+        Err(status) => return page::api_error(&status),
+    };
+    let q = url::query_value(query.as_deref(), "q").unwrap_or_default();
+    let found = if q.trim().is_empty() {
+        None
+    } else {
+        let mut accounts = user.accounts;
+        Some(
+            accounts
+                .search_players(apb::SearchPlayersRequest {
+                    query: q.clone(),
+                    limit: 20,
+                })
+                .await
+                .map(|a| a.into_inner().players)
+                .map_err(|s| said(&s)),
+        )
+    };
+    let settings = t.settings.clone().unwrap_or_default();
+    let body = html! {
+        h1 { (settings.name) }
+        p {
+            (status_words(&t)) " · " (t.entrant_count) " players · "
+            @if settings.over_the_board { "over the board" } @else { "online" }
+            @if settings.rated { " · rated" }
+        }
+        p.links {
+            a href={ "/tournaments/" (t.id) } { "Standings and crosstable" } " · "
+            a href={ "/tournaments/" (t.id) "/print" } { "Print pairings and standings" } " · "
+            a href={ "/tournaments/" (t.id) "/trf" } { "Export TRF" }
+        }
+        (actions(&visitor, &t))
+        (round_boards(&visitor, &t))
+        (corrections(&visitor, &t))
+        (players(&visitor, &t))
+        (add_players(&visitor, &t, &q, found))
+    };
+    layout(&settings.name, &visitor, done.as_ref(), body)
+}
+
+fn status(t: &spb::Tournament) -> spb::TournamentStatus {
+    spb::TournamentStatus::try_from(t.status).unwrap_or_default()
+}
+
+fn names(t: &spb::Tournament) -> HashMap<i64, &str> {
+    t.entrants
+        .iter()
+        .map(|e| (e.player_id, e.name.as_str()))
+        .collect()
+}
+
+fn current_boards(t: &spb::Tournament) -> Vec<&spb::Board> {
+    t.boards
+        .iter()
+        .filter(|b| b.round == t.current_round)
+        .collect()
+}
+
+fn is_game(board: &spb::Board) -> bool {
+    board.kind == spb::BoardKind::Game as i32
+}
+
+fn actions(visitor: &Visitor, t: &spb::Tournament) -> Markup {
+    let base = base(t.id);
+    let boards = current_boards(t);
+    let open = boards
+        .iter()
+        .filter(|b| is_game(b) && b.result.is_empty())
+        .count();
+    let running = status(t) == spb::TournamentStatus::Running;
+    let can_pair = running && open == 0 && t.current_round < t.rounds;
+    html! {
+        @match status(t) {
+            spb::TournamentStatus::Registration => {
+                form.inline method="post" action={ (base) "/start" } {
+                    (guard(visitor))
+                    button.big type="submit" { "Start and pair round 1" }
+                }
+                " "
+                form.inline method="post" action={ (base) "/delete" } {
+                    (guard(visitor))
+                    button type="submit" { "Delete this tournament" }
+                }
+            }
+            _ => {
+                @if can_pair {
+                    form.inline method="post" action={ (base) "/pair" } {
+                        (guard(visitor))
+                        button.big type="submit" { "Pair round " (t.current_round + 1) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn round_boards(visitor: &Visitor, t: &spb::Tournament) -> Markup {
+    if t.current_round == 0 {
+        return html! {};
+    }
+    let names = names(t);
+    let name = |id: i64| names.get(&id).copied().unwrap_or("?").to_owned();
+    let boards = current_boards(t);
+    let open = boards
+        .iter()
+        .filter(|b| is_game(b) && b.result.is_empty())
+        .count();
+    let base = base(t.id);
+    html! {
+        h2 id="results" { "Round " (t.current_round) " results" }
+        p role="status" {
+            @if open == 0 { "Every board of round " (t.current_round) " has its result." }
+            @else { (open) " of " (boards.iter().filter(|b| is_game(b)).count()) " boards still open." }
+        }
+        ol.boards {
+            @for b in &boards {
+                li.board.open[is_game(b) && b.result.is_empty()] id={ "board-" (b.number) } {
+                    @if is_game(b) {
+                        span.pair { "Board " (b.number) ": " (name(b.white_player_id)) " – " (name(b.black_player_id)) }
+                        @if b.result.is_empty() {
+                            form.results method="post" action={ (base) "/result" } {
+                                (guard(visitor))
+                                input type="hidden" name="round" value=(b.round);
+                                input type="hidden" name="board" value=(b.number);
+                                @for (value, short, words) in RESULTS {
+                                    button.result type="submit" name="result" value=(value) title=(words) aria-label={ "Board " (b.number) ": " (words) } { (short) }
+                                }
+                            }
+                        } @else {
+                            " " strong.result { (result_words(&b.result)) } @if b.corrected { " (corrected)" }
+                        }
+                    } @else {
+                        span.pair { (name(b.white_player_id)) ": " (bye_words(b)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn bye_words(b: &spb::Board) -> &'static str {
+    match spb::BoardKind::try_from(b.kind) {
+        Ok(spb::BoardKind::PairingBye) => "pairing-allocated bye",
+        Ok(spb::BoardKind::HalfPointBye) => "half-point bye",
+        Ok(spb::BoardKind::ZeroPointBye) => "zero-point bye",
+        Ok(spb::BoardKind::Absent) => "not paired",
+        _ => "",
+    }
+}
+
+fn corrections(visitor: &Visitor, t: &spb::Tournament) -> Markup {
+    let finished: Vec<&spb::Board> = t
+        .boards
+        .iter()
+        .filter(|b| is_game(b) && !b.result.is_empty())
+        .collect();
+    if finished.is_empty() {
+        return html! {};
+    }
+    let names = names(t);
+    let name = |id: i64| names.get(&id).copied().unwrap_or("?").to_owned();
+    html! {
+        h2 id="correct" { "Correct a result" }
+        p { "Before the next round is paired a correction changes the board, the game, the TRF, the standings and the ratings; after, it is refused with the reason." }
+        form.stack method="post" action={ (base(t.id)) "/correct" } {
+            (guard(visitor))
+            label { "Board "
+                select name="board_key" required {
+                    @for b in finished.iter().rev() {
+                        option value={ (b.round) "." (b.number) } {
+                            "Round " (b.round) ", board " (b.number) ": " (name(b.white_player_id)) " – " (name(b.black_player_id)) " " (result_words(&b.result))
+                        }
+                    }
+                }
+            }
+            label { "Right result "
+                select name="result" required {
+                    @for (value, short, words) in RESULTS {
+                        option value=(value) { (short) " (" (words) ")" }
+                    }
+                }
+            }
+            label { "Why (kept with the correction) " input type="text" name="note" maxlength="500"; }
+            button type="submit" { "Correct the result" }
+        }
+    }
+}
+
+fn players(visitor: &Visitor, t: &spb::Tournament) -> Markup {
+    let base = base(t.id);
+    let running = status(t) != spb::TournamentStatus::Finished;
+    let next = t.current_round + 1;
+    html! {
+        h2 id="players" { "Players (" (t.entrants.len()) ")" }
+        table.players {
+            thead { tr {
+                th scope="col" { "No." } th scope="col" { "Name" } th scope="col" { "Rating" }
+                th scope="col" { "Points" } th scope="col" { "" }
+            } }
+            tbody {
+                @for e in &t.entrants {
+                    tr {
+                        td { @if e.start_rank > 0 { (e.start_rank) } }
+                        td { (e.name) @if e.joined_round > 1 { " (from round " (e.joined_round) ")" } }
+                        td { (e.rating) }
+                        td { (page::points(e.score_halves)) }
+                        td {
+                            @if e.withdrawn_from > 0 {
+                                "withdrawn from round " (e.withdrawn_from)
+                            } @else if running {
+                                form.inline method="post" action={ (base) "/withdraw" } {
+                                    (guard(visitor))
+                                    input type="hidden" name="player_id" value=(e.player_id);
+                                    button type="submit" aria-label={ "Withdraw " (e.name) } { "Withdraw" }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        @if running && !t.entrants.is_empty() {
+            h3 { "Request a bye" }
+            form.stack method="post" action={ (base) "/bye" } {
+                (guard(visitor))
+                label { "Player "
+                    select name="player_id" required {
+                        @for e in t.entrants.iter().filter(|e| e.withdrawn_from == 0) {
+                            option value=(e.player_id) { (e.name) }
+                        }
+                    }
+                }
+                label { "Round " input type="number" name="round" value=(next) min=(next) max=(t.rounds.max(next)); }
+                label { "Bye "
+                    select name="kind" {
+                        option value="half" { "half point" }
+                        option value="zero" { "zero points" }
+                    }
+                }
+                button type="submit" { "Request the bye" }
+            }
+        }
+    }
+}
+
+fn add_players(
+    visitor: &Visitor,
+    t: &spb::Tournament,
+    q: &str,
+    found: Option<Result<Vec<apb::Player>, String>>,
+) -> Markup {
+    let base = base(t.id);
+    let entered: std::collections::HashSet<i64> = t.entrants.iter().map(|e| e.player_id).collect();
+    if status(t) == spb::TournamentStatus::Finished {
+        return html! {};
+    }
+    html! {
+        h2 id="add" { "Add players" }
+        form.stack method="get" action=(base) role="search" {
+            label { "Find an account by name " input type="search" name="q" value=(q) maxlength="100"; }
+            button type="submit" { "Find" }
+        }
+        @match found {
+            Some(Ok(players)) => {
+                @if players.is_empty() { p { "No account has a name with these words." } }
+                ul.found {
+                    @for p in players {
+                        li {
+                            (p.name)
+                            @if entered.contains(&p.id) { " — entered" } @else {
+                                form.inline method="post" action={ (base) "/add" } {
+                                    (guard(visitor))
+                                    input type="hidden" name="player_id" value=(p.id);
+                                    label { " rating " input.rating type="number" name="rating" min="0" max="4000" placeholder="auto"; }
+                                    button type="submit" aria-label={ "Add " (p.name) } { "Add" }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Some(Err(problem)) => { p.flash.error role="alert" { (problem) } }
+            None => {}
+        }
+        h3 { "Register a new player" }
+        form.stack method="post" action={ (base) "/register" } {
+            (guard(visitor))
+            label { "Name (any script) " input type="text" name="name" required maxlength="160" autocomplete="off"; }
+            label { "Seeding rating (blank: the rating list's) " input type="number" name="rating" min="0" max="4000"; }
+            button type="submit" { "Register and add" }
+        }
+    }
+}
+
+/// Runs a form on tournament `id`'s console, coming back to it (at `anchor`).
+async fn on_tournament<F, Fut>(
+    api: Api,
+    id: String,
+    headers: HeaderMap,
+    body: String,
+    anchor: &str,
+    work: F,
+) -> Response
+where
+    F: FnOnce(
+        spb::scheduler_client::SchedulerClient<
+            tonic::service::interceptor::InterceptedService<
+                tonic::transport::Channel,
+                hanniball_client::Bearer,
+            >,
+        >,
+        crate::app::UserApi,
+        i64,
+        Form,
+    ) -> Fut,
+    Fut: std::future::Future<Output = Result<(String, Option<String>), String>>,
+{
+    let Some(id) = url::game_id(&id) else {
+        return page::error_page(axum::http::StatusCode::NOT_FOUND, "No such tournament.");
+    };
+    let back = format!("{}{anchor}", base(id));
+    let work_api = api.clone();
+    act(
+        &api,
+        &headers,
+        body,
+        &back,
+        |visitor: Visitor, form| async move {
+            let user = work_api.as_user(&visitor.token);
+            let Some(scheduler) = user.scheduler.clone() else {
+                return Err("This server runs no scheduler.".to_owned());
+            };
+            work(scheduler, user, id, form).await
+        },
+    )
+    .await
+}
+
+macro_rules! handler {
+    ($name:ident, $anchor:expr, |$s:ident, $u:ident, $id:ident, $f:ident| $body:block) => {
+        pub(crate) async fn $name(
+            State(api): State<Api>,
+            Path(id): Path<String>,
+            headers: HeaderMap,
+            body: String,
+        ) -> Response {
+            on_tournament(
+                api,
+                id,
+                headers,
+                body,
+                $anchor,
+                |mut $s, $u, $id, $f| async move {
+                    let _ = &$u;
+                    $body
+                },
+            )
+            .await
+        }
+    };
+}
+
+handler!(start, "#results", |s, u, id, f| {
+    let _ = f;
+    let t = s
+        .start_tournament(spb::StartTournamentRequest { tournament_id: id })
+        .await
+        .map_err(|e| said(&e))?
+        .into_inner()
+        .tournament
+        .unwrap_or_default();
+    Ok((
+        format!(
+            "Started with {} players; round 1 is paired.",
+            t.entrants.len()
+        ),
+        None,
+    ))
+});
+
+handler!(pair, "#results", |s, u, id, f| {
+    let _ = f;
+    let t = s
+        .pair_next_round(spb::PairNextRoundRequest { tournament_id: id })
+        .await
+        .map_err(|e| said(&e))?
+        .into_inner()
+        .tournament
+        .unwrap_or_default();
+    Ok((format!("Round {} is paired.", t.current_round), None))
+});
+
+handler!(delete, "", |s, u, id, f| {
+    let _ = f;
+    s.delete_tournament(spb::DeleteTournamentRequest { tournament_id: id })
+        .await
+        .map_err(|e| said(&e))?;
+    Ok((
+        "The tournament is deleted.".to_owned(),
+        Some("/console".to_owned()),
+    ))
+});
+
+handler!(result, "#results", |s, u, id, f| {
+    let round: u32 = f.number("round", "round")?;
+    let board: u32 = f.number("board", "board")?;
+    let result = f.text("result");
+    let answer = s
+        .set_result(spb::SetResultRequest {
+            tournament_id: id,
+            round,
+            board,
+            result: result.clone(),
+        })
+        .await
+        .map_err(|e| format!("Round {round}, board {board}: {}", said(&e)))?;
+    let stored = answer
+        .into_inner()
+        .board
+        .map(|b| b.result)
+        .unwrap_or(result);
+    Ok((
+        format!(
+            "Round {round}, board {board}: {} recorded.",
+            result_words(&stored)
+        ),
+        None,
+    ))
+});
+
+handler!(correct, "#correct", |s, u, id, f| {
+    let key = f.text("board_key");
+    let (round, board) = key
+        .split_once('.')
+        .and_then(|(r, b)| Some((r.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
+        .ok_or_else(|| format!("board {key:?}: choose a board from the list"))?;
+    let result = f.text("result");
+    let answer = s
+        .correct_result(spb::CorrectResultRequest {
+            tournament_id: id,
+            round,
+            board,
+            result: result.clone(),
+            note: f.text("note"),
+        })
+        .await
+        .map_err(|e| format!("Round {round}, board {board}: {}", said(&e)))?
+        .into_inner();
+    Ok((
+        match answer.correction {
+            Some(c) => format!(
+                "Round {round}, board {board} corrected from {} to {}; standings, TRF and ratings follow.",
+                result_words(&c.previous),
+                result_words(&c.result)
+            ),
+            None => format!(
+                "Round {round}, board {board} already had {}: nothing to correct.",
+                result_words(&result)
+            ),
+        },
+        None,
+    ))
+});
+
+handler!(withdraw, "#players", |s, u, id, f| {
+    let player_id: i64 = f.number("player_id", "player")?;
+    let answer = s
+        .withdraw_player(spb::WithdrawPlayerRequest {
+            tournament_id: id,
+            player_id,
+        })
+        .await
+        .map_err(|e| said(&e))?
+        .into_inner();
+    Ok((
+        if answer.removed {
+            "The entry is removed.".to_owned()
+        } else {
+            format!("Withdrawn: not paired from round {} on.", answer.from_round)
+        },
+        None,
+    ))
+});
+
+handler!(bye, "#players", |s, u, id, f| {
+    let player_id: i64 = f.number("player_id", "player")?;
+    let round: u32 = f.number("round", "round")?;
+    let half_point = f.text("kind") != "zero";
+    s.request_bye(spb::RequestByeRequest {
+        tournament_id: id,
+        player_id,
+        round,
+        half_point,
+    })
+    .await
+    .map_err(|e| said(&e))?;
+    Ok((
+        format!(
+            "A {} bye is noted for round {round}.",
+            if half_point {
+                "half-point"
+            } else {
+                "zero-point"
+            }
+        ),
+        None,
+    ))
+});
+
+/// The seeding rating of a form (blank: 0, the rating list's).
+fn rating(f: &Form) -> Result<i32, String> {
+    let text = f.text("rating");
+    if text.is_empty() {
+        return Ok(0);
+    }
+    f.number("rating", "rating")
+}
+
+handler!(add, "#add", |s, u, id, f| {
+    let player_id: i64 = f.number("player_id", "player")?;
+    let rating = rating(&f)?;
+    let entrant = s
+        .add_player(spb::AddPlayerRequest {
+            tournament_id: id,
+            player_id,
+            rating,
+        })
+        .await
+        .map_err(|e| said(&e))?
+        .into_inner()
+        .entrant
+        .unwrap_or_default();
+    Ok((
+        format!("{} is entered (rating {}).", entrant.name, entrant.rating),
+        None,
+    ))
+});
+
+handler!(register, "#add", |s, u, id, f| {
+    let rating = rating(&f)?;
+    let mut accounts = u.accounts.clone();
+    let player = accounts
+        .register_player(apb::RegisterPlayerRequest {
+            name: f.text("name"),
+            kind: apb::PlayerKind::Human.into(),
+            issue_token: false,
+        })
+        .await
+        .map_err(|e| said(&e))?
+        .into_inner()
+        .player
+        .unwrap_or_default();
+    let entrant = s
+        .add_player(spb::AddPlayerRequest {
+            tournament_id: id,
+            player_id: player.id,
+            rating,
+        })
+        .await
+        .map_err(|e| {
+            format!(
+                "{} is registered but not entered: {}",
+                player.name,
+                said(&e)
+            )
+        })?
+        .into_inner()
+        .entrant
+        .unwrap_or_default();
+    Ok((
+        format!(
+            "{} is registered and entered (rating {}).",
+            entrant.name, entrant.rating
+        ),
+        None,
+    ))
+});

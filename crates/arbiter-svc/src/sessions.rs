@@ -140,7 +140,13 @@ impl AccountsService {
         let accounts = &self.shared.hub.accounts;
         let (player, scopes) = if r.name.is_empty() && r.password.is_empty() {
             // A pasted token: a session for its holder, never more than it.
-            let grant = self.shared.grant(&request, Scope::Read).await?;
+            // Any live token: a session never holds more than the token that opened it.
+            let grant = self
+                .shared
+                .auth
+                .grant(request.metadata(), &self.shared.hub.directory)
+                .await
+                .map_err(ServiceError::from)?;
             let Caller::Player(me) = grant.caller else {
                 return Err(ServiceError::InvalidArgument(
                     "the admin token opens no session: sign in with an account's name and password or a player token".to_owned(),

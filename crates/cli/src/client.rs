@@ -108,6 +108,24 @@ pub enum PlayerCommand {
     },
     /// Who the token belongs to.
     Whoami,
+    /// Grant or take away the organiser right (admin): an organiser creates tournaments and
+    /// runs its own, from the CLI or the pages' console.
+    Organiser {
+        name: String,
+        /// Grant the right.
+        #[arg(long, conflicts_with = "revoke", required_unless_present = "revoke")]
+        grant: bool,
+        /// Take it away (the player's tokens and sessions lose `organise` at once).
+        #[arg(long)]
+        revoke: bool,
+    },
+    /// Set a player's password for the pages' sign-in, read from the first line of standard
+    /// input: the admin for anyone; a player for itself (`me`), the current password on the
+    /// second line if one is set.
+    Password {
+        #[arg(default_value = "me")]
+        name: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -438,6 +456,53 @@ pub async fn player(connection: Connection, command: PlayerCommand) -> Result<()
                 } else {
                     "was already revoked"
                 }
+            );
+        }
+        PlayerCommand::Organiser { name, grant, .. } => {
+            let player_id = player_by_name(&mut clients.accounts, &name).await?;
+            let answer = clients
+                .accounts
+                .set_organiser(apb::SetOrganiserRequest {
+                    player_id,
+                    organiser: grant,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            let what = match (grant, answer.changed) {
+                (true, true) => "is now an organiser",
+                (true, false) => "was already an organiser",
+                (false, true) => "is no longer an organiser (its tokens lost `organise`)",
+                (false, false) => "was not an organiser",
+            };
+            println!("{name} (player {player_id}) {what}");
+        }
+        PlayerCommand::Password { name } => {
+            let player_id = if name == "me" {
+                0
+            } else {
+                player_by_name(&mut clients.accounts, &name).await?
+            };
+            let mut lines = std::io::stdin().lines();
+            let new_password = lines
+                .next()
+                .transpose()
+                .context("reading the password from standard input")?
+                .context("no password on standard input: give it on the first line")?;
+            let current_password = lines.next().transpose().ok().flatten().unwrap_or_default();
+            let answer = clients
+                .accounts
+                .set_password(apb::SetPasswordRequest {
+                    player_id,
+                    new_password,
+                    current_password,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            println!(
+                "password {} for {name}",
+                if answer.replaced { "changed" } else { "set" }
             );
         }
         PlayerCommand::List => {

@@ -11,7 +11,7 @@ use crate::client::{Accounts, Connection, channel, parse_time, player_by_name, r
 
 #[derive(Debug, Subcommand)]
 pub enum TournamentCommand {
-    /// Create a tournament (admin); prints its id.
+    /// Create a tournament (an organiser or the admin); prints its id.
     Create {
         /// The tournament's name.
         name: String,
@@ -62,7 +62,7 @@ pub enum TournamentCommand {
         #[arg(long)]
         over_the_board: bool,
     },
-    /// Start a Swiss from a TRF file another program wrote (admin): its players (registered
+    /// Start a Swiss from a TRF file another program wrote (an organiser or the admin): its players (registered
     /// here when no player has their name), ratings and rounds played, checked as `swiss check
     /// --strict` checks them; then `tournament pair` pairs the next round as the file would be.
     Import {
@@ -95,7 +95,7 @@ pub enum TournamentCommand {
     /// Leave a tournament with your own token: before the start the entry is gone; after it,
     /// you are withdrawn from the next round on.
     Leave { id: i64 },
-    /// Register players by name or id (admin).
+    /// Register players by name or id (its organisers or the admin).
     Add {
         id: i64,
         players: Vec<String>,
@@ -113,11 +113,11 @@ pub enum TournamentCommand {
         #[arg(long)]
         zero: bool,
     },
-    /// Seed the players and pair round 1 (admin).
+    /// Seed the players and pair round 1 (its organisers or the admin).
     Start { id: i64 },
     /// Pair the next round now (admin; when pairing is manual).
     Pair { id: i64 },
-    /// Enter a board's result (admin): 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-. A game that is on
+    /// Enter a board's result (its organisers or the admin): 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-. A game that is on
     /// ends with it; a board that has a result keeps it (use `correct`).
     Result {
         id: i64,
@@ -125,11 +125,11 @@ pub enum TournamentCommand {
         board: u32,
         result: String,
     },
-    /// Enter a round's results in one all-or-nothing call (admin): a line per board, `BOARD
+    /// Enter a round's results in one all-or-nothing call (its organisers or the admin): a line per board, `BOARD
     /// RESULT` (`3 1-0`), from FILE or standard input (`-`); blank lines and `#` comments are
     /// skipped. Any bad line or refused board changes nothing.
     Results { id: i64, round: u32, file: String },
-    /// Correct a board's recorded result (admin): the game, the TRF, the standings and the
+    /// Correct a board's recorded result (its organisers or the admin): the game, the TRF, the standings and the
     /// ratings follow. After the next round is paired the pairings made stand.
     Correct {
         id: i64,
@@ -148,6 +148,18 @@ pub enum TournamentCommand {
     Export { id: i64 },
     /// List tournaments.
     List,
+    /// Delete a tournament that has not started (its organisers or the admin).
+    Delete { id: i64 },
+    /// Add or remove a co-organiser (its organisers or the admin); the player must hold the
+    /// organiser right (`player organiser NAME --grant`).
+    Organisers {
+        id: i64,
+        /// `add` or `remove`.
+        #[arg(value_parser = ["add", "remove"])]
+        action: String,
+        /// The player, by name or id.
+        player: String,
+    },
 }
 
 type Scheduler = SchedulerClient<
@@ -490,6 +502,57 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
         TournamentCommand::Standings { id } => calls.standings(id).await,
         TournamentCommand::Export { id } => calls.export(id).await,
         TournamentCommand::List => calls.list().await,
+        TournamentCommand::Delete { id } => {
+            calls
+                .scheduler
+                .delete_tournament(spb::DeleteTournamentRequest { tournament_id: id })
+                .await
+                .map_err(rpc)?;
+            println!("tournament {id} deleted");
+            Ok(())
+        }
+        TournamentCommand::Organisers { id, action, player } => {
+            let player_id = player_id(&mut calls.accounts, &player).await?;
+            let ids = if action == "add" {
+                let answer = calls
+                    .scheduler
+                    .add_organiser(spb::AddOrganiserRequest {
+                        tournament_id: id,
+                        player_id,
+                    })
+                    .await
+                    .map_err(rpc)?
+                    .into_inner();
+                if !answer.added {
+                    println!("{player} already organises tournament {id}");
+                }
+                answer.organiser_ids
+            } else {
+                let answer = calls
+                    .scheduler
+                    .remove_organiser(spb::RemoveOrganiserRequest {
+                        tournament_id: id,
+                        player_id,
+                    })
+                    .await
+                    .map_err(rpc)?
+                    .into_inner();
+                if !answer.removed {
+                    println!("{player} did not organise tournament {id}");
+                }
+                answer.organiser_ids
+            };
+            let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
+            println!(
+                "tournament {id} organisers: {}",
+                if ids.is_empty() {
+                    "none (the admin's alone)".to_owned()
+                } else {
+                    format!("players {}", ids.join(", "))
+                }
+            );
+            Ok(())
+        }
     }
 }
 

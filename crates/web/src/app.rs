@@ -139,6 +139,7 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .route("/account/sessions/revoke", post(account::revoke_session))
         .route("/account/sessions/revoke-all", post(account::revoke_all))
         .route("/console", get(console::console_page))
+        .route("/console.css", get(console::style))
         .route("/console/tournaments", post(console::create))
         .route("/console/tournaments/{id}", get(run::tournament_page))
         .route("/console/tournaments/{id}/start", post(run::start))

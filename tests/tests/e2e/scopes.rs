@@ -136,6 +136,37 @@ fn calls() -> Vec<(&'static str, Call)> {
                 c.accounts.watch_revocations(request).await.map(drop)
             })
         }),
+        ("Accounts/SetPassword", |mut c| {
+            Box::pin(async move {
+                let request = apb::SetPasswordRequest {
+                    new_password: "a long enough password".to_owned(),
+                    ..Default::default()
+                };
+                c.accounts.set_password(request).await.map(drop)
+            })
+        }),
+        ("Accounts/SignIn", |mut c| {
+            Box::pin(async move {
+                // With the calling token (no name or password): a session for its holder.
+                let request = apb::SignInRequest::default();
+                c.accounts.sign_in(request).await.map(drop)
+            })
+        }),
+        ("Accounts/RevokeSessions", |mut c| {
+            Box::pin(async move {
+                let request = apb::RevokeSessionsRequest::default();
+                c.accounts.revoke_sessions(request).await.map(drop)
+            })
+        }),
+        ("Accounts/SetOrganiser", |mut c| {
+            Box::pin(async move {
+                let request = apb::SetOrganiserRequest {
+                    player_id: 999_999_999,
+                    organiser: false,
+                };
+                c.accounts.set_organiser(request).await.map(drop)
+            })
+        }),
         ("Arbiter/CreateGame", |mut c| {
             Box::pin(async move {
                 let request = pb::CreateGameRequest {
@@ -373,6 +404,32 @@ fn calls() -> Vec<(&'static str, Call)> {
                 c.scheduler.create_tournament(request).await.map(drop)
             })
         }),
+        ("Scheduler/DeleteTournament", |mut c| {
+            Box::pin(async move {
+                let request = spb::DeleteTournamentRequest {
+                    tournament_id: 999_999,
+                };
+                c.scheduler.delete_tournament(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/AddOrganiser", |mut c| {
+            Box::pin(async move {
+                let request = spb::AddOrganiserRequest {
+                    tournament_id: 999_999,
+                    player_id: c.me,
+                };
+                c.scheduler.add_organiser(request).await.map(drop)
+            })
+        }),
+        ("Scheduler/RemoveOrganiser", |mut c| {
+            Box::pin(async move {
+                let request = spb::RemoveOrganiserRequest {
+                    tournament_id: 999_999,
+                    player_id: c.me,
+                };
+                c.scheduler.remove_organiser(request).await.map(drop)
+            })
+        }),
         ("Scheduler/GetTournament", |mut c| {
             Box::pin(async move {
                 let request = spb::GetTournamentRequest { tournament_id: 1 };
@@ -550,7 +607,7 @@ fn documented_scopes() -> BTreeMap<String, Option<String>> {
         let scope = cells[1].trim_matches('`');
         if !matches!(
             scope,
-            "play" | "queue" | "read" | "tokens" | "admin" | "none"
+            "play" | "queue" | "read" | "tokens" | "organise" | "admin" | "none"
         ) {
             continue;
         }
@@ -687,7 +744,7 @@ async fn every_call_needs_its_scope() {
         let mut tokens = vec![
             (
                 "admin",
-                vec!["play", "queue", "read", "tokens", "admin"],
+                vec!["play", "queue", "read", "tokens", "organise", "admin"],
                 ADMIN_TOKEN.to_owned(),
             ),
             (
@@ -696,11 +753,21 @@ async fn every_call_needs_its_scope() {
                 registered,
             ),
         ];
+        // White is an organiser too, so that its tokens may hold `organise`.
+        admin
+            .accounts
+            .set_organiser(apb::SetOrganiserRequest {
+                player_id: white,
+                organiser: true,
+            })
+            .await
+            .expect("organiser");
         for scopes in [
             vec!["read"],
             vec!["play"],
             vec!["queue"],
             vec!["tokens"],
+            vec!["organise"],
             vec!["play", "queue"],
         ] {
             let token = issue(&mut admin, white, &scopes, 0).await;
@@ -873,6 +940,281 @@ async fn issue_token_refuses_bad_scopes_and_expiries() {
             .expect_err("no tokens scope");
         assert_eq!(status.code(), Code::PermissionDenied);
         assert!(status.message().contains("`tokens` scope"), "{status:?}");
+        shutdown.cancel();
+    }
+}
+
+/// A registered human player made an organiser; its id and a token with its full rights.
+async fn organiser(admin: &mut Clients, name: &str) -> (i64, String) {
+    let id = admin
+        .accounts
+        .register_player(apb::RegisterPlayerRequest {
+            name: name.to_owned(),
+            ..Default::default()
+        })
+        .await
+        .expect("register")
+        .into_inner()
+        .player
+        .expect("player")
+        .id;
+    admin
+        .accounts
+        .set_organiser(apb::SetOrganiserRequest {
+            player_id: id,
+            organiser: true,
+        })
+        .await
+        .expect("grant");
+    (id, issue(admin, id, &[], 0).await)
+}
+
+async fn tournament(c: &mut Clients, id: i64) -> spb::Tournament {
+    c.scheduler
+        .get_tournament(spb::GetTournamentRequest { tournament_id: id })
+        .await
+        .expect("get")
+        .into_inner()
+        .tournament
+        .expect("tournament")
+}
+
+fn denied<T: std::fmt::Debug>(what: &str, answer: Result<T, Status>) {
+    let status = answer.expect_err(what);
+    assert_eq!(status.code(), Code::PermissionDenied, "{what}: {status:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn organisers_change_only_their_own_tournaments() {
+    for db in databases().await {
+        let (url, shutdown) = serve(&db).await;
+        let mut admin = clients(&url, ADMIN_TOKEN, 0, 0).await;
+        let (olga, olga_token) = organiser(&mut admin, "Olga").await;
+        let (petra, petra_token) = organiser(&mut admin, "Petra").await;
+        let mut olga_c = clients(&url, &olga_token, olga, 0).await;
+        let mut petra_c = clients(&url, &petra_token, petra, 0).await;
+        let mut players = Vec::new();
+        let mut player_token = String::new();
+        for name in ["p1", "p2", "p3", "p4", "p5"] {
+            let (id, token) = hanniball_e2e::register_bot(&mut admin.accounts, name).await;
+            players.push(id);
+            player_token = token;
+        }
+        // An organiser's default token holds `organise`; a player's does not, and cannot create.
+        let who = olga_c
+            .accounts
+            .who_am_i(apb::WhoAmIRequest {})
+            .await
+            .expect("who")
+            .into_inner();
+        assert!(who.scopes.contains(&"organise".to_owned()), "{who:?}");
+        let mut plain = clients(&url, &player_token, players[4], 0).await;
+        let settings = || spb::TournamentSettings {
+            name: "Olga's Swiss".to_owned(),
+            rounds: 2,
+            over_the_board: true,
+            manual_pairing: true,
+            ..Default::default()
+        };
+        let create = |settings| spb::CreateTournamentRequest {
+            settings: Some(settings),
+        };
+        denied(
+            "a player creating",
+            plain.scheduler.create_tournament(create(settings())).await,
+        );
+        let id = olga_c
+            .scheduler
+            .create_tournament(create(settings()))
+            .await
+            .expect("create")
+            .into_inner()
+            .tournament
+            .expect("t")
+            .id;
+        assert_eq!(tournament(&mut admin, id).await.organiser_ids, vec![olga]);
+        for &p in &players[..4] {
+            olga_c
+                .scheduler
+                .add_player(spb::AddPlayerRequest {
+                    tournament_id: id,
+                    player_id: p,
+                    rating: 1500,
+                })
+                .await
+                .expect("add");
+        }
+        olga_c
+            .scheduler
+            .start_tournament(spb::StartTournamentRequest { tournament_id: id })
+            .await
+            .expect("start");
+        let result = |board, result: &str| spb::SetResultRequest {
+            tournament_id: id,
+            round: 1,
+            board,
+            result: result.to_owned(),
+        };
+        olga_c
+            .scheduler
+            .set_result(result(1, "1-0"))
+            .await
+            .expect("olga's result");
+
+        // Another organiser changes nothing, through any call.
+        let before = tournament(&mut admin, id).await;
+        let s = &mut petra_c.scheduler;
+        let add = spb::AddPlayerRequest {
+            tournament_id: id,
+            player_id: players[4],
+            rating: 0,
+        };
+        denied("add", s.add_player(add).await);
+        let withdraw = spb::WithdrawPlayerRequest {
+            tournament_id: id,
+            player_id: players[0],
+        };
+        denied("withdraw", s.withdraw_player(withdraw).await);
+        let bye = spb::RequestByeRequest {
+            tournament_id: id,
+            player_id: players[0],
+            round: 2,
+            half_point: true,
+        };
+        denied("bye", s.request_bye(bye).await);
+        denied("result", s.set_result(result(2, "0-1")).await);
+        let results = spb::SetResultsRequest {
+            tournament_id: id,
+            results: vec![spb::BoardResult {
+                round: 1,
+                board: 2,
+                result: "0-1".to_owned(),
+            }],
+        };
+        denied("results", s.set_results(results).await);
+        let correct = spb::CorrectResultRequest {
+            tournament_id: id,
+            round: 1,
+            board: 1,
+            result: "0-1".to_owned(),
+            note: String::new(),
+        };
+        denied("correct", s.correct_result(correct.clone()).await);
+        let pair = spb::PairNextRoundRequest { tournament_id: id };
+        denied("pair", s.pair_next_round(pair).await);
+        let delete = spb::DeleteTournamentRequest { tournament_id: id };
+        denied("delete", s.delete_tournament(delete).await);
+        let join = spb::AddOrganiserRequest {
+            tournament_id: id,
+            player_id: petra,
+        };
+        let status = s.add_organiser(join).await.expect_err("join");
+        assert!(
+            status.message().contains("you do not organise tournament"),
+            "{status:?}"
+        );
+        assert_eq!(tournament(&mut admin, id).await, before, "nothing changed");
+
+        // A co-organiser may; the admin may; a correction says who made it.
+        olga_c
+            .scheduler
+            .add_organiser(spb::AddOrganiserRequest {
+                tournament_id: id,
+                player_id: petra,
+            })
+            .await
+            .expect("co-organiser");
+        petra_c
+            .scheduler
+            .set_result(result(2, "1/2-1/2"))
+            .await
+            .expect("petra's result");
+        let corrected = petra_c
+            .scheduler
+            .correct_result(correct)
+            .await
+            .expect("petra corrects")
+            .into_inner();
+        assert_eq!(corrected.correction.expect("correction").by, "Petra");
+        admin
+            .scheduler
+            .pair_next_round(spb::PairNextRoundRequest { tournament_id: id })
+            .await
+            .expect("the admin pairs");
+        let removed = petra_c
+            .scheduler
+            .remove_organiser(spb::RemoveOrganiserRequest {
+                tournament_id: id,
+                player_id: olga,
+            })
+            .await
+            .expect("remove olga")
+            .into_inner();
+        assert_eq!(removed.organiser_ids, vec![petra]);
+        let last = petra_c
+            .scheduler
+            .remove_organiser(spb::RemoveOrganiserRequest {
+                tournament_id: id,
+                player_id: petra,
+            })
+            .await
+            .expect_err("the last organiser stays");
+        assert_eq!(last.code(), Code::FailedPrecondition);
+
+        // Deletion: before the start only.
+        let started = olga_c
+            .scheduler
+            .delete_tournament(spb::DeleteTournamentRequest { tournament_id: id })
+            .await
+            .expect_err("olga no longer organises it");
+        assert_eq!(started.code(), Code::PermissionDenied);
+        let started = petra_c
+            .scheduler
+            .delete_tournament(spb::DeleteTournamentRequest { tournament_id: id })
+            .await
+            .expect_err("started");
+        assert_eq!(started.code(), Code::FailedPrecondition, "{started:?}");
+        let fresh = olga_c
+            .scheduler
+            .create_tournament(create(settings()))
+            .await
+            .expect("create")
+            .into_inner()
+            .tournament
+            .expect("t")
+            .id;
+        olga_c
+            .scheduler
+            .delete_tournament(spb::DeleteTournamentRequest {
+                tournament_id: fresh,
+            })
+            .await
+            .expect("delete before the start");
+        let gone = admin
+            .scheduler
+            .get_tournament(spb::GetTournamentRequest {
+                tournament_id: fresh,
+            })
+            .await
+            .expect_err("deleted");
+        assert_eq!(gone.code(), Code::NotFound);
+
+        // The right taken away ends at once, for tokens already issued.
+        admin
+            .accounts
+            .set_organiser(apb::SetOrganiserRequest {
+                player_id: olga,
+                organiser: false,
+            })
+            .await
+            .expect("take away");
+        let status = olga_c
+            .scheduler
+            .create_tournament(create(settings()))
+            .await
+            .expect_err("no longer an organiser");
+        assert_eq!(status.code(), Code::PermissionDenied);
+        assert!(status.message().contains("`organise`"), "{status:?}");
         shutdown.cancel();
     }
 }

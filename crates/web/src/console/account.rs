@@ -26,6 +26,7 @@ pub(crate) fn client_ip<B>(request: &Request<B>) -> Option<std::net::IpAddr> {
 
 fn sign_in_form(csrf: &str, name: &str, problem: Option<&str>) -> Markup {
     html! {
+        link rel="stylesheet" href="/console.css";
         h1 { "Sign in" }
         @if let Some(problem) = problem {
             p.flash.error role="alert" { (problem) }

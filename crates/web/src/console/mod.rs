@@ -65,6 +65,7 @@ pub(crate) fn layout(
     body: Markup,
 ) -> Response {
     let markup = html! {
+        link rel="stylesheet" href="/console.css";
         nav.console aria-label="console" {
             a href="/console" { "My tournaments" }
             " · "
@@ -85,6 +86,18 @@ pub(crate) fn layout(
         (body)
     };
     page::page(title, &markup.into_string()).into_response()
+}
+
+/// `GET /console.css`: the console's styles (beside the site's, which every page carries).
+pub(crate) async fn style() -> Response {
+    (
+        [
+            (axum::http::header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (axum::http::header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        include_str!("console.css"),
+    )
+        .into_response()
 }
 
 /// The outcome `?done=` names, if this visitor's form made it.

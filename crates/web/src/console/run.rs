@@ -190,7 +190,8 @@ fn round_boards(visitor: &Visitor, t: &spb::Tournament) -> Markup {
                                 }
                             }
                         } @else {
-                            " " strong.result { (result_words(&b.result)) } @if b.corrected { " (corrected)" }
+                            " " strong.result { (result_words(&b.result)) }
+                            @if t.corrections.iter().any(|c| c.round == b.round && c.board == b.number) { " (corrected)" }
                         }
                     } @else {
                         span.pair { (name(b.white_player_id)) ": " (bye_words(b)) }
@@ -224,7 +225,7 @@ fn corrections(visitor: &Visitor, t: &spb::Tournament) -> Markup {
     let name = |id: i64| names.get(&id).copied().unwrap_or("?").to_owned();
     html! {
         h2 id="correct" { "Correct a result" }
-        p { "Before the next round is paired a correction changes the board, the game, the TRF, the standings and the ratings; after, it is refused with the reason." }
+        p { "A correction changes the board, its game, the TRF, the standings and the ratings. Once the next round is paired, its pairings stand as made." }
         form.stack method="post" action={ (base(t.id)) "/correct" } {
             (guard(visitor))
             label { "Board "

@@ -209,11 +209,6 @@ impl Api {
         }
     }
 
-    /// Accounts called with no token (signing in by name and password).
-    pub(crate) fn anonymous_accounts(&self) -> Accounts {
-        AccountsClient::with_interceptor(self.channel.clone(), Bearer::none())
-    }
-
     pub(crate) async fn name(&mut self, id: i64) -> String {
         let request = apb::GetPlayerRequest {
             player: Some(apb::get_player_request::Player::Id(id)),

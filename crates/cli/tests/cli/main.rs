@@ -6,6 +6,7 @@ mod common;
 mod admin_rotation;
 mod bot_runner;
 mod browser;
+mod console;
 mod edge_fuzz;
 mod game_records;
 mod messages;

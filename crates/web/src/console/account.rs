@@ -122,7 +122,10 @@ pub(crate) async fn sign_in(
                 })
                 .await
         }
-        None => api.anonymous_accounts().sign_in(request).await,
+        // With the pages' own token: the API's failed-authentication limit counts addresses, and
+        // every browser's wrong password would otherwise lock the pages' address out; the pages
+        // keep that count per browser instead ([`crate::session::SignInLimit`]).
+        None => api.accounts.clone().sign_in(request).await,
     };
     let issued = match answer {
         Ok(answer) => answer.into_inner().token,

@@ -24,7 +24,7 @@ fn tool(env: &str, default: &str) -> Option<PathBuf> {
 }
 
 /// Starts chromedriver and a headless Chromium session, or `None` when they are not installed.
-async fn browser(dir: &std::path::Path) -> Option<(KillOnDrop, Client)> {
+pub(crate) async fn browser(dir: &std::path::Path) -> Option<(KillOnDrop, Client)> {
     let (Some(driver), Some(chromium)) = (
         tool("HANNIBALL_CHROMEDRIVER", "/usr/bin/chromedriver"),
         tool("HANNIBALL_CHROMIUM", "/usr/bin/chromium"),
@@ -72,7 +72,7 @@ async fn browser(dir: &std::path::Path) -> Option<(KillOnDrop, Client)> {
 }
 
 /// Polls `check` (every 100 ms, at most 15 s).
-async fn eventually<F, Fut>(what: &str, mut check: F)
+pub(crate) async fn eventually<F, Fut>(what: &str, mut check: F)
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = bool>,
@@ -84,7 +84,7 @@ where
     }
 }
 
-async fn screenshot(client: &Client, name: &str) {
+pub(crate) async fn screenshot(client: &Client, name: &str) {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-screenshots");
     std::fs::create_dir_all(&dir).expect("screenshot dir");
     let png = client.screenshot().await.expect("screenshot");
@@ -94,7 +94,7 @@ async fn screenshot(client: &Client, name: &str) {
     println!("screenshot: {}", path.display());
 }
 
-async fn text(client: &Client, css: &str) -> String {
+pub(crate) async fn text(client: &Client, css: &str) -> String {
     client
         .find(Locator::Css(css))
         .await
@@ -106,7 +106,7 @@ async fn text(client: &Client, css: &str) -> String {
 
 /// The (name, points) rows of the open tournament page's standings, those of
 /// `hanniball tournament standings`, and the CLI's output.
-async fn standings(
+pub(crate) async fn standings(
     client: &Client,
     admin: &str,
     tournament: &str,
@@ -143,7 +143,7 @@ async fn standings(
     (from_page, from_cli, cli)
 }
 
-async fn count(client: &Client, css: &str) -> usize {
+pub(crate) async fn count(client: &Client, css: &str) -> usize {
     client
         .find_all(Locator::Css(css))
         .await
@@ -439,7 +439,7 @@ async fn cdp(client: &Client, cmd: &'static str, params: serde_json::Value) {
 }
 
 /// The page's viewport: `width`×`height` CSS pixels, as a phone (`mobile`) or a desktop.
-async fn viewport(client: &Client, width: u32, height: u32, mobile: bool) {
+pub(crate) async fn viewport(client: &Client, width: u32, height: u32, mobile: bool) {
     cdp(
         client,
         "Emulation.setDeviceMetricsOverride",
@@ -448,7 +448,7 @@ async fn viewport(client: &Client, width: u32, height: u32, mobile: bool) {
     .await;
 }
 
-async fn js(client: &Client, script: &str) -> serde_json::Value {
+pub(crate) async fn js(client: &Client, script: &str) -> serde_json::Value {
     client
         .execute(script, vec![])
         .await
@@ -458,7 +458,7 @@ async fn js(client: &Client, script: &str) -> serde_json::Value {
 /// What overflows the open page sideways: the document wider than the viewport, or a table
 /// that scrolls without its player column staying in view (its rank/number and name columns
 /// sticky, and the name cell still seen with the table scrolled to its far end). Empty: nothing.
-async fn overflow(client: &Client) -> String {
+pub(crate) async fn overflow(client: &Client) -> String {
     js(
         client,
         r"

@@ -7,6 +7,7 @@ mod admin_rotation;
 mod bot_runner;
 mod browser;
 mod console;
+mod console_browser;
 mod edge_fuzz;
 mod game_records;
 mod messages;

@@ -76,12 +76,9 @@ pub(crate) fn layout(
                 button type="submit" { "Sign out" }
             }
         }
-        @if let Some(outcome) = outcome {
-            @if outcome.ok {
-                p.flash.ok role="status" { (outcome.message) }
-            } @else {
-                p.flash.error role="alert" { (outcome.message) }
-            }
+        // A form that leads back to a part of the page says what it did there (see [`said_at`]).
+        @if outcome.is_some_and(|o| !o.location.contains('#')) {
+            (flash(outcome))
         }
         (body)
     };
@@ -98,6 +95,25 @@ pub(crate) async fn style() -> Response {
         include_str!("console.css"),
     )
         .into_response()
+}
+
+/// What a form did, as the page says it.
+pub(crate) fn flash(outcome: Option<&Outcome>) -> Markup {
+    html! {
+        @if let Some(outcome) = outcome {
+            @if outcome.ok {
+                p.flash.ok role="status" { (outcome.message) }
+            } @else {
+                p.flash.error role="alert" { (outcome.message) }
+            }
+        }
+    }
+}
+
+/// What a form that led back to part `anchor` of the page did, said there: the page opens
+/// at that part (a phone keeps its place at the boards), and the message is in view.
+pub(crate) fn said_at(outcome: Option<&Outcome>, anchor: &str) -> Markup {
+    flash(outcome.filter(|o| o.location.ends_with(&format!("#{anchor}"))))
 }
 
 /// The outcome `?done=` names, if this visitor's form made it.
@@ -217,7 +233,7 @@ pub(crate) async fn console_page(
             }
         }
         @if visitor.organises() {
-            (create_form(&visitor))
+            (create_form(&visitor, done.as_ref()))
         } @else {
             p { "Your account does not hold the organiser right: ask the server's admin to grant it (" code { "hanniball player organiser NAME --grant" } ")." }
         }
@@ -235,9 +251,10 @@ pub(crate) fn status_words(t: &spb::Tournament) -> String {
     }
 }
 
-fn create_form(visitor: &Visitor) -> Markup {
+fn create_form(visitor: &Visitor, done: Option<&Outcome>) -> Markup {
     html! {
         h2 id="create" { "Create a tournament" }
+        (said_at(done, "create"))
         form.stack method="post" action="/console/tournaments" {
             (guard(visitor))
             label { "Name " input type="text" name="name" required maxlength="160" autocomplete="off"; }

@@ -10,9 +10,10 @@ use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
-use super::{Form, act, guard, layout, outcome, said, status_words};
+use super::{Form, act, guard, layout, outcome, said, said_at, status_words};
 use crate::app::Api;
 use crate::html as page;
+use crate::session::Outcome;
 use crate::session::{self, Visitor};
 use crate::url;
 
@@ -93,10 +94,10 @@ pub(crate) async fn tournament_page(
             a href={ "/tournaments/" (t.id) "/trf" } { "Export TRF" }
         }
         (actions(&visitor, &t))
-        (round_boards(&visitor, &t))
-        (corrections(&visitor, &t))
-        (players(&visitor, &t))
-        (add_players(&visitor, &t, &q, found))
+        (round_boards(&visitor, &t, done.as_ref()))
+        (corrections(&visitor, &t, done.as_ref()))
+        (players(&visitor, &t, done.as_ref()))
+        (add_players(&visitor, &t, &q, found, done.as_ref()))
     };
     layout(&settings.name, &visitor, done.as_ref(), body)
 }
@@ -131,7 +132,7 @@ fn actions(visitor: &Visitor, t: &spb::Tournament) -> Markup {
         .filter(|b| is_game(b) && b.result.is_empty())
         .count();
     let running = status(t) == spb::TournamentStatus::Running;
-    let can_pair = running && open == 0 && t.current_round < t.rounds;
+    let can_pair = running && open == 0;
     html! {
         @match status(t) {
             spb::TournamentStatus::Registration => {
@@ -149,7 +150,11 @@ fn actions(visitor: &Visitor, t: &spb::Tournament) -> Markup {
                 @if can_pair {
                     form.inline method="post" action={ (base) "/pair" } {
                         (guard(visitor))
-                        button.big type="submit" { "Pair round " (t.current_round + 1) }
+                        @if t.current_round < t.rounds {
+                            button.big type="submit" { "Pair round " (t.current_round + 1) }
+                        } @else {
+                            button.big type="submit" { "Finish the tournament" }
+                        }
                     }
                 }
             }
@@ -157,9 +162,9 @@ fn actions(visitor: &Visitor, t: &spb::Tournament) -> Markup {
     }
 }
 
-fn round_boards(visitor: &Visitor, t: &spb::Tournament) -> Markup {
+fn round_boards(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) -> Markup {
     if t.current_round == 0 {
-        return html! {};
+        return said_at(done, "results");
     }
     let names = names(t);
     let name = |id: i64| names.get(&id).copied().unwrap_or("?").to_owned();
@@ -171,13 +176,15 @@ fn round_boards(visitor: &Visitor, t: &spb::Tournament) -> Markup {
     let base = base(t.id);
     html! {
         h2 id="results" { "Round " (t.current_round) " results" }
-        p role="status" {
+        (said_at(done, "results"))
+        p.open-count {
             @if open == 0 { "Every board of round " (t.current_round) " has its result." }
             @else { (open) " of " (boards.iter().filter(|b| is_game(b)).count()) " boards still open." }
         }
         ol.boards {
             @for b in &boards {
-                li.board.open[is_game(b) && b.result.is_empty()] id={ "board-" (b.number) } {
+                li.pairing.open[is_game(b) && b.result.is_empty()] id={ "board-" (b.number) } {
+                    (said_at(done, &format!("board-{}", b.number)))
                     @if is_game(b) {
                         span.pair { "Board " (b.number) ": " (name(b.white_player_id)) " – " (name(b.black_player_id)) }
                         @if b.result.is_empty() {
@@ -212,7 +219,7 @@ fn bye_words(b: &spb::Board) -> &'static str {
     }
 }
 
-fn corrections(visitor: &Visitor, t: &spb::Tournament) -> Markup {
+fn corrections(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) -> Markup {
     let finished: Vec<&spb::Board> = t
         .boards
         .iter()
@@ -225,6 +232,7 @@ fn corrections(visitor: &Visitor, t: &spb::Tournament) -> Markup {
     let name = |id: i64| names.get(&id).copied().unwrap_or("?").to_owned();
     html! {
         h2 id="correct" { "Correct a result" }
+        (said_at(done, "correct"))
         p { "A correction changes the board, its game, the TRF, the standings and the ratings. Once the next round is paired, its pairings stand as made." }
         form.stack method="post" action={ (base(t.id)) "/correct" } {
             (guard(visitor))
@@ -250,12 +258,13 @@ fn corrections(visitor: &Visitor, t: &spb::Tournament) -> Markup {
     }
 }
 
-fn players(visitor: &Visitor, t: &spb::Tournament) -> Markup {
+fn players(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) -> Markup {
     let base = base(t.id);
     let running = status(t) != spb::TournamentStatus::Finished;
     let next = t.current_round + 1;
     html! {
         h2 id="players" { "Players (" (t.entrants.len()) ")" }
+        (said_at(done, "players"))
         table.players {
             thead { tr {
                 th scope="col" { "No." } th scope="col" { "Name" } th scope="col" { "Rating" }
@@ -312,6 +321,7 @@ fn add_players(
     t: &spb::Tournament,
     q: &str,
     found: Option<Result<Vec<apb::Player>, String>>,
+    done: Option<&Outcome>,
 ) -> Markup {
     let base = base(t.id);
     let entered: std::collections::HashSet<i64> = t.entrants.iter().map(|e| e.player_id).collect();
@@ -320,6 +330,7 @@ fn add_players(
     }
     html! {
         h2 id="add" { "Add players" }
+        (said_at(done, "add"))
         form.stack method="get" action=(base) role="search" {
             label { "Find an account by name " input type="search" name="q" value=(q) maxlength="100"; }
             button type="submit" { "Find" }
@@ -451,6 +462,12 @@ handler!(pair, "#results", |s, u, id, f| {
         .into_inner()
         .tournament
         .unwrap_or_default();
+    if t.status == spb::TournamentStatus::Finished as i32 {
+        return Ok((
+            "The tournament is finished: its final standings are on its page.".to_owned(),
+            Some(base(id)),
+        ));
+    }
     Ok((format!("Round {} is paired.", t.current_round), None))
 });
 
@@ -488,7 +505,8 @@ handler!(result, "#results", |s, u, id, f| {
             "Round {round}, board {board}: {} recorded.",
             result_words(&stored)
         ),
-        None,
+        // Back at that board: the next one is just below it.
+        Some(format!("{}#board-{board}", base(id))),
     ))
 });
 

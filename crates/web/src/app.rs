@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
-use crate::console::{account, run};
+use crate::console::{account, import, run};
 use crate::live::{Feeds, TournamentFeeds};
 use crate::session::{Done, SignInLimit};
 use crate::{
@@ -141,6 +141,10 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .route("/console", get(console::console_page))
         .route("/console.css", get(console::style))
         .route("/console/tournaments", post(console::create))
+        .route(
+            "/console/import",
+            get(import::import_page).post(import::import),
+        )
         .route("/console/tournaments/{id}", get(run::tournament_page))
         .route("/console/tournaments/{id}/start", post(run::start))
         .route("/console/tournaments/{id}/pair", post(run::pair))

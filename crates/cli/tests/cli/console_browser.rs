@@ -398,3 +398,137 @@ async fn a_club_night_from_the_console_on_a_phone_and_a_desktop() {
     club_night(&client, &web, &url, admin, "desktop", (1366, 900)).await;
     client.close().await.ok();
 }
+
+/// The TRF file the test uploads: a bbpPairings tournament of 10 players and 7 rounds played
+/// (committed with the pairing tests), given two more rounds (`XXR 9`).
+fn uploaded_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let source = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../pairing/tests/data/bbp/dutch-p10-r7-s1002.trf"
+    );
+    let mut bytes = std::fs::read(source).expect("the test file");
+    bytes.extend_from_slice(b"XXR 9\r");
+    let path = dir.join("upload.trf");
+    std::fs::write(&path, bytes).expect("write");
+    path
+}
+
+/// The name of start rank `rank` in that file.
+fn name_of(rank: u32) -> String {
+    format!("Test{rank:04} Player{rank:04}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_started_from_an_uploaded_trf_pairs_as_the_file_would() {
+    let dir = data_dir("console-import");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let Some((_driver, client)) = browser(&dir).await else {
+        return;
+    };
+    let web = format!("127.0.0.1:{}", free_port());
+    let (_server, url) = serve(&dir, &[("HANNIBALL__SERVER__WEB_LISTEN", web.as_str())]);
+    let admin = std::fs::read_to_string(dir.join("admin-token")).expect("admin token");
+    let admin = admin.trim();
+    ok_as(
+        admin,
+        &["player", "register", "Olga Organiser", "--server", &url],
+    );
+    ok_as(
+        admin,
+        &[
+            "player",
+            "organiser",
+            "Olga Organiser",
+            "--grant",
+            "--server",
+            &url,
+        ],
+    );
+    // Sign in with a pasted token this time (a server that uses tokens only).
+    let issued = ok_as(
+        admin,
+        &["player", "token", "Olga Organiser", "--server", &url],
+    );
+    let token = issued
+        .split_whitespace()
+        .find(|w| w.starts_with("hb_"))
+        .expect("a token");
+    client
+        .set_window_size(1366, 900)
+        .await
+        .expect("window size");
+    let page = |path: &str| format!("http://{web}{path}");
+    client.goto(&page("/sign-in")).await.expect("sign-in");
+    click(&client, "details summary").await;
+    fill(&client, "input[name=token]", token).await;
+    click(
+        &client,
+        "form[action='/sign-in'] input[name=token] ~ button, details form button",
+    )
+    .await;
+    eventually("signed in with the token", || async {
+        client
+            .current_url()
+            .await
+            .is_ok_and(|u| u.path() == "/console")
+    })
+    .await;
+
+    // A file that is not TRF: its problem is shown, nothing is created.
+    let bad = dir.join("bad.trf");
+    std::fs::write(&bad, "001 this is not a player line\n").expect("write");
+    client
+        .goto(&page("/console/import"))
+        .await
+        .expect("import page");
+    screenshot(&client, "console-desktop-import").await;
+    fill(&client, "input[type=file]", bad.to_str().expect("path")).await;
+    click(&client, "form[action='/console/import'] button.big").await;
+    eventually("refused", || async {
+        flash(&client).await.contains("cannot be read")
+    })
+    .await;
+
+    // The real file: imported, and round 8 paired as `swiss pair` pairs it.
+    let file = uploaded_file(&dir);
+    fill(&client, "input[type=file]", file.to_str().expect("path")).await;
+    click(&client, "form[action='/console/import'] button.big").await;
+    eventually("imported", || async {
+        flash(&client)
+            .await
+            .contains("Imported: 10 players, 7 rounds played of 9")
+    })
+    .await;
+    click(&client, "form[action$='/pair'] button").await;
+    eventually("paired", || async {
+        flash(&client).await.contains("Round 8 is paired")
+    })
+    .await;
+    screenshot(&client, "console-desktop-imported").await;
+    let mut on_page = Vec::new();
+    for board in client
+        .find_all(Locator::Css("li.pairing span.pair"))
+        .await
+        .expect("boards")
+    {
+        let text = board.text().await.expect("text");
+        if let Some((_, pair)) = text.split_once(": ")
+            && let Some((white, black)) = pair.split_once(" – ")
+        {
+            on_page.push((white.trim().to_owned(), black.trim().to_owned()));
+        }
+    }
+    let pair = crate::common::hanniball_as(admin, &["swiss", "pair", file.to_str().expect("path")]);
+    assert!(pair.status.success());
+    let engine: Vec<(String, String)> = String::from_utf8_lossy(&pair.stdout)
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let (white, black) = line.split_once(' ')?;
+            Some((name_of(white.parse().ok()?), name_of(black.parse().ok()?)))
+        })
+        .collect();
+    assert_eq!(engine.len(), 5);
+    assert_eq!(on_page, engine);
+    client.close().await.ok();
+}

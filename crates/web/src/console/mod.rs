@@ -8,6 +8,7 @@
 //! services decide (ownership, results, corrections) and explain (their messages are shown).
 
 pub(crate) mod account;
+pub(crate) mod import;
 pub(crate) mod run;
 
 use std::future::Future;
@@ -137,27 +138,46 @@ where
     F: FnOnce(Visitor, Form) -> Fut,
     Fut: Future<Output = Result<(String, Option<String>), String>>,
 {
+    let form = Form(body);
+    let (csrf, once) = (form.get("csrf"), form.get("once").unwrap_or_default());
+    act_once(api, headers, csrf.as_deref(), &once, back, |visitor| {
+        work(visitor, form)
+    })
+    .await
+}
+
+/// [`act`] for a form read otherwise (an upload): its CSRF token and one-time id given.
+pub(crate) async fn act_once<F, Fut>(
+    api: &Api,
+    headers: &HeaderMap,
+    csrf: Option<&str>,
+    once: &str,
+    back: &str,
+    work: F,
+) -> Response
+where
+    F: FnOnce(Visitor) -> Fut,
+    Fut: Future<Output = Result<(String, Option<String>), String>>,
+{
     let Some(visitor) = session::visitor(api, headers).await else {
         return session::see_other("/sign-in");
     };
-    let form = Form(body);
-    if !session::form_ok(headers, &visitor.token, form.get("csrf").as_deref()) {
+    if !session::form_ok(headers, &visitor.token, csrf) {
         return session::forbidden_form();
     }
-    let once = form.get("once").unwrap_or_default();
     let player = visitor.player.id;
-    if let Some(done) = api.done.get(&once, player).filter(|o| o.ok) {
-        return session::see_other(&with_done(&done.location, &once));
+    if let Some(done) = api.done.get(once, player).filter(|o| o.ok) {
+        return session::see_other(&with_done(&done.location, once));
     }
-    let (ok, message, location) = match work(visitor, form).await {
+    let (ok, message, location) = match work(visitor).await {
         Ok((message, location)) => (true, message, location.unwrap_or_else(|| back.to_owned())),
         Err(message) => (false, message, back.to_owned()),
     };
     if once.is_empty() {
         return session::see_other(&location);
     }
-    api.done.put(&once, player, ok, message, &location);
-    session::see_other(&with_done(&location, &once))
+    api.done.put(once, player, ok, message, &location);
+    session::see_other(&with_done(&location, once))
 }
 
 fn with_done(location: &str, once: &str) -> String {
@@ -233,6 +253,7 @@ pub(crate) async fn console_page(
             }
         }
         @if visitor.organises() {
+            p { a href="/console/import" { "Start a tournament from a TRF file another program wrote" } }
             (create_form(&visitor, done.as_ref()))
         } @else {
             p { "Your account does not hold the organiser right: ask the server's admin to grant it (" code { "hanniball player organiser NAME --grant" } ")." }

@@ -33,6 +33,7 @@ fn ok(args: &[&str]) -> String {
 const ARBITER_TABLES: &[&str] = &[
     "clock_leases",
     "games",
+    "passwords",
     "players",
     "result_corrections",
     "results_outbox",
@@ -47,6 +48,7 @@ const SCHEDULER_TABLES: &[&str] = &[
     "matches",
     "queue_entries",
     "scheduler_cursor",
+    "tournament_organisers",
     "tournament_players",
     "tournaments",
 ];

@@ -150,6 +150,16 @@ pub enum TournamentCommand {
     List,
     /// Delete a tournament that has not started (its organisers or the admin).
     Delete { id: i64 },
+    /// Two entrants who must not be paired with each other from the next round on (a Swiss;
+    /// its organisers or the admin); `--allow`: they may be again. Exported as `XXP`.
+    Forbid {
+        id: i64,
+        /// The players, by name or id.
+        first: String,
+        second: String,
+        #[arg(long)]
+        allow: bool,
+    },
     /// Add or remove a co-organiser (its organisers or the admin); the player must hold the
     /// organiser right (`player organiser NAME --grant`).
     Organisers {
@@ -502,6 +512,34 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
         TournamentCommand::Standings { id } => calls.standings(id).await,
         TournamentCommand::Export { id } => calls.export(id).await,
         TournamentCommand::List => calls.list().await,
+        TournamentCommand::Forbid {
+            id,
+            first,
+            second,
+            allow,
+        } => {
+            let first_player_id = player_id(&mut calls.accounts, &first).await?;
+            let second_player_id = player_id(&mut calls.accounts, &second).await?;
+            let answer = calls
+                .scheduler
+                .set_forbidden_pair(spb::SetForbiddenPairRequest {
+                    tournament_id: id,
+                    first_player_id,
+                    second_player_id,
+                    forbidden: !allow,
+                })
+                .await
+                .map_err(rpc)?
+                .into_inner();
+            let what = match (allow, answer.changed) {
+                (false, true) => "must not meet from the next round on",
+                (false, false) => "were already kept apart",
+                (true, true) => "may meet again",
+                (true, false) => "were not kept apart",
+            };
+            println!("{first} and {second} {what} in tournament {id}");
+            Ok(())
+        }
         TournamentCommand::Delete { id } => {
             calls
                 .scheduler

@@ -165,6 +165,7 @@ impl Core {
         Ok(Loaded {
             byes: self.store.bye_requests(id).await?,
             boards: self.store.boards(id).await?,
+            forbidden: self.store.forbidden_pairs(id).await?,
             tournament,
             entrants,
         })

@@ -42,6 +42,8 @@ pub struct Loaded {
     pub entrants: Vec<(EntrantRow, String)>,
     pub byes: Vec<ByeRow>,
     pub boards: Vec<BoardRow>,
+    /// Entrants who must not be paired with each other (player ids, smaller first).
+    pub forbidden: Vec<(i64, i64)>,
 }
 
 impl Loaded {
@@ -135,6 +137,14 @@ impl Loaded {
             t.players.push(player);
         }
         let rank = |id: i64| Rank(ranks.get(&id).copied().unwrap_or(0));
+        for (first, second) in &self.forbidden {
+            if let (Some(a), Some(b)) = (ranks.get(first), ranks.get(second)) {
+                t.forbidden.push(hanniball_pairing::Forbidden::always(vec![
+                    Rank(*a),
+                    Rank(*b),
+                ]));
+            }
+        }
         for board in &self.boards {
             let round = board.round as u32;
             let white = rank(board.white_id);

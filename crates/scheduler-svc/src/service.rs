@@ -633,6 +633,11 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
         corrections: Vec::new(),
         entrant_count: loaded.entrants.len() as u32,
         organiser_ids: Vec::new(),
+        forbidden_pairs: if with_boards {
+            forbidden_pairs(&loaded.forbidden)
+        } else {
+            Vec::new()
+        },
     }
 }
 
@@ -652,7 +657,19 @@ fn summary(loaded: &Loaded) -> pb::Tournament {
         corrections: Vec::new(),
         entrant_count: loaded.entrants.len() as u32,
         organiser_ids: Vec::new(),
+        forbidden_pairs: Vec::new(),
     }
+}
+
+/// Forbidden pairs as sent.
+fn forbidden_pairs(pairs: &[(i64, i64)]) -> Vec<pb::ForbiddenPair> {
+    pairs
+        .iter()
+        .map(|&(first_player_id, second_player_id)| pb::ForbiddenPair {
+            first_player_id,
+            second_player_id,
+        })
+        .collect()
 }
 
 /// A stored result correction, as sent.
@@ -1490,6 +1507,13 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         Ok(Response::new(pb::PingResponse {}))
     }
 
+    async fn set_forbidden_pair(
+        &self,
+        request: Request<pb::SetForbiddenPairRequest>,
+    ) -> Result<Response<pb::SetForbiddenPairResponse>, Status> {
+        Ok(Response::new(self.forbid(request).await?))
+    }
+
     async fn delete_tournament(
         &self,
         request: Request<pb::DeleteTournamentRequest>,
@@ -1597,6 +1621,73 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
 }
 
 impl SchedulerService {
+    async fn forbid(
+        &self,
+        request: Request<pb::SetForbiddenPairRequest>,
+    ) -> ServiceResult<pb::SetForbiddenPairResponse> {
+        let r = *request.get_ref();
+        self.organiser(&request, r.tournament_id).await?;
+        let id = positive(r.tournament_id, "tournament_id")?;
+        let (first, second) = (
+            r.first_player_id.min(r.second_player_id),
+            r.first_player_id.max(r.second_player_id),
+        );
+        if first == second {
+            return Err(ServiceError::InvalidArgument(format!(
+                "player {first} twice: a pair is two players"
+            )));
+        }
+        let loaded = self.core.load(id).await?;
+        if loaded.tournament.system != System::Swiss {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "tournament {id} is a round robin: its pairings are Berger tables, so no pair can be forbidden"
+            )));
+        }
+        if loaded.tournament.status == TournamentStatus::Finished {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "tournament {id} is finished"
+            )));
+        }
+        for player in [first, second] {
+            if !loaded.entrants.iter().any(|(e, _)| e.player_id == player) {
+                return Err(ServiceError::NotFound {
+                    what: "player",
+                    id: format!("{player} in tournament {id}"),
+                });
+            }
+        }
+        let mut pairs = loaded.forbidden.clone();
+        let version = self
+            .core
+            .store
+            .set_forbidden_pair(id, first, second, r.forbidden)
+            .await?;
+        if let Some(version) = version {
+            let change = |pairs: &mut Vec<(i64, i64)>| {
+                pairs.retain(|p| *p != (first, second));
+                if r.forbidden {
+                    pairs.push((first, second));
+                    pairs.sort_unstable();
+                }
+            };
+            change(&mut pairs);
+            self.core
+                .loaded
+                .update(id, version, |loaded| change(&mut loaded.forbidden));
+            tracing::info!(
+                tournament = id,
+                first,
+                second,
+                forbidden = r.forbidden,
+                "forbidden pair set"
+            );
+        }
+        Ok(pb::SetForbiddenPairResponse {
+            changed: version.is_some(),
+            forbidden_pairs: forbidden_pairs(&pairs),
+        })
+    }
+
     async fn organiser_ids(&self, id: i64) -> ServiceResult<Vec<i64>> {
         Ok(self
             .core

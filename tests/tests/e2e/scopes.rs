@@ -430,6 +430,17 @@ fn calls() -> Vec<(&'static str, Call)> {
                 c.scheduler.remove_organiser(request).await.map(drop)
             })
         }),
+        ("Scheduler/SetForbiddenPair", |mut c| {
+            Box::pin(async move {
+                let request = spb::SetForbiddenPairRequest {
+                    tournament_id: 999_999,
+                    first_player_id: c.me,
+                    second_player_id: c.me + 1,
+                    forbidden: true,
+                };
+                c.scheduler.set_forbidden_pair(request).await.map(drop)
+            })
+        }),
         ("Scheduler/GetTournament", |mut c| {
             Box::pin(async move {
                 let request = spb::GetTournamentRequest { tournament_id: 1 };
@@ -1102,6 +1113,13 @@ async fn organisers_change_only_their_own_tournaments() {
         denied("correct", s.correct_result(correct.clone()).await);
         let pair = spb::PairNextRoundRequest { tournament_id: id };
         denied("pair", s.pair_next_round(pair).await);
+        let forbid = spb::SetForbiddenPairRequest {
+            tournament_id: id,
+            first_player_id: players[0],
+            second_player_id: players[1],
+            forbidden: true,
+        };
+        denied("forbid", s.set_forbidden_pair(forbid).await);
         let delete = spb::DeleteTournamentRequest { tournament_id: id };
         denied("delete", s.delete_tournament(delete).await);
         let join = spb::AddOrganiserRequest {

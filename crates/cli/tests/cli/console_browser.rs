@@ -205,6 +205,16 @@ async fn club_night(
         flash(client).await.contains("registered and entered")
     })
     .await;
+    // Two players kept apart (a family): exported as XXP, honoured by every pairing.
+    select(client, "#apart ~ form select[name=first]", PLAYERS[0]).await;
+    select(client, "#apart ~ form select[name=second]", PLAYERS[1]).await;
+    click(client, "#apart ~ form button").await;
+    eventually("kept apart", || async {
+        flash(client)
+            .await
+            .contains("will not be paired with each other")
+    })
+    .await;
     assert_eq!(overflow(client).await, "", "{tag}: the players overflow");
     screenshot(client, &format!("console-{tag}-players")).await;
 
@@ -317,6 +327,7 @@ async fn club_night(
     assert!(
         trf.contains(registered_here(tag)) && trf.contains("李明") && trf.contains("Анна Смирнова")
     );
+    assert!(trf.lines().any(|l| l.starts_with("XXP ")), "{trf}");
 
     // The page's standings are the CLI's.
     client

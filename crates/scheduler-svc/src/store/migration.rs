@@ -525,13 +525,22 @@ impl MigrationTrait for OverTheBoardAndCorrections {
     }
 }
 
-/// Who organises each tournament: the organisers who may change it besides the admin.
+/// Who organises each tournament (the organisers who may change it besides the admin), and the
+/// entrants who must not be paired with each other.
 struct TournamentOrganisers;
 
 impl MigrationName for TournamentOrganisers {
     fn name(&self) -> &str {
         "m20261129_000005_tournament_organisers"
     }
+}
+
+#[derive(DeriveIden)]
+enum ForbiddenPairs {
+    Table,
+    TournamentId,
+    FirstId,
+    SecondId,
 }
 
 #[derive(DeriveIden)]
@@ -559,10 +568,35 @@ impl MigrationTrait for TournamentOrganisers {
                     )
                     .to_owned(),
             )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(ForbiddenPairs::Table)
+                    .if_not_exists()
+                    .col(big_integer(ForbiddenPairs::TournamentId))
+                    .col(big_integer(ForbiddenPairs::FirstId))
+                    .col(big_integer(ForbiddenPairs::SecondId))
+                    .primary_key(
+                        Index::create()
+                            .col(ForbiddenPairs::TournamentId)
+                            .col(ForbiddenPairs::FirstId)
+                            .col(ForbiddenPairs::SecondId),
+                    )
+                    .to_owned(),
+            )
             .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .drop_table(
+                Table::drop()
+                    .table(ForbiddenPairs::Table)
+                    .if_exists()
+                    .to_owned(),
+            )
+            .await?;
         manager
             .drop_table(
                 Table::drop()

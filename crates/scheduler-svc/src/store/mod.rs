@@ -527,6 +527,76 @@ impl Store {
         Ok(self.db.execute_raw(sql.statement()).await?.rows_affected() > 0)
     }
 
+    /// The pairs of entrants of tournament `id` who must not meet (smaller id first), in order.
+    pub async fn forbidden_pairs(&self, id: i64) -> Result<Vec<(i64, i64)>, StoreError> {
+        reread(|| async move {
+            let mut sql = Sql::new(
+                self.db.get_database_backend(),
+                "SELECT first_id, second_id FROM forbidden_pairs WHERE tournament_id = ",
+            );
+            sql.bind(id);
+            sql.push(" ORDER BY first_id, second_id");
+            let rows = self.db.query_all_raw(sql.statement()).await?;
+            rows.iter()
+                .map(|row| Ok((row.try_get_by_index(0)?, row.try_get_by_index(1)?)))
+                .collect()
+        })
+        .await
+    }
+
+    /// Forbids (or allows again) the pair `first < second` in tournament `id`: the tournament's
+    /// new version when something changed, `None` when nothing did.
+    pub async fn set_forbidden_pair(
+        &self,
+        id: i64,
+        first: i64,
+        second: i64,
+        forbidden: bool,
+    ) -> Result<Option<i64>, StoreError> {
+        let txn = self.plumbing.begin_write().await?;
+        let backend = txn.get_database_backend();
+        let pair = |sql: &mut Sql| {
+            sql.bind(id);
+            sql.push(" AND first_id = ");
+            sql.bind(first);
+            sql.push(" AND second_id = ");
+            sql.bind(second);
+        };
+        let mut sql = Sql::new(
+            backend,
+            "SELECT 1 FROM forbidden_pairs WHERE tournament_id = ",
+        );
+        pair(&mut sql);
+        let present = txn.query_one_raw(sql.statement()).await?.is_some();
+        if present == forbidden {
+            return Ok(None);
+        }
+        let sql = if forbidden {
+            let mut sql = Sql::new(
+                backend,
+                "INSERT INTO forbidden_pairs (tournament_id, first_id, second_id) VALUES (",
+            );
+            sql.bind(id);
+            sql.push(", ");
+            sql.bind(first);
+            sql.push(", ");
+            sql.bind(second);
+            sql.push(")");
+            sql
+        } else {
+            let mut sql = Sql::new(
+                backend,
+                "DELETE FROM forbidden_pairs WHERE tournament_id = ",
+            );
+            pair(&mut sql);
+            sql
+        };
+        txn.execute_raw(sql.statement()).await?;
+        let version = bump(&txn, id).await?;
+        txn.commit().await?;
+        Ok(Some(version))
+    }
+
     /// Deletes a tournament that has not started, with its entries, byes and organisers: false
     /// when there is none, or it has started (the status is checked in the same transaction).
     pub async fn delete_tournament(&self, id: i64) -> Result<bool, StoreError> {
@@ -541,6 +611,7 @@ impl Store {
             "bye_requests",
             "tournament_players",
             "tournament_organisers",
+            "forbidden_pairs",
         ] {
             let mut sql = Sql::new(
                 txn.get_database_backend(),

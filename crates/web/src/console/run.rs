@@ -312,6 +312,49 @@ fn players(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) -> Ma
                 }
                 button type="submit" { "Request the bye" }
             }
+            @if t.settings.as_ref().is_some_and(|s| s.system == spb::PairingSystem::SwissDutch as i32 || s.system == 0) {
+                (forbidden(visitor, t))
+            }
+        }
+    }
+}
+
+/// The pairs kept apart, and the form that keeps two more apart.
+fn forbidden(visitor: &Visitor, t: &spb::Tournament) -> Markup {
+    let base = base(t.id);
+    let names = names(t);
+    let name = |id: i64| names.get(&id).copied().unwrap_or("?").to_owned();
+    html! {
+        h3 id="apart" { "Players who must not meet" }
+        @if !t.forbidden_pairs.is_empty() {
+            ul.found {
+                @for p in &t.forbidden_pairs {
+                    li {
+                        (name(p.first_player_id)) " and " (name(p.second_player_id)) " "
+                        form.inline method="post" action={ (base) "/forbid" } {
+                            (guard(visitor))
+                            input type="hidden" name="first" value=(p.first_player_id);
+                            input type="hidden" name="second" value=(p.second_player_id);
+                            input type="hidden" name="forbidden" value="0";
+                            button type="submit" { "May meet again" }
+                        }
+                    }
+                }
+            }
+        }
+        form.stack method="post" action={ (base) "/forbid" } {
+            (guard(visitor))
+            input type="hidden" name="forbidden" value="1";
+            @for (field, label) in [("first", "Player "), ("second", "must not meet ")] {
+                label { (label)
+                    select name=(field) required {
+                        @for e in &t.entrants {
+                            option value=(e.player_id) { (e.name) }
+                        }
+                    }
+                }
+            }
+            button type="submit" { "Keep them apart" }
         }
     }
 }
@@ -585,6 +628,32 @@ handler!(bye, "#players", |s, u, id, f| {
                 "zero-point"
             }
         ),
+        None,
+    ))
+});
+
+handler!(forbid, "#players", |s, u, id, f| {
+    let first_player_id: i64 = f.number("first", "player")?;
+    let second_player_id: i64 = f.number("second", "player")?;
+    let forbidden = f.text("forbidden") != "0";
+    let answer = s
+        .set_forbidden_pair(spb::SetForbiddenPairRequest {
+            tournament_id: id,
+            first_player_id,
+            second_player_id,
+            forbidden,
+        })
+        .await
+        .map_err(|e| said(&e))?
+        .into_inner();
+    Ok((
+        match (forbidden, answer.changed) {
+            (true, true) => "They will not be paired with each other from the next round on.",
+            (true, false) => "They were already kept apart.",
+            (false, true) => "They may be paired with each other again.",
+            (false, false) => "They were not kept apart.",
+        }
+        .to_owned(),
         None,
     ))
 });

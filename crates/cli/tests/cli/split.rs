@@ -45,6 +45,7 @@ const SCHEDULER_TABLES: &[&str] = &[
     "board_corrections",
     "boards",
     "bye_requests",
+    "forbidden_pairs",
     "matches",
     "queue_entries",
     "scheduler_cursor",

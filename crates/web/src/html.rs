@@ -37,7 +37,7 @@ pub(crate) fn page(title: &str, body: &str) -> Html<String> {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{} · HanniBall</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\
          <style>{STYLE}</style></head><body>\
-         <header><nav aria-label=\"site\"><a href=\"/\">HanniBall</a> · <a href=\"/rules\">Rules</a></nav>{}</header>\
+         <header><nav aria-label=\"site\"><a href=\"/\">HanniBall</a> · <a href=\"/rules\">Rules</a> · <a href=\"/console\">Organisers</a></nav>{}</header>\
          <main>{body}</main></body></html>",
         esc(title),
         search_form(""),

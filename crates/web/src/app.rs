@@ -156,6 +156,7 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .route("/console/tournaments/{id}/forbid", post(run::forbid))
         .route("/console/tournaments/{id}/add", post(run::add))
         .route("/console/tournaments/{id}/register", post(run::register))
+        .route("/assets/{name}", get(assets::script))
         .route("/favicon.ico", get(assets::favicon))
         .route("/favicon.svg", get(assets::favicon))
         .fallback(html::not_found)
@@ -172,7 +173,7 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
     Ok(router
         .layer(fixed(
             header::CONTENT_SECURITY_POLICY,
-            "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; \
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
              img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; \
              form-action 'self'",
         ))

@@ -53,14 +53,15 @@ section{overflow:visible}}";
 /// tick in between, and the current-turn marker moves to the turn just played.
 pub(crate) const LIVE_SCRIPT: &str = r"
 (function(){
-  var source = new EventSource('/games/GAME_ID/events');
+  var data = document.currentScript.dataset, game = data.game;
+  var source = new EventSource('/games/' + game + '/events');
   var clocks = {white: document.getElementById('clock-white'), black: document.getElementById('clock-black')};
   var running = null, since = Date.now();
   function show(el, ms){ if(!el) return; var s = Math.max(0, Math.floor(ms/1000)); el.textContent = Math.floor(s/60) + ':' + String(s%60).padStart(2,'0'); }
   function tick(){ if(running && clocks[running]){ show(clocks[running], Number(clocks[running].dataset.ms) - (Date.now() - since)); } }
   ['white','black'].forEach(function(side){ if(clocks[side] && clocks[side].classList.contains('running')) running = side; });
   setInterval(tick, 250);
-  var last = TURNS_SHOWN;
+  var last = Number(data.turns);
   source.addEventListener('reload', function(){ location.reload(); });
   source.addEventListener('update', function(e){
     var u = JSON.parse(e.data);
@@ -73,7 +74,7 @@ pub(crate) const LIVE_SCRIPT: &str = r"
       var ol = document.getElementById('turns');
       ol.querySelectorAll('[aria-current]').forEach(function(el){ el.removeAttribute('aria-current'); });
       var li = document.createElement('li'); li.value = u.turn.number;
-      var a = document.createElement('a'); a.href = '/games/GAME_ID?turn=' + u.turn.number; a.textContent = u.turn.text;
+      var a = document.createElement('a'); a.href = '/games/' + game + '?turn=' + u.turn.number; a.textContent = u.turn.text;
       a.setAttribute('aria-current', 'step'); li.appendChild(a); ol.appendChild(li); ol.scrollTop = ol.scrollHeight;
     }
     if (u.clocks) { ['white','black'].forEach(function(side){ var el = clocks[side]; if(!el) return; el.dataset.ms = u.clocks[side]; el.classList.toggle('running', u.clocks.running === side); show(el, u.clocks[side]); }); running = u.clocks.running; since = Date.now(); }
@@ -95,7 +96,7 @@ if(a){e.preventDefault();location.href=a.href;}});";
 /// (the scroll position and anything the reader opened stay); stop when the tournament is over.
 pub(crate) const TOURNAMENT_SCRIPT: &str = r"
 (function(){
-  var source = new EventSource('/tournaments/TOURNAMENT_ID/events');
+  var source = new EventSource('/tournaments/' + document.currentScript.dataset.tournament + '/events');
   var busy = false, again = false;
   function refresh(){
     if (busy) { again = true; return; }
@@ -113,3 +114,22 @@ pub(crate) const TOURNAMENT_SCRIPT: &str = r"
   source.addEventListener('changed', refresh);
 })();
 ";
+
+/// `GET /assets/{name}.js`: the pages' scripts, from the site itself (the Content-Security-Policy
+/// allows no inline script); what a page's script needs comes in its `data-*` attributes.
+pub(crate) async fn script(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
+    let body = match name.as_str() {
+        "live.js" => LIVE_SCRIPT,
+        "keys.js" => KEYS_SCRIPT,
+        "tournament.js" => TOURNAMENT_SCRIPT,
+        _ => return crate::html::not_found().await,
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=300"),
+        ],
+        body,
+    )
+        .into_response()
+}

@@ -9,7 +9,6 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::scheduler::v1 as spb;
 
 use crate::app::Api;
-use crate::assets::{KEYS_SCRIPT, LIVE_SCRIPT};
 use crate::html::{api_error, error_page, esc, page, player_link};
 use crate::tournament::tournament_of;
 use crate::url::{game_id, query_value};
@@ -123,7 +122,7 @@ fn position_after(game: &pb::Game, shown: usize) -> String {
         .map_or_else(String::new, |g| g.position())
 }
 
-/// Links to step through the turns (`?turn=N`); the arrow keys follow them ([`KEYS_SCRIPT`]).
+/// Links to step through the turns (`?turn=N`); the arrow keys follow them (`/assets/keys.js`).
 pub(crate) fn replay_nav(id: i64, shown: usize, total: usize) -> String {
     let link = |to: usize, label: &str, rel: &str, enabled: bool| {
         if enabled {
@@ -328,10 +327,7 @@ pub(crate) async fn game_page(
     };
     let live = if state.result.is_none() && replaying.is_none() {
         format!(
-            "<script>{}</script>",
-            LIVE_SCRIPT
-                .replace("GAME_ID", &id.to_string())
-                .replace("TURNS_SHOWN", &total.to_string())
+            "<script src=\"/assets/live.js\" data-game=\"{id}\" data-turns=\"{total}\"></script>"
         )
     } else {
         String::new()
@@ -343,7 +339,7 @@ pub(crate) async fn game_page(
          <p>White: <strong>{white_link}</strong> · Black: <strong>{black_link}</strong></p>\
          <p><a href=\"/games/{id}/record\" download>Download the game record</a></p>\
          <h2>Turns</h2><ol class=\"turns\" id=\"turns\">{turns}</ol></div></div>\
-         <script>{KEYS_SCRIPT}</script>{live}",
+         <script src=\"/assets/keys.js\"></script>{live}",
         white = esc(&white),
         black = esc(&black),
         white_link = player_link(game.white_player_id, &white),

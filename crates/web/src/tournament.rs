@@ -8,7 +8,6 @@ use axum::response::{Html, IntoResponse, Response};
 use hanniball_proto::scheduler::v1 as spb;
 
 use crate::app::{Api, Scheduler};
-use crate::assets::TOURNAMENT_SCRIPT;
 use crate::html::{api_error, error_page, esc, page, player_link, points, unavailable};
 use crate::url::{game_id, query_value};
 
@@ -93,8 +92,7 @@ pub(crate) async fn tournament_page(
             .replacen(
                 "</body>",
                 &format!(
-                    "<script>{}</script></body>",
-                    TOURNAMENT_SCRIPT.replace("TOURNAMENT_ID", &id.to_string())
+                    "<script src=\"/assets/tournament.js\" data-tournament=\"{id}\"></script></body>"
                 ),
                 1,
             );

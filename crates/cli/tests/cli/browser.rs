@@ -63,11 +63,23 @@ pub(crate) async fn browser(dir: &std::path::Path) -> Option<(KillOnDrop, Client
             ],
         }),
     );
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&format!("http://127.0.0.1:{port}"))
-        .await
-        .expect("a browser session");
+    // A busy machine (several browser tests at once) may refuse the first session: try again.
+    let mut tries = 0;
+    let client = loop {
+        let session = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(capabilities.clone())
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await;
+        match session {
+            Ok(client) => break client,
+            Err(error) if tries < 5 => {
+                tries += 1;
+                eprintln!("no browser session yet ({error}); trying again");
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            Err(error) => panic!("a browser session: {error}"),
+        }
+    };
     Some((driver, client))
 }
 

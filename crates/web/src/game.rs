@@ -1,15 +1,14 @@
 //! `/games/{id}`: the board, players, clocks and turns of a game, live or replayed turn by turn.
 
-use std::fmt::Write as _;
-
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::scheduler::v1 as spb;
+use maud::{Markup, PreEscaped, html};
 
 use crate::app::Api;
-use crate::html::{api_error, error_page, esc, page, player_link};
+use crate::html::{api_error, error_page, page_with, player_link};
 use crate::tournament::tournament_of;
 use crate::url::{game_id, query_value};
 
@@ -50,7 +49,7 @@ pub(crate) fn board(kind: &str, state: &pb::GameState, last_turn: Option<&str>) 
         }
         _ => {}
     }
-    format!("<pre class=\"board\">{}</pre>", esc(&state.position))
+    html! { pre.board { (state.position) } }.into_string()
 }
 
 /// Milliseconds since the Unix epoch (the server's clock, as the arbiter's `as_of_ms`).
@@ -125,20 +124,26 @@ fn position_after(game: &pb::Game, shown: usize) -> String {
 /// Links to step through the turns (`?turn=N`); the arrow keys follow them (`/assets/keys.js`).
 pub(crate) fn replay_nav(id: i64, shown: usize, total: usize) -> String {
     let link = |to: usize, label: &str, rel: &str, enabled: bool| {
-        if enabled {
-            format!("<a href=\"/games/{id}?turn={to}\" id=\"{rel}\" rel=\"{rel}\">{label}</a>")
-        } else {
-            format!("<span aria-disabled=\"true\">{label}</span>")
+        html! {
+            @if enabled {
+                a href={ "/games/" (id) "?turn=" (to) } id=(rel) rel=(rel) { (label) }
+            } @else {
+                span aria-disabled="true" { (label) }
+            }
         }
     };
-    format!(
-        "<nav class=\"replay\" aria-label=\"replay\"><p>Showing the position after turn {shown} of \
-         {total}: {} · {} · {} · {}</p></nav>",
-        link(0, "« start", "first", shown > 0),
-        link(shown.saturating_sub(1), "◀ previous", "prev", shown > 0),
-        link(shown + 1, "next ▶", "next", shown < total),
-        link(total, "end »", "last", shown < total),
-    )
+    html! {
+        nav.replay aria-label="replay" {
+            p {
+                "Showing the position after turn " (shown) " of " (total) ": "
+                (link(0, "« start", "first", shown > 0)) " · "
+                (link(shown.saturating_sub(1), "◀ previous", "prev", shown > 0)) " · "
+                (link(shown + 1, "next ▶", "next", shown < total)) " · "
+                (link(total, "end »", "last", shown < total))
+            }
+        }
+    }
+    .into_string()
 }
 
 /// Where a game comes from, read from the tag its creator gave it (the scheduler's
@@ -183,38 +188,33 @@ pub(crate) fn date_time(ms: i64) -> (String, String) {
 
 /// The line under a game's title: its tournament, round and board (or the queue), the time
 /// control, whether it is rated, and when it started.
-fn context_line(game: &pb::Game, tournament: Option<&spb::Tournament>) -> String {
-    let mut parts = Vec::new();
-    match origin(&game.tag) {
-        Origin::Tournament { id, round, board } => {
-            let name = tournament
-                .and_then(|t| t.settings.as_ref())
-                .map_or_else(|| format!("Tournament {id}"), |s| s.name.clone());
-            parts.push(format!(
-                "<a href=\"/tournaments/{id}\" id=\"tournament-link\">{}</a>",
-                esc(&name)
-            ));
-            parts.push(format!("round {round}"));
-            parts.push(format!("board {board}"));
-        }
-        Origin::Queue => parts.push("matchmaking queue".to_owned()),
-        Origin::Other => {}
-    }
-    parts.push(esc(&game.kind));
-    parts.push(match game.time_control {
+fn context_line(game: &pb::Game, tournament: Option<&spb::Tournament>) -> Markup {
+    let (when, machine) = date_time(game.created_at_ms);
+    let time_control = match game.time_control {
         Some(tc) => format!(
             "time control {}",
             hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms)
         ),
         None => "untimed".to_owned(),
-    });
-    parts.push(if game.rated { "rated" } else { "unrated" }.to_owned());
-    let (when, machine) = date_time(game.created_at_ms);
-    parts.push(format!("<time datetime=\"{machine}\">{when}</time>"));
-    format!(
-        "<p class=\"context\" id=\"context\">{}</p>",
-        parts.join(" · ")
-    )
+    };
+    html! {
+        p.context id="context" {
+            @match origin(&game.tag) {
+                Origin::Tournament { id, round, board } => {
+                    a href={ "/tournaments/" (id) } id="tournament-link" {
+                        (tournament
+                            .and_then(|t| t.settings.as_ref())
+                            .map_or_else(|| format!("Tournament {id}"), |s| s.name.clone()))
+                    }
+                    " · round " (round) " · board " (board) " · "
+                }
+                Origin::Queue => { "matchmaking queue · " }
+                Origin::Other => {}
+            }
+            (game.kind) " · " (time_control) " · " @if game.rated { "rated" } @else { "unrated" }
+            " · " time datetime=(machine) { (when) }
+        }
+    }
 }
 
 pub(crate) async fn game_page(
@@ -282,82 +282,70 @@ pub(crate) async fn game_page(
         };
     }
     let last = (shown > 0).then(|| game.turns[shown - 1].turn.as_str());
-    let mut turns = String::new();
-    for turn in &game.turns {
-        let current = if turn.number as usize == shown {
-            " aria-current=\"step\""
-        } else {
-            ""
-        };
-        let _ = write!(
-            turns,
-            "<li value=\"{n}\"><a href=\"/games/{id}?turn={n}\"{current}>{}</a></li>",
-            esc(&turn.turn),
-            n = turn.number,
-        );
-    }
+    let running = |side: pb::Side| {
+        state
+            .clocks
+            .as_ref()
+            .is_some_and(|c| c.running == side as i32)
+    };
     let clocks = match (&game.time_control, &state.clocks) {
         (Some(_), Some(c)) => {
             let (white_ms, black_ms) = clocks_at(c, now_ms());
-            format!(
-                "<p>Clocks: <span class=\"clock{}\" id=\"clock-white\" data-ms=\"{}\">{}</span> White · \
-             <span class=\"clock{}\" id=\"clock-black\" data-ms=\"{}\">{}</span> Black</p>",
-                if c.running == pb::Side::White as i32 {
-                    " running"
-                } else {
-                    ""
-                },
-                white_ms,
-                clock(white_ms),
-                if c.running == pb::Side::Black as i32 {
-                    " running"
-                } else {
-                    ""
-                },
-                black_ms,
-                clock(black_ms),
-            )
+            html! {
+                p {
+                    "Clocks: "
+                    span.clock.running[running(pb::Side::White)] id="clock-white" data-ms=(white_ms) { (clock(white_ms)) }
+                    " White · "
+                    span.clock.running[running(pb::Side::Black)] id="clock-black" data-ms=(black_ms) { (clock(black_ms)) }
+                    " Black"
+                }
+            }
         }
-        _ => "<p>Untimed.</p>".to_owned(),
+        _ => html! { p { "Untimed." } },
     };
-    let replay = if replaying.is_some() || state.result.is_some() {
-        replay_nav(id, shown, total)
-    } else {
-        String::new()
+    let replay =
+        (replaying.is_some() || state.result.is_some()).then(|| replay_nav(id, shown, total));
+    let live = state.result.is_none() && replaying.is_none();
+    let body = html! {
+        h1 { "Game " (id) ": " (white) " – " (black) }
+        (context_line(&game, tournament.as_ref()))
+        // Built with maud above (shared with the live events).
+        @if let Some(replay) = replay { (PreEscaped(replay)) }
+        div.game {
+            // The rules crate's SVG of the position.
+            div id="board" aria-live="off" { (PreEscaped(board(&game.kind, &state, last))) }
+            div.side {
+                p id="status" aria-live="polite" { (status_line(&state)) }
+                (clocks)
+                p {
+                    "White: " strong { (player_link(game.white_player_id, &white)) }
+                    " · Black: " strong { (player_link(game.black_player_id, &black)) }
+                }
+                p { a href={ "/games/" (id) "/record" } download { "Download the game record" } }
+                h2 { "Turns" }
+                ol.turns id="turns" {
+                    @for turn in &game.turns {
+                        li value=(turn.number) {
+                            @if turn.number as usize == shown {
+                                a href={ "/games/" (id) "?turn=" (turn.number) } aria-current="step" { (turn.turn) }
+                            } @else {
+                                a href={ "/games/" (id) "?turn=" (turn.number) } { (turn.turn) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     };
-    let live = if state.result.is_none() && replaying.is_none() {
-        format!(
-            "<script src=\"/assets/live.js\" data-game=\"{id}\" data-turns=\"{total}\"></script>"
-        )
-    } else {
-        String::new()
+    let head = html! {
+        script src="/assets/keys.js" defer {}
+        @if live {
+            // Without script a live game reloads itself now and then (as a live tournament does).
+            noscript { meta http-equiv="refresh" content="5"; }
+            script src="/assets/live.js" data-game=(id) data-turns=(total) defer {}
+        }
     };
-    let body = format!(
-        "<h1>Game {id}: {white} – {black}</h1>{context}\
-         {replay}<div class=\"game\"><div id=\"board\" aria-live=\"off\">{board}</div>\
-         <div class=\"side\"><p id=\"status\" aria-live=\"polite\">{status}</p>{clocks}\
-         <p>White: <strong>{white_link}</strong> · Black: <strong>{black_link}</strong></p>\
-         <p><a href=\"/games/{id}/record\" download>Download the game record</a></p>\
-         <h2>Turns</h2><ol class=\"turns\" id=\"turns\">{turns}</ol></div></div>\
-         <script src=\"/assets/keys.js\"></script>{live}",
-        white = esc(&white),
-        black = esc(&black),
-        white_link = player_link(game.white_player_id, &white),
-        black_link = player_link(game.black_player_id, &black),
-        context = context_line(&game, tournament.as_ref()),
-        board = board(&game.kind, &state, last),
-        status = esc(&status_line(&state)),
-    );
-    let mut html = page(&format!("Game {id}"), &body).0;
-    if !live.is_empty() {
-        // Without script a live game reloads itself now and then (as a live tournament does).
-        html = html.replacen(
-            "<head>",
-            "<head><noscript><meta http-equiv=\"refresh\" content=\"5\"></noscript>",
-            1,
-        );
-    }
-    Html(html).into_response()
+    page_with(&format!("Game {id}"), head, body).into_response()
 }
 
 #[cfg(test)]

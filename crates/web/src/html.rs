@@ -2,56 +2,63 @@
 
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use crate::assets::STYLE;
 
 /// A player's name linking to their page (the name alone for an unknown id).
-pub(crate) fn player_link(id: i64, name: &str) -> String {
-    if id > 0 {
-        format!("<a href=\"/players/{id}\">{}</a>", esc(name))
-    } else {
-        esc(name)
+pub(crate) fn player_link(id: i64, name: &str) -> Markup {
+    html! {
+        @if id > 0 { a href={ "/players/" (id) } { (name) } } @else { (name) }
     }
 }
 
-/// HTML-escapes text for element content and attribute values.
-pub(crate) fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+/// A whole page around `body`. Every page is built with maud, which escapes every value it
+/// is given; only the style sheet (a constant) goes in as it is.
+pub(crate) fn page(title: &str, body: Markup) -> Html<String> {
+    page_with(title, html! {}, body)
+}
+
+/// [`page`] with more in its head (a live page's script, its refresh without script).
+pub(crate) fn page_with(title: &str, head: Markup, body: Markup) -> Html<String> {
+    Html(
+        html! {
+            (DOCTYPE)
+            html lang="en" {
+                head {
+                    meta charset="utf-8";
+                    meta name="viewport" content="width=device-width, initial-scale=1";
+                    title { (title) " · HanniBall" }
+                    link rel="icon" href="/favicon.svg" type="image/svg+xml";
+                    style { (PreEscaped(STYLE)) }
+                    (head)
+                }
+                body {
+                    header {
+                        nav aria-label="site" {
+                            a href="/" { "HanniBall" } " · " a href="/rules" { "Rules" }
+                            " · " a href="/console" { "Organisers" }
+                        }
+                        (search_form(""))
+                    }
+                    main { (body) }
+                }
+            }
         }
-    }
-    out
-}
-
-/// A whole page around `body`.
-pub(crate) fn page(title: &str, body: &str) -> Html<String> {
-    Html(format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{} · HanniBall</title><link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\
-         <style>{STYLE}</style></head><body>\
-         <header><nav aria-label=\"site\"><a href=\"/\">HanniBall</a> · <a href=\"/rules\">Rules</a> · <a href=\"/console\">Organisers</a></nav>{}</header>\
-         <main>{body}</main></body></html>",
-        esc(title),
-        search_form(""),
-    ))
+        .into_string(),
+    )
 }
 
 /// The search form every page carries in its header (`query`: the words searched for).
-pub(crate) fn search_form(query: &str) -> String {
-    format!(
-        "<form action=\"/search\" method=\"get\" role=\"search\" class=\"search\">\
-         <input type=\"search\" name=\"q\" value=\"{}\" aria-label=\"Search players, tournaments and games\" \
-         placeholder=\"Player, tournament, game\"> <button type=\"submit\">Search</button></form>",
-        esc(query)
-    )
+pub(crate) fn search_form(query: &str) -> Markup {
+    html! {
+        form action="/search" method="get" role="search" class="search" {
+            input type="search" name="q" value=(query) aria-label="Search players, tournaments and games"
+                placeholder="Player, tournament, game";
+            " "
+            button type="submit" { "Search" }
+        }
+    }
 }
 
 /// Points from half-points, as the standings write them (`2.5`).
@@ -65,7 +72,7 @@ pub(crate) fn error_page(status: StatusCode, message: &str) -> Response {
         status,
         page(
             status.canonical_reason().unwrap_or("error"),
-            &format!("<h1>{}</h1><p>{}</p>", status.as_u16(), esc(message)),
+            html! { h1 { (status.as_u16()) } p { (message) } },
         ),
     )
         .into_response()
@@ -106,10 +113,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn text_is_escaped() {
-        assert_eq!(
-            esc("<a href=\"x\">'&'</a>"),
-            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+    fn text_is_escaped_everywhere_it_goes() {
+        let html = page("<t>", player_link(3, "<a href=\"x\">'&'</a>")).0;
+        assert!(
+            html.contains("<title>&lt;t&gt; · HanniBall</title>"),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<a href=\"/players/3\">&lt;a href=&quot;x&quot;&gt;'&amp;'&lt;/a&gt;</a>"
+            ),
+            "{html}"
+        );
+        assert!(
+            search_form("\"><script>")
+                .into_string()
+                .contains("value=\"&quot;&gt;&lt;script&gt;\"")
         );
     }
 }

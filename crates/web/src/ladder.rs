@@ -5,9 +5,10 @@ use std::fmt::Write as _;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use hanniball_proto::rating::v1 as rpb;
+use maud::html;
 
 use crate::app::Api;
-use crate::html::{api_error, esc, page, player_link, unavailable};
+use crate::html::{api_error, page, player_link, unavailable};
 use crate::url::{query_encode, query_value, query_values};
 
 pub(crate) async fn ladder_page(
@@ -39,79 +40,62 @@ pub(crate) async fn ladder_page(
         Ok(answer) => answer.into_inner(),
         Err(status) => return api_error(&status),
     };
-    let mut body = format!(
-        "<h1>Ladder {}</h1><form method=\"get\"><label>At least <input type=\"number\" name=\"min_games\" min=\"0\" value=\"{min_games}\" size=\"4\"> rated games</label> <button type=\"submit\">Filter</button></form>\
-         <table><thead><tr><th scope=\"col\">Rank</th><th scope=\"col\">Player</th><th scope=\"col\">Rating</th><th scope=\"col\">Games</th></tr></thead><tbody>",
-        esc(&name)
-    );
-    for entry in &answer.entries {
-        let _ = write!(
-            body,
-            "<tr><td>{}</td><td>{}</td><td>{:.0}{}</td><td>{}</td></tr>",
-            entry.rank,
-            player_link(entry.player_id, &entry.name),
-            entry.rating,
-            if entry.provisional {
-                "<abbr title=\"provisional\">?</abbr>"
-            } else {
-                ""
-            },
-            entry.games
-        );
-    }
-    body.push_str("</tbody></table>");
-    if answer.entries.is_empty() {
-        body.push_str("<p>No rated players here.</p>");
-    }
     // Leaderboard pages go forward by token only: each link carries the tokens of the pages
     // before it (`back`), so that a page can link to the one before it too.
     let back = query_values(uri.query(), "back");
     let link = |page: &str, back: &[String]| {
-        let mut href = format!(
-            "/ladders/{}?min_games={min_games}&amp;size={size}",
-            esc(&name)
-        );
+        let mut href = format!("/ladders/{name}?min_games={min_games}&size={size}");
         if !page.is_empty() {
-            let _ = write!(href, "&amp;page={}", query_encode(page));
+            let _ = write!(href, "&page={}", query_encode(page));
         }
         for token in back {
-            let _ = write!(href, "&amp;back={}", query_encode(token));
+            let _ = write!(href, "&back={}", query_encode(token));
         }
         href
     };
-    let mut links = Vec::new();
-    if !current.is_empty() {
-        let (previous, before) = match back.split_last() {
-            Some((previous, before)) => (previous.as_str(), before),
-            None => ("", &[][..]),
-        };
-        links.push(format!(
-            "<a rel=\"prev\" id=\"previous-page\" href=\"{}\">Previous page</a>",
-            link(previous, before)
-        ));
-        if !back.is_empty() {
-            links.push(format!(
-                "<a id=\"first-page\" href=\"{}\">Top</a>",
-                link("", &[])
-            ));
-        }
-    }
-    if !answer.next_page_token.is_empty() {
+    let previous = (!current.is_empty()).then(|| match back.split_last() {
+        Some((previous, before)) => link(previous, before),
+        None => link("", &[]),
+    });
+    let top = (!current.is_empty() && !back.is_empty()).then(|| link("", &[]));
+    let next = (!answer.next_page_token.is_empty()).then(|| {
         let mut trail = back.clone();
         if !current.is_empty() {
             trail.push(current.clone());
         }
-        links.push(format!(
-            "<a rel=\"next\" id=\"next-page\" href=\"{}\">Next page</a>",
-            link(&answer.next_page_token, &trail)
-        ));
-    }
-    if !links.is_empty() {
-        let _ = write!(
-            body,
-            "<nav class=\"pages\" aria-label=\"pages\">{}</nav>",
-            links.join(" ")
-        );
-    }
-    page(&format!("Ladder {name}"), &body).into_response()
+        link(&answer.next_page_token, &trail)
+    });
+    let body = html! {
+        h1 { "Ladder " (name) }
+        form method="get" {
+            label { "At least " input type="number" name="min_games" min="0" value=(min_games) size="4"; " rated games" }
+            " "
+            button type="submit" { "Filter" }
+        }
+        table {
+            thead { tr {
+                th scope="col" { "Rank" } th scope="col" { "Player" }
+                th scope="col" { "Rating" } th scope="col" { "Games" }
+            } }
+            tbody {
+                @for entry in &answer.entries {
+                    tr {
+                        td { (entry.rank) }
+                        td { (player_link(entry.player_id, &entry.name)) }
+                        td { (format!("{:.0}", entry.rating)) @if entry.provisional { abbr title="provisional" { "?" } } }
+                        td { (entry.games) }
+                    }
+                }
+            }
+        }
+        @if answer.entries.is_empty() { p { "No rated players here." } }
+        @if previous.is_some() || next.is_some() {
+            nav.pages aria-label="pages" {
+                @if let Some(href) = &previous { a rel="prev" id="previous-page" href=(href) { "Previous page" } }
+                @if let Some(href) = &top { " " a id="first-page" href=(href) { "Top" } }
+                @if let Some(href) = &next { " " a rel="next" id="next-page" href=(href) { "Next page" } }
+            }
+        }
+    };
+    page(&format!("Ladder {name}"), body).into_response()
 }

@@ -3,7 +3,8 @@
 //! runs in the all-in-one `hanniball serve` or as its own process, and never sees more than the
 //! API shows. Pages are plain server-rendered HTML, readable without JavaScript; a game's page
 //! updates live through server-sent events (`/games/{id}/events`, from `WatchGame`). No asset
-//! comes from another site: styles and the few lines of script are in the page.
+//! comes from another site; pages are maud templates (every value escaped), scripts are files
+//! of the site (`/assets/*.js`), so the Content-Security-Policy forbids inline script.
 //!
 //! Pages: `/` (live and recent games), `/games/{id}` (board, players, clocks, turns, record),
 //! `/games/{id}/record` (the game record, docs/RULES.md Part 3), `/games/{id}/events` (SSE),

@@ -1,17 +1,16 @@
 //! `/players/{id}`: a player's ratings (charted), head-to-head records and recent games.
 
-use std::fmt::Write as _;
-
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::rating::v1 as rpb;
+use maud::{Markup, PreEscaped, html};
 
 use crate::app::Api;
 use crate::game::score;
-use crate::html::{api_error, error_page, esc, page, player_link};
+use crate::html::{api_error, error_page, page, player_link};
 use crate::url::game_id;
 
 /// A rating history as an SVG line chart (oldest to newest, `(when, rating)` in unix ms), with
@@ -81,7 +80,7 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
         },
         Err(status) => return api_error(&status),
     };
-    let mut body = format!("<h1>{}</h1>", esc(&player.name));
+    let mut ladders_shown: Vec<Markup> = Vec::new();
     if let Some(rating) = api.rating.as_mut() {
         let ladders = rating
             .list_ladders(rpb::ListLaddersRequest {})
@@ -117,13 +116,6 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
                     .last()
                     .map_or((0, 0.0), |p| (p.at_ms, p.rating_before)),
             );
-            let _ = write!(
-                body,
-                "<section><h2>Ladder <a href=\"/ladders/{name}\">{name}</a>: {:.0}</h2>{}",
-                ratings.last().map_or(0.0, |r| r.1),
-                rating_chart(&ratings),
-                name = esc(&ladder.name)
-            );
             // Head to head over these games.
             let mut against: std::collections::BTreeMap<(String, i64), [u32; 3]> =
                 std::collections::BTreeMap::new();
@@ -138,19 +130,31 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
                     _ => {}
                 }
             }
-            let _ = write!(
-                body,
-                "<h3>Head to head (last {} rated games)</h3><table><thead><tr><th scope=\"col\">Opponent</th><th scope=\"col\">Won</th><th scope=\"col\">Drawn</th><th scope=\"col\">Lost</th></tr></thead><tbody>",
-                history.len()
-            );
-            for ((name, opponent), [won, drawn, lost]) in &against {
-                let _ = write!(
-                    body,
-                    "<tr><td><a href=\"/players/{opponent}\">{}</a></td><td>{won}</td><td>{drawn}</td><td>{lost}</td></tr>",
-                    esc(name)
-                );
-            }
-            body.push_str("</tbody></table></section>");
+            ladders_shown.push(html! {
+                section {
+                    h2 {
+                        "Ladder " a href={ "/ladders/" (ladder.name) } { (ladder.name) }
+                        ": " (format!("{:.0}", ratings.last().map_or(0.0, |r| r.1)))
+                    }
+                    // Numbers and dates only, drawn by this module.
+                    (PreEscaped(rating_chart(&ratings)))
+                    h3 { "Head to head (last " (history.len()) " rated games)" }
+                    table {
+                        thead { tr {
+                            th scope="col" { "Opponent" } th scope="col" { "Won" }
+                            th scope="col" { "Drawn" } th scope="col" { "Lost" }
+                        } }
+                        tbody {
+                            @for ((name, opponent), [won, drawn, lost]) in &against {
+                                tr {
+                                    td { a href={ "/players/" (opponent) } { (name) } }
+                                    td { (won) } td { (drawn) } td { (lost) }
+                                }
+                            }
+                        }
+                    }
+                }
+            });
         }
     }
     let games = api
@@ -163,12 +167,17 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
         .await
         .map(|a| a.into_inner().games)
         .unwrap_or_default();
-    body.push_str(&games_table(&api, id, &games).await);
-    page(&player.name, &body).into_response()
+    let games = games_table(&api, id, &games).await;
+    let body = html! {
+        h1 { (player.name) }
+        @for section in &ladders_shown { (section) }
+        (games)
+    };
+    page(&player.name, body).into_response()
 }
 
 /// A player's games: date, colour, opponent, result from the player's side, and what was played.
-async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> String {
+async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> Markup {
     let names = api
         .names(games.iter().map(|g| {
             if g.white_player_id == me {
@@ -178,44 +187,44 @@ async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> String {
             }
         }))
         .await;
-    let mut out = String::from("<section><h2>Recent games</h2>");
-    if games.is_empty() {
-        out.push_str("<p>None.</p></section>");
-        return out;
+    html! {
+        section {
+            h2 { "Recent games" }
+            @if games.is_empty() {
+                p { "None." }
+            } @else {
+                table.games {
+                    thead { tr {
+                        th scope="col" { "Game" } th scope="col" { "Colour" }
+                        th scope="col" { "Opponent" } th scope="col" { "Result" }
+                    } }
+                    tbody {
+                        @for game in games {
+                            @let white = game.white_player_id == me;
+                            @let opponent = if white { game.black_player_id } else { game.white_player_id };
+                            @let outcome = score(game.state.as_ref());
+                            @let mine = match (outcome, white) {
+                                ("1-0", true) | ("0-1", false) => "won",
+                                ("1-0", false) | ("0-1", true) => "lost",
+                                ("1/2-1/2", _) => "drawn",
+                                _ if game.state.as_ref().is_some_and(|s| s.result.is_some()) => "aborted",
+                                _ => "playing",
+                            };
+                            tr {
+                                td {
+                                    a href={ "/games/" (game.id) } { (game.id) } " "
+                                    span.kind { (game.kind) " · " (hanniball_rules::record::date(game.created_at_ms)) }
+                                }
+                                td { @if white { "white" } @else { "black" } }
+                                td { (player_link(opponent, names.get(&opponent).map_or("", String::as_str))) }
+                                td.res { (mine) " " (outcome) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
-    out.push_str(
-        "<table class=\"games\"><thead><tr><th scope=\"col\">Game</th>\
-         <th scope=\"col\">Colour</th><th scope=\"col\">Opponent</th><th scope=\"col\">Result</th>\
-         </tr></thead><tbody>",
-    );
-    for game in games {
-        let white = game.white_player_id == me;
-        let opponent = if white {
-            game.black_player_id
-        } else {
-            game.white_player_id
-        };
-        let outcome = score(game.state.as_ref());
-        let mine = match (outcome, white) {
-            ("1-0", true) | ("0-1", false) => "won",
-            ("1-0", false) | ("0-1", true) => "lost",
-            ("1/2-1/2", _) => "drawn",
-            _ if game.state.as_ref().is_some_and(|s| s.result.is_some()) => "aborted",
-            _ => "playing",
-        };
-        let _ = write!(
-            out,
-            "<tr><td><a href=\"/games/{id}\">{id}</a> <span class=\"kind\">{kind} · {date}</span></td>\
-             <td>{colour}</td><td>{opponent}</td><td class=\"res\">{mine} {outcome}</td></tr>",
-            id = game.id,
-            kind = esc(&game.kind),
-            date = hanniball_rules::record::date(game.created_at_ms),
-            colour = if white { "white" } else { "black" },
-            opponent = player_link(opponent, names.get(&opponent).map_or("", String::as_str)),
-        );
-    }
-    out.push_str("</tbody></table></section>");
-    out
 }
 
 #[cfg(test)]

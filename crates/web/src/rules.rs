@@ -50,7 +50,8 @@ pub(crate) async fn rules_page() -> Response {
                 ),
                 1,
             );
-        page("Rules", &body).0
+        // The repository's own document and the rules crate's drawings: trusted HTML.
+        page("Rules", maud::html! { (maud::PreEscaped(body)) }).0
     });
     Html(html.clone()).into_response()
 }

@@ -3,18 +3,17 @@
 //! every word of the query, case ignored in any script, and take the pages' read-only token);
 //! games by number, and as the recent games of the players found.
 
-use std::fmt::Write as _;
-
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::scheduler::v1 as spb;
+use maud::{Markup, html};
 
 use crate::app::Api;
 use crate::game::score;
-use crate::html::{error_page, esc, page, player_link, search_form};
+use crate::html::{error_page, page, player_link, search_form};
 use crate::tournament::tournament_status;
 use crate::url::query_value;
 
@@ -34,10 +33,13 @@ pub(crate) async fn search_page(State(mut api): State<Api>, uri: axum::http::Uri
             &format!("A search is at most {MAX_QUERY} characters."),
         );
     }
-    let mut body = format!("<h1>Search</h1>{}", search_form(query));
     if query.is_empty() {
-        body.push_str("<p>Search for a player or tournament by name (or part of it), or for a game or tournament by its number.</p>");
-        return page("Search", &body).into_response();
+        let body = html! {
+            h1 { "Search" }
+            (search_form(query))
+            p { "Search for a player or tournament by name (or part of it), or for a game or tournament by its number." }
+        };
+        return page("Search", body).into_response();
     }
     let number = query
         .trim_start_matches('#')
@@ -71,30 +73,6 @@ pub(crate) async fn search_page(State(mut api): State<Api>, uri: axum::http::Uri
     games.dedup_by_key(|g| g.id);
     games.truncate(SHOWN);
 
-    let _ = write!(
-        body,
-        "<section id=\"found-players\"><h2>Players</h2>{}</section>",
-        list(
-            players
-                .iter()
-                .take(SHOWN)
-                .map(|p| player_link(p.id, &p.name))
-        )
-    );
-    let _ = write!(
-        body,
-        "<section id=\"found-tournaments\"><h2>Tournaments</h2>{}</section>",
-        list(tournaments.iter().take(SHOWN).map(|t| {
-            format!(
-                "<a href=\"/tournaments/{}\">{}</a> · {} · round {} of {}",
-                t.id,
-                esc(t.settings.as_ref().map_or("", |s| s.name.as_str())),
-                tournament_status(t.status),
-                t.current_round,
-                t.rounds
-            )
-        }))
-    );
     let names = api
         .names(
             games
@@ -103,30 +81,41 @@ pub(crate) async fn search_page(State(mut api): State<Api>, uri: axum::http::Uri
         )
         .await;
     let name = |id: i64| player_link(id, names.get(&id).map_or("", String::as_str));
-    let _ = write!(
-        body,
-        "<section id=\"found-games\"><h2>Games</h2>{}</section>",
-        list(games.iter().map(|g| {
-            format!(
-                "<a href=\"/games/{id}\">game {id}</a> · {} – {} · {} · {}",
-                name(g.white_player_id),
-                name(g.black_player_id),
-                esc(&g.kind),
-                score(g.state.as_ref()),
-                id = g.id
-            )
-        }))
-    );
-    page(&format!("Search: {query}"), &body).into_response()
+    let body = html! {
+        h1 { "Search" }
+        (search_form(query))
+        section id="found-players" {
+            h2 { "Players" }
+            (list(players.iter().take(SHOWN).map(|p| player_link(p.id, &p.name))))
+        }
+        section id="found-tournaments" {
+            h2 { "Tournaments" }
+            (list(tournaments.iter().take(SHOWN).map(|t| html! {
+                a href={ "/tournaments/" (t.id) } { (t.settings.as_ref().map_or("", |s| s.name.as_str())) }
+                " · " (tournament_status(t.status)) " · round " (t.current_round) " of " (t.rounds)
+            })))
+        }
+        section id="found-games" {
+            h2 { "Games" }
+            (list(games.iter().map(|g| html! {
+                a href={ "/games/" (g.id) } { "game " (g.id) }
+                " · " (name(g.white_player_id)) " – " (name(g.black_player_id))
+                " · " (g.kind) " · " (score(g.state.as_ref()))
+            })))
+        }
+    };
+    page(&format!("Search: {query}"), body).into_response()
 }
 
-/// An HTML list of `items`, or "None found."
-fn list(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.map(|i| format!("<li>{i}</li>")).collect();
-    if items.is_empty() {
-        "<p>None found.</p>".to_owned()
-    } else {
-        format!("<ul>{}</ul>", items.concat())
+/// A list of `items`, or "None found."
+fn list(items: impl Iterator<Item = Markup>) -> Markup {
+    let items: Vec<Markup> = items.collect();
+    html! {
+        @if items.is_empty() {
+            p { "None found." }
+        } @else {
+            ul { @for item in &items { li { (item) } } }
+        }
     }
 }
 

@@ -1,14 +1,13 @@
 //! `/tournaments/{id}`: standings, crosstable, pairings and results; and the TRF download.
 
-use std::fmt::Write as _;
-
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use hanniball_proto::scheduler::v1 as spb;
+use maud::{Markup, html};
 
 use crate::app::{Api, Scheduler};
-use crate::html::{api_error, error_page, esc, page, player_link, points, unavailable};
+use crate::html::{api_error, error_page, page, page_with, player_link, points, unavailable};
 use crate::url::{game_id, query_value};
 
 pub(crate) fn tournament_status(status: i32) -> &'static str {
@@ -43,61 +42,46 @@ pub(crate) async fn tournament_page(
     let by_rank = query_value(uri.query(), "order").as_deref() == Some("rank");
     let settings = tournament.settings.clone().unwrap_or_default();
     let live = is_live(&tournament);
-    let mut body = format!(
-        "<h1>{}</h1><p id=\"summary\"{}>{} · round {} of {} · {} players · {} · {} · \
-         <a href=\"/tournaments/{id}/trf\" download>TRF</a> · \
-         <a href=\"/tournaments/{id}/print\" id=\"print-link\">Print pairings and standings</a></p>",
-        esc(&settings.name),
-        if live { " data-live" } else { "" },
-        tournament_status(tournament.status),
-        tournament.current_round,
-        tournament.rounds,
-        tournament.entrants.len(),
-        settings.time_control.map_or_else(
-            || "untimed".to_owned(),
-            |tc| hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms)
-        ),
-        if settings.over_the_board {
-            "played over the board"
-        } else {
-            "played online"
-        },
+    let time_control = settings.time_control.map_or_else(
+        || "untimed".to_owned(),
+        |tc| hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms),
     );
-    body.push_str("<section><h2>Standings</h2>");
-    body.push_str(&standings_table(&standings));
-    body.push_str(&legend(&standings.tiebreak_names));
-    body.push_str(&rules_note(&standings));
-    body.push_str("</section>");
-    body.push_str(&crosstable(&tournament, &standings, by_rank));
-    body.push_str(&corrections(&tournament));
     // Pairings and results, newest round first.
     let before = points_before(&tournament);
-    for round in rounds(&tournament).iter().rev() {
-        let _ = write!(
-            body,
-            "<section id=\"round-{round}\"><h2>Round {round}</h2>{}</section>",
-            round_table(&tournament, *round, &before)
-        );
-    }
-    let mut html = page(&settings.name, &body).0;
-    if live {
-        // Results come in as games end: the page follows the tournament's change notices and
-        // redraws its main part; without script it reloads itself now and then.
-        html = html
-            .replacen(
-                "<head>",
-                "<head><noscript><meta http-equiv=\"refresh\" content=\"10\"></noscript>",
-                1,
-            )
-            .replacen(
-                "</body>",
-                &format!(
-                    "<script src=\"/assets/tournament.js\" data-tournament=\"{id}\"></script></body>"
-                ),
-                1,
-            );
-    }
-    Html(html).into_response()
+    let body = html! {
+        h1 { (settings.name) }
+        p id="summary" data-live[live] {
+            (tournament_status(tournament.status)) " · round " (tournament.current_round)
+            " of " (tournament.rounds) " · " (tournament.entrants.len()) " players · "
+            (time_control) " · "
+            @if settings.over_the_board { "played over the board" } @else { "played online" }
+            " · " a href={ "/tournaments/" (id) "/trf" } download { "TRF" }
+            " · " a href={ "/tournaments/" (id) "/print" } id="print-link" { "Print pairings and standings" }
+        }
+        section {
+            h2 { "Standings" }
+            (standings_table(&standings))
+            (legend(&standings.tiebreak_names))
+            (rules_note(&standings))
+        }
+        (crosstable(&tournament, &standings, by_rank))
+        (corrections(&tournament))
+        @for round in rounds(&tournament).iter().rev() {
+            section id={ "round-" (round) } {
+                h2 { "Round " (round) }
+                (round_table(&tournament, *round, &before))
+            }
+        }
+    };
+    // Results come in as games end: the page follows the tournament's change notices and
+    // redraws its main part; without script it reloads itself now and then.
+    let head = html! {
+        @if live {
+            noscript { meta http-equiv="refresh" content="10"; }
+            script src="/assets/tournament.js" data-tournament=(id) defer {}
+        }
+    };
+    page_with(&settings.name, head, body).into_response()
 }
 
 /// `/tournaments/{id}/print`: what a club pins on the wall. Each round's pairings on a sheet of
@@ -129,28 +113,27 @@ pub(crate) async fn print_page(
         },
     };
     let settings = tournament.settings.clone().unwrap_or_default();
-    let name = esc(&settings.name);
+    let name = &settings.name;
     let before = points_before(&tournament);
-    let mut body = format!(
-        "<p class=\"noprint\"><a href=\"/tournaments/{id}\">Back to {name}</a> · \
-         each sheet below prints on a page of its own.</p>"
-    );
-    for round in &wanted {
-        let _ = write!(
-            body,
-            "<section class=\"sheet\" id=\"sheet-round-{round}\"><h2>{name}: round {round} pairings</h2>{}</section>",
-            round_table(&tournament, *round, &before)
-        );
-    }
-    let _ = write!(
-        body,
-        "<section class=\"sheet\" id=\"sheet-standings\"><h2>{name}: standings after round {}</h2>{}{}{}</section>",
-        standings.rounds,
-        standings_table(&standings),
-        legend(&standings.tiebreak_names),
-        rules_note(&standings)
-    );
-    page(&format!("{} (print)", settings.name), &body).into_response()
+    let body = html! {
+        p.noprint {
+            a href={ "/tournaments/" (id) } { "Back to " (name) }
+            " · each sheet below prints on a page of its own."
+        }
+        @for round in &wanted {
+            section.sheet id={ "sheet-round-" (round) } {
+                h2 { (name) ": round " (round) " pairings" }
+                (round_table(&tournament, *round, &before))
+            }
+        }
+        section.sheet id="sheet-standings" {
+            h2 { (name) ": standings after round " (standings.rounds) }
+            (standings_table(&standings))
+            (legend(&standings.tiebreak_names))
+            (rules_note(&standings))
+        }
+    };
+    page(&format!("{} (print)", settings.name), body).into_response()
 }
 
 /// A tournament and its standings, both asked for at once (a large tournament's page waits for
@@ -226,68 +209,55 @@ fn tiebreak_meaning(acronym: &str) -> Option<String> {
 }
 
 /// The standings as a table whose rank and player columns stay in view when it scrolls.
-fn standings_table(standings: &spb::GetStandingsResponse) -> String {
-    let mut out = String::from(
-        "<table class=\"fixed standings\"><thead><tr><th scope=\"col\"><abbr title=\"rank\">Rk</abbr></th><th scope=\"col\" class=\"name\">Player</th><th scope=\"col\">Rating</th><th scope=\"col\">Points</th>",
-    );
-    for tiebreak in &standings.tiebreak_names {
-        match tiebreak_meaning(tiebreak) {
-            Some(meaning) => {
-                let _ = write!(
-                    out,
-                    "<th scope=\"col\"><abbr title=\"{meaning}\">{}</abbr></th>",
-                    esc(tiebreak)
-                );
-            }
-            None => {
-                let _ = write!(out, "<th scope=\"col\">{}</th>", esc(tiebreak));
+fn standings_table(standings: &spb::GetStandingsResponse) -> Markup {
+    html! {
+        table.fixed.standings {
+            thead { tr {
+                th scope="col" { abbr title="rank" { "Rk" } }
+                th.name scope="col" { "Player" }
+                th scope="col" { "Rating" }
+                th scope="col" { "Points" }
+                @for tiebreak in &standings.tiebreak_names {
+                    @match tiebreak_meaning(tiebreak) {
+                        Some(meaning) => { th scope="col" { abbr title=(meaning) { (tiebreak) } } }
+                        None => { th scope="col" { (tiebreak) } }
+                    }
+                }
+            } }
+            tbody {
+                @for row in &standings.standings {
+                    tr {
+                        td { (row.rank) }
+                        td.name { (player_link(row.player_id, &row.name)) }
+                        td { (row.rating) }
+                        td { (row.points) }
+                        @for value in &row.tiebreaks { td { (value) } }
+                    }
+                }
             }
         }
     }
-    out.push_str("</tr></thead><tbody>");
-    for row in &standings.standings {
-        let _ = write!(
-            out,
-            "<tr><td>{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td>",
-            row.rank,
-            player_link(row.player_id, &row.name),
-            row.rating,
-            esc(&row.points)
-        );
-        for value in &row.tiebreaks {
-            let _ = write!(out, "<td>{}</td>", esc(value));
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</tbody></table>");
-    out
 }
 
 /// The legend of the standings' tie-break columns.
-fn legend(names: &[String]) -> String {
-    if names.is_empty() {
-        return String::new();
+fn legend(names: &[String]) -> Markup {
+    html! {
+        @if !names.is_empty() {
+            dl.legend id="tiebreak-legend" {
+                @for name in names {
+                    dt { (name) }
+                    dd { (tiebreak_meaning(name).as_deref().unwrap_or("a tie-break of the tournament's settings")) }
+                }
+            }
+        }
     }
-    let mut out = String::from("<dl class=\"legend\" id=\"tiebreak-legend\">");
-    for name in names {
-        let _ = write!(
-            out,
-            "<dt>{}</dt><dd>{}</dd>",
-            esc(name),
-            tiebreak_meaning(name)
-                .as_deref()
-                .unwrap_or("a tie-break of the tournament's settings")
-        );
-    }
-    out.push_str("</dl>");
-    out
 }
 
 /// Which text of FIDE C.07 the standings follow and how they count unrated players: two
 /// organisers with the same tie-break list can rank the same results differently.
-fn rules_note(standings: &spb::GetStandingsResponse) -> String {
+fn rules_note(standings: &spb::GetStandingsResponse) -> Markup {
     if standings.tiebreak_rules.is_empty() {
-        return String::new();
+        return html! {};
     }
     let unrated = match standings.tiebreak_unrated.as_str() {
         "" | "drop" => {
@@ -296,12 +266,13 @@ fn rules_note(standings: &spb::GetStandingsResponse) -> String {
                 .to_owned()
         }
         "ignore" => "rating-based tie-breaks count rated opponents only".to_owned(),
-        rating => format!("they count as rated {}", esc(rating)),
+        rating => format!("they count as rated {rating}"),
     };
-    format!(
-        "<p id=\"tiebreak-rules\">Tie-breaks follow FIDE C.07, {} text. Unrated players: {unrated}.</p>",
-        esc(&standings.tiebreak_rules)
-    )
+    html! {
+        p id="tiebreak-rules" {
+            "Tie-breaks follow FIDE C.07, " (standings.tiebreak_rules) " text. Unrated players: " (unrated) "."
+        }
+    }
 }
 
 /// Half-points a player got from one board (nothing yet for a game still on).
@@ -367,7 +338,7 @@ fn round_table(
     tournament: &spb::Tournament,
     round: u32,
     before: &std::collections::HashMap<(u32, i64), u32>,
-) -> String {
+) -> Markup {
     let names: std::collections::HashMap<i64, &str> = tournament
         .entrants
         .iter()
@@ -377,49 +348,44 @@ fn round_table(
         let name = names
             .get(&id)
             .map_or_else(|| format!("player {id}"), |n| (*n).to_owned());
-        format!(
-            "{} <small>({})</small>",
-            player_link(id, &name),
-            points(before.get(&(round, id)).copied().unwrap_or(0))
-        )
+        html! {
+            (player_link(id, &name)) " " small { "(" (points(before.get(&(round, id)).copied().unwrap_or(0))) ")" }
+        }
     };
     let bye = bye_halves(tournament);
-    let mut out = String::from(
-        "<table class=\"pairings\"><thead><tr><th scope=\"col\">Board</th><th scope=\"col\">White</th><th scope=\"col\">Result</th><th scope=\"col\">Black</th></tr></thead><tbody>",
-    );
-    for b in tournament.boards.iter().filter(|b| b.round == round) {
-        let kind = spb::BoardKind::try_from(b.kind).unwrap_or(spb::BoardKind::Unspecified);
-        let (black, result) = match kind {
-            spb::BoardKind::Game => (
-                seat(b.black_player_id),
-                if b.game_id > 0 {
-                    format!(
-                        "<a href=\"/games/{}\">{}</a>",
-                        b.game_id,
-                        if b.result.is_empty() {
-                            "playing"
-                        } else {
-                            b.result.as_str()
+    html! {
+        table.pairings {
+            thead { tr {
+                th scope="col" { "Board" } th scope="col" { "White" }
+                th scope="col" { "Result" } th scope="col" { "Black" }
+            } }
+            tbody {
+                @for b in tournament.boards.iter().filter(|b| b.round == round) {
+                    @let kind = spb::BoardKind::try_from(b.kind).unwrap_or(spb::BoardKind::Unspecified);
+                    tr {
+                        td { (b.number) }
+                        td { (seat(b.white_player_id)) }
+                        @match kind {
+                            spb::BoardKind::Game => {
+                                td {
+                                    @if b.game_id > 0 {
+                                        a href={ "/games/" (b.game_id) } {
+                                            @if b.result.is_empty() { "playing" } @else { (b.result) }
+                                        }
+                                    } @else { (b.result) }
+                                }
+                                td { (seat(b.black_player_id)) }
+                            }
+                            spb::BoardKind::PairingBye => { td { (points(bye)) } td { "bye" } }
+                            spb::BoardKind::HalfPointBye => { td { (points(1)) } td { "half-point bye" } }
+                            spb::BoardKind::ZeroPointBye => { td { (points(0)) } td { "zero-point bye" } }
+                            _ => { td { (points(0)) } td { "absent" } }
                         }
-                    )
-                } else {
-                    esc(&b.result)
-                },
-            ),
-            spb::BoardKind::PairingBye => ("bye".to_owned(), points(bye)),
-            spb::BoardKind::HalfPointBye => ("half-point bye".to_owned(), points(1)),
-            spb::BoardKind::ZeroPointBye => ("zero-point bye".to_owned(), points(0)),
-            _ => ("absent".to_owned(), points(0)),
-        };
-        let _ = write!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td>{result}</td><td>{black}</td></tr>",
-            b.number,
-            seat(b.white_player_id)
-        );
+                    }
+                }
+            }
+        }
     }
-    out.push_str("</tbody></table>");
-    out
 }
 
 /// Tournament `id` with its boards, as [`Api::game`] reads a game.
@@ -480,10 +446,10 @@ fn crosstable(
     tournament: &spb::Tournament,
     standings: &spb::GetStandingsResponse,
     by_rank: bool,
-) -> String {
+) -> Markup {
     let rounds = tournament.boards.iter().map(|b| b.round).max().unwrap_or(0);
     if rounds == 0 {
-        return String::new();
+        return html! {};
     }
     let mut entrants: Vec<&spb::Entrant> = tournament.entrants.iter().collect();
     entrants.sort_by_key(|e| (e.start_rank, e.player_id));
@@ -522,48 +488,45 @@ fn crosstable(
         }
     }
     let id = tournament.id;
-    let (start_link, rank_link) = if by_rank {
-        (
-            format!("<a href=\"/tournaments/{id}#crosstable\">by starting rank</a>"),
-            "<strong>by final rank</strong>".to_owned(),
-        )
-    } else {
-        (
-            "<strong>by starting rank</strong>".to_owned(),
-            format!(
-                "<a href=\"/tournaments/{id}?order=rank#crosstable\" id=\"by-rank\">by final rank</a>"
-            ),
-        )
-    };
-    let mut out = format!(
-        "<section id=\"crosstable\"><h2>Crosstable</h2><p class=\"noprint\">{start_link} · {rank_link}</p><table class=\"cross fixed\"><thead><tr><th scope=\"col\">{}</th><th scope=\"col\" class=\"name\">Player</th>",
-        if by_rank {
-            "<abbr title=\"final rank\">Rk</abbr>"
-        } else {
-            "<abbr title=\"starting rank\">No</abbr>"
+    html! {
+        section id="crosstable" {
+            h2 { "Crosstable" }
+            p.noprint {
+                @if by_rank {
+                    a href={ "/tournaments/" (id) "#crosstable" } { "by starting rank" }
+                    " · " strong { "by final rank" }
+                } @else {
+                    strong { "by starting rank" }
+                    " · " a href={ "/tournaments/" (id) "?order=rank#crosstable" } id="by-rank" { "by final rank" }
+                }
+            }
+            table.cross.fixed {
+                thead { tr {
+                    th scope="col" {
+                        @if by_rank { abbr title="final rank" { "Rk" } } @else { abbr title="starting rank" { "No" } }
+                    }
+                    th.name scope="col" { "Player" }
+                    @for round in 1..=rounds { th scope="col" { "R" (round) } }
+                    th scope="col" { "Points" }
+                } }
+                tbody {
+                    @for entrant in &entrants {
+                        tr {
+                            td { (numbers.get(&entrant.player_id).copied().unwrap_or(0)) }
+                            th.name scope="row" { (player_link(entrant.player_id, &entrant.name)) }
+                            @for round in 1..=rounds {
+                                td {
+                                    (seat.get(&(round, entrant.player_id))
+                                        .map_or_else(String::new, |b| cross_cell(b, entrant.player_id, &numbers)))
+                                }
+                            }
+                            td { (points(entrant.score_halves)) }
+                        }
+                    }
+                }
+            }
         }
-    );
-    for round in 1..=rounds {
-        let _ = write!(out, "<th scope=\"col\">R{round}</th>");
     }
-    out.push_str("<th scope=\"col\">Points</th></tr></thead><tbody>");
-    for entrant in entrants {
-        let _ = write!(
-            out,
-            "<tr><td>{}</td><th scope=\"row\" class=\"name\">{}</th>",
-            numbers.get(&entrant.player_id).copied().unwrap_or(0),
-            player_link(entrant.player_id, &entrant.name)
-        );
-        for round in 1..=rounds {
-            let cell = seat
-                .get(&(round, entrant.player_id))
-                .map_or_else(String::new, |b| cross_cell(b, entrant.player_id, &numbers));
-            let _ = write!(out, "<td>{}</td>", esc(&cell));
-        }
-        let _ = write!(out, "<td>{}</td></tr>", points(entrant.score_halves));
-    }
-    out.push_str("</tbody></table></section>");
-    out
 }
 
 pub(crate) async fn trf_download(State(mut api): State<Api>, Path(id): Path<String>) -> Response {
@@ -593,35 +556,34 @@ pub(crate) async fn trf_download(State(mut api): State<Api>, Path(id): Path<Stri
 }
 
 /// The tournament's result corrections, oldest first (nothing when there are none).
-fn corrections(t: &spb::Tournament) -> String {
-    if t.corrections.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from(
-        "<section id=\"corrections\"><h2>Result corrections</h2><div class=\"scroll\" \
-         tabindex=\"0\"><table><thead><tr><th scope=\"col\">Board</th><th scope=\"col\">Was</th>\
-         <th scope=\"col\">Now</th><th scope=\"col\">By</th><th scope=\"col\">Why</th></tr>\
-         </thead><tbody>",
-    );
-    for c in &t.corrections {
-        let _ = write!(
-            out,
-            "<tr><td>{}.{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td></tr>",
-            c.round,
-            c.board,
-            esc(&c.previous),
-            esc(&c.result),
-            esc(&c.by),
-            esc(&c.note),
-            if c.after_pairing {
-                " (after the next round was paired: its pairings stand)"
-            } else {
-                ""
+fn corrections(t: &spb::Tournament) -> Markup {
+    html! {
+        @if !t.corrections.is_empty() {
+            section id="corrections" {
+                h2 { "Result corrections" }
+                div.scroll tabindex="0" {
+                    table {
+                        thead { tr {
+                            th scope="col" { "Board" } th scope="col" { "Was" } th scope="col" { "Now" }
+                            th scope="col" { "By" } th scope="col" { "Why" }
+                        } }
+                        tbody {
+                            @for c in &t.corrections {
+                                tr {
+                                    td { (c.round) "." (c.board) }
+                                    td { (c.previous) } td { (c.result) } td { (c.by) }
+                                    td {
+                                        (c.note)
+                                        @if c.after_pairing { " (after the next round was paired: its pairings stand)" }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
-        );
+        }
     }
-    out.push_str("</tbody></table></div></section>");
-    out
 }
 
 #[cfg(test)]
@@ -670,6 +632,7 @@ mod tests {
                 tiebreak_unrated: unrated.to_owned(),
                 ..Default::default()
             })
+            .into_string()
         };
         assert_eq!(
             note("2024", "1400"),
@@ -750,14 +713,14 @@ mod tests {
             [Some(3), Some(1), Some(3)]
         );
         // The bye shows its points; a tournament whose bye is worth a draw says so.
-        let table = round_table(&tournament, 1, &before);
+        let table = round_table(&tournament, 1, &before).into_string();
         assert!(table.contains("<td>1</td><td>bye</td>"), "{table}");
         assert!(table.contains("(0)</small>"), "{table}");
         tournament.settings = Some(spb::TournamentSettings {
             bye_points: 1,
             ..Default::default()
         });
-        let table = round_table(&tournament, 1, &points_before(&tournament));
+        let table = round_table(&tournament, 1, &points_before(&tournament)).into_string();
         assert!(table.contains("<td>0.5</td><td>bye</td>"), "{table}");
         assert_eq!(points_before(&tournament).get(&(2, 3)), Some(&1));
     }

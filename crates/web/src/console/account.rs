@@ -63,7 +63,7 @@ pub(crate) async fn sign_in_page(State(api): State<Api>, headers: HeaderMap) -> 
         }
     };
     let body = sign_in_form(&csrf_for(&pre), "", None);
-    let mut response = page::page("Sign in", &body.into_string()).into_response();
+    let mut response = page::page("Sign in", body).into_response();
     if let Some(cookie) = set {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
@@ -87,7 +87,7 @@ pub(crate) async fn sign_in(
     }
     let refuse = |status: StatusCode, name: &str, problem: &str| {
         let body = sign_in_form(&csrf_for(&pre), name, Some(problem));
-        (status, page::page("Sign in", &body.into_string())).into_response()
+        (status, page::page("Sign in", body)).into_response()
     };
     if let Some(wait) = api.sign_ins.locked(ip) {
         return refuse(

@@ -83,7 +83,7 @@ pub(crate) fn layout(
         }
         (body)
     };
-    page::page(title, &markup.into_string()).into_response()
+    page::page(title, markup).into_response()
 }
 
 /// `GET /console.css`: the console's styles (beside the site's, which every page carries).

@@ -623,7 +623,12 @@ const MAX_OWN_TOKENS: u64 = 100;
 
 /// The player whose tokens a call is about: the admin names any player (`player_id` > 0); a
 /// player is its own (`player_id` 0, "me", or its own id), never another's.
-fn tokens_of(caller: Caller, player_id: i64) -> ServiceResult<PlayerId> {
+pub(crate) fn tokens_of(caller: Caller, player_id: i64) -> ServiceResult<PlayerId> {
+    own(caller, player_id, "tokens")
+}
+
+/// [`tokens_of`] for any of a player's own things (`what`: "tokens", "password", "sessions").
+pub(crate) fn own(caller: Caller, player_id: i64, what: &str) -> ServiceResult<PlayerId> {
     match caller {
         Caller::Admin if player_id > 0 => Ok(PlayerId(player_id)),
         Caller::Admin => Err(ServiceError::InvalidArgument(format!(
@@ -631,7 +636,7 @@ fn tokens_of(caller: Caller, player_id: i64) -> ServiceResult<PlayerId> {
         ))),
         Caller::Player(me) if player_id == 0 || player_id == me.0 => Ok(me),
         Caller::Player(me) => Err(ServiceError::Denied(format!(
-            "a player manages only its own tokens: player {player_id} is not you (player {me})"
+            "a player manages only its own {what}: player {player_id} is not you (player {me})"
         ))),
     }
 }

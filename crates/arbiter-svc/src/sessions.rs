@@ -2,7 +2,7 @@
 //! table, checks, cache and revocation as any) marked with a label and always expiring, so every
 //! service accepts it and a revocation ends it everywhere at once.
 
-use hanniball_arbiter::{PlayerId, Timestamp};
+use hanniball_arbiter::Timestamp;
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_svc_kit::auth::{Caller, Scope, hash_token, new_token};
 use hanniball_svc_kit::limits;
@@ -70,24 +70,7 @@ impl AccountsService {
         )?;
         password::check(&r.new_password)
             .map_err(|why| Status::from(ServiceError::InvalidArgument(why)))?;
-        let player = match grant.caller {
-            Caller::Admin if r.player_id > 0 => PlayerId(r.player_id),
-            Caller::Admin => {
-                return Err(ServiceError::InvalidArgument(format!(
-                    "player_id must be a positive id, not {} (0 means \"me\" for a player token only)",
-                    r.player_id
-                ))
-                .into());
-            }
-            Caller::Player(me) if r.player_id == 0 || r.player_id == me.0 => me,
-            Caller::Player(me) => {
-                return Err(ServiceError::Denied(format!(
-                    "a player sets only its own password: player {} is not you (player {me})",
-                    r.player_id
-                ))
-                .into());
-            }
-        };
+        let player = crate::service::own(grant.caller, r.player_id, "password")?;
         let player = self.player(player.0).await?.id;
         let accounts = &self.shared.hub.accounts;
         if let Caller::Player(_) = grant.caller
@@ -224,20 +207,7 @@ impl AccountsService {
     ) -> ServiceResult<apb::RevokeSessionsResponse> {
         let grant = self.shared.grant(&request, Scope::Tokens).await?;
         let player_id = request.get_ref().player_id;
-        let player = match grant.caller {
-            Caller::Admin if player_id > 0 => PlayerId(player_id),
-            Caller::Admin => {
-                return Err(ServiceError::InvalidArgument(format!(
-                    "player_id must be a positive id, not {player_id}"
-                )));
-            }
-            Caller::Player(me) if player_id == 0 || player_id == me.0 => me,
-            Caller::Player(me) => {
-                return Err(ServiceError::Denied(format!(
-                    "a player signs out only its own sessions: player {player_id} is not you (player {me})"
-                )));
-            }
-        };
+        let player = crate::service::own(grant.caller, player_id, "sessions")?;
         let player = self.player(player.0).await?.id;
         let accounts = &self.shared.hub.accounts;
         let now = self.shared.hub.clock.now();

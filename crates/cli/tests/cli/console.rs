@@ -206,21 +206,7 @@ fn the_console_is_safe_against_forged_and_repeated_forms() {
         ok_as(admin, &all)
     };
     let set_password = |name: &str, password: &str| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hanniball"))
-            .args([
-                "player", "password", name, "--server", &url, "--token", admin,
-            ])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("runs");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(format!("{password}\n").as_bytes())
-            .expect("write");
-        assert!(child.wait().expect("waits").success());
+        crate::common::set_password(&url, admin, name, password);
     };
     for name in ["olga", "petra", "carol"] {
         as_admin(&["player", "register", name]);

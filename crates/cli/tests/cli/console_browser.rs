@@ -381,27 +381,7 @@ async fn a_club_night_from_the_console_on_a_phone_and_a_desktop() {
     };
     as_admin(&["player", "register", "Olga Organiser"]);
     as_admin(&["player", "organiser", "Olga Organiser", "--grant"]);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hanniball"))
-        .args([
-            "player",
-            "password",
-            "Olga Organiser",
-            "--server",
-            &url,
-            "--token",
-            admin,
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"olga's long password\n")
-        .expect("password");
-    assert!(child.wait().expect("waits").success());
+    crate::common::set_password(&url, admin, "Olga Organiser", "olga's long password");
     for player in PLAYERS {
         as_admin(&["player", "register", player]);
     }

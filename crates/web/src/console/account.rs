@@ -299,26 +299,9 @@ pub(crate) async fn account_page(
     layout("Account", &visitor, done.as_ref(), body)
 }
 
-/// A time in UTC as people read it (`2026-11-29 14:05 UTC`).
+/// A time in UTC as people read it (`2026.11.29 14:05 UTC`).
 fn when(ms: i64) -> String {
-    let seconds = ms.div_euclid(1000);
-    let days = seconds.div_euclid(86_400);
-    let rest = seconds.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        rest / 3_600,
-        rest % 3_600 / 60
-    )
+    crate::game::date_time(ms).0
 }
 
 /// `POST /account/password`.
@@ -443,7 +426,7 @@ mod tests {
 
     #[test]
     fn times_are_written_in_utc() {
-        assert_eq!(when(0), "1970-01-01 00:00 UTC");
-        assert_eq!(when(1_795_910_400_000), "2026-11-29 00:00 UTC");
+        assert_eq!(when(0), "1970.01.01 00:00 UTC");
+        assert_eq!(when(1_795_910_400_000), "2026.11.29 00:00 UTC");
     }
 }

@@ -391,3 +391,27 @@ impl ServedGame {
         id
     }
 }
+
+/// Sets `name`'s password (`hanniball player password`, the password on standard input) with the
+/// admin token of the server at `url`.
+pub fn set_password(url: &str, admin: &str, name: &str, password: &str) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hanniball"))
+        .args([
+            "player", "password", name, "--server", url, "--token", admin,
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(format!("{password}\n").as_bytes())
+        .expect("password");
+    assert!(
+        child.wait().expect("waits").success(),
+        "player password {name}"
+    );
+}

@@ -855,8 +855,10 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             "tournament imported"
         );
         let loaded = self.core.load(id).await?;
+        let mut sent = tournament(&loaded, true);
+        sent.organiser_ids = owner.map(|me| me.0).into_iter().collect();
         Ok(Response::new(pb::ImportTournamentResponse {
-            tournament: Some(tournament(&loaded, true)),
+            tournament: Some(sent),
         }))
     }
 
@@ -1572,7 +1574,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .store
             .add_organiser(r.tournament_id, player.id)
             .await
-            .map_err(ServiceError::from)?;
+            .map_err(ServiceError::from)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "tournament",
+                id: r.tournament_id.to_string(),
+            })?;
         let organiser_ids = self.organiser_ids(r.tournament_id).await?;
         tracing::info!(
             tournament = r.tournament_id,
@@ -1592,6 +1598,20 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
     ) -> Result<Response<pb::RemoveOrganiserResponse>, Status> {
         let r = *request.get_ref();
         let caller = self.organiser(&request, r.tournament_id).await?;
+        let store = &self.core.store;
+        if caller == Caller::Admin
+            && store
+                .tournament_version(r.tournament_id)
+                .await
+                .map_err(ServiceError::from)?
+                .is_none()
+        {
+            return Err(ServiceError::NotFound {
+                what: "tournament",
+                id: r.tournament_id.to_string(),
+            }
+            .into());
+        }
         let before = self.organiser_ids(r.tournament_id).await?;
         if caller == Caller::Player(PlayerId(r.player_id)) && before == [r.player_id] {
             return Err(ServiceError::FailedPrecondition(format!(

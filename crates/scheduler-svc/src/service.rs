@@ -761,11 +761,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::CreateTournamentRequest>,
     ) -> Result<Response<pb::CreateTournamentResponse>, Status> {
-        let caller = self.caller(&request, Scope::Organise).await?;
-        let owner = match caller {
-            Caller::Player(me) => Some(me),
-            Caller::Admin => None,
-        };
+        let owner = owner(self.caller(&request, Scope::Organise).await?);
         let s = request
             .into_inner()
             .settings
@@ -779,10 +775,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .map_err(ServiceError::from)?;
         tracing::info!(tournament = id, "tournament created");
         let loaded = self.core.load(id).await?;
-        let mut sent = tournament(&loaded, true);
-        sent.organiser_ids = owner.map(|me| me.0).into_iter().collect();
         Ok(Response::new(pb::CreateTournamentResponse {
-            tournament: Some(sent),
+            tournament: Some(created(&loaded, owner)),
         }))
     }
 
@@ -790,11 +784,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::ImportTournamentRequest>,
     ) -> Result<Response<pb::ImportTournamentResponse>, Status> {
-        let caller = self.caller(&request, Scope::Organise).await?;
-        let owner = match caller {
-            Caller::Player(me) => Some(me),
-            Caller::Admin => None,
-        };
+        let owner = owner(self.caller(&request, Scope::Organise).await?);
         let r = request.into_inner();
         if r.trf.len() > MAX_TRF_BYTES {
             return Err(ServiceError::InvalidArgument(format!(
@@ -855,10 +845,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             "tournament imported"
         );
         let loaded = self.core.load(id).await?;
-        let mut sent = tournament(&loaded, true);
-        sent.organiser_ids = owner.map(|me| me.0).into_iter().collect();
         Ok(Response::new(pb::ImportTournamentResponse {
-            tournament: Some(sent),
+            tournament: Some(created(&loaded, owner)),
         }))
     }
 
@@ -1717,6 +1705,21 @@ impl SchedulerService {
             .remove(&id)
             .unwrap_or_default())
     }
+}
+
+/// Who organises a tournament `caller` creates: a player organises its own; the admin's has none.
+fn owner(caller: Caller) -> Option<PlayerId> {
+    match caller {
+        Caller::Player(me) => Some(me),
+        Caller::Admin => None,
+    }
+}
+
+/// A tournament just created or imported, as sent: its one organiser, if any, included.
+fn created(loaded: &Loaded, owner: Option<PlayerId>) -> pb::Tournament {
+    let mut sent = tournament(loaded, true);
+    sent.organiser_ids = owner.map(|me| me.0).into_iter().collect();
+    sent
 }
 
 /// The C.07 text in force for a tournament created at `ms` (milliseconds since 1970).

@@ -6,7 +6,7 @@
 
 use std::process::{Command, Stdio};
 
-use crate::common::{data_dir, serve};
+use crate::common::{created, data_dir, serve, token_in};
 
 /// Runs `hanniball args...` against `url` with `token`, `input` on standard input; returns
 /// (exit code, stdout, stderr).
@@ -306,20 +306,6 @@ fn an_organiser_runs_a_club_night_from_the_command_line() {
         err.contains("round 4") && err.contains("not paired yet"),
         "{err}"
     );
-}
-
-/// The token `player register` or `player token` printed ("token (shown once; id N): TOKEN").
-fn token_in(out: &str) -> String {
-    out.lines()
-        .find_map(|l| l.strip_prefix("token (shown once; id "))
-        .and_then(|l| l.split_once("): "))
-        .map(|(_, token)| token.trim().to_owned())
-        .unwrap_or_else(|| panic!("no token in {out}"))
-}
-
-/// The id `tournament create` printed ("tournament N created").
-fn created(out: &str) -> String {
-    out.split_whitespace().nth(1).expect("id").to_owned()
 }
 
 #[test]

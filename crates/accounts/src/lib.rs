@@ -344,17 +344,15 @@ impl Accounts {
         if !organiser {
             let held = tokens::Entity::find()
                 .filter(tokens::Column::PlayerId.eq(player.0))
-                .filter(tokens::Column::Scopes.contains("organise"))
+                .filter(tokens::Column::Scopes.contains(ORGANISE))
                 .all(&txn)
                 .await?;
             for token in held {
-                let scopes: Vec<&str> = token
-                    .scopes
-                    .split_whitespace()
-                    .filter(|s| *s != "organise")
-                    .collect();
                 tokens::Entity::update_many()
-                    .col_expr(tokens::Column::Scopes, Expr::value(scopes.join(" ")))
+                    .col_expr(
+                        tokens::Column::Scopes,
+                        Expr::value(without_organise(&token.scopes)),
+                    )
                     .filter(tokens::Column::Id.eq(token.id))
                     .exec(&txn)
                     .await?;
@@ -495,10 +493,12 @@ impl Accounts {
     }
 
     /// The unrevoked token with this hash, expired or not (the caller tells an expired token from
-    /// The unrevoked token with this hash, expired or not (the caller tells an expired token from
-    /// an unknown one).
+    /// an unknown one), with the scopes it holds now: [`ORGANISE`] only while its player is an
+    /// organiser. [`Accounts::set_organiser`] takes the scope from the stored rows too, but a
+    /// token issued while the right was being taken away may still name it; this is what makes
+    /// the right end at once whatever the race.
     pub async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRow>, StoreError> {
-        reread(|| async move {
+        let Some(mut token) = reread(|| async move {
             Ok(tokens::Entity::find()
                 .filter(tokens::Column::Hash.eq(hash))
                 .filter(tokens::Column::RevokedAtMs.is_null())
@@ -506,7 +506,20 @@ impl Accounts {
                 .await?
                 .map(token_row))
         })
-        .await
+        .await?
+        else {
+            return Ok(None);
+        };
+        // One more query, for organisers' tokens only.
+        if token.scopes.split_whitespace().any(|s| s == ORGANISE)
+            && !self
+                .player(token.player)
+                .await?
+                .is_some_and(|p| p.organiser)
+        {
+            token.scopes = without_organise(&token.scopes);
+        }
+        Ok(Some(token))
     }
 
     /// The player owning an unrevoked token with this hash.
@@ -581,6 +594,17 @@ impl Accounts {
 pub const TOKENS_CHANNEL: &str = "hanniball_tokens";
 /// The payload on [`TOKENS_CHANNEL`] saying that tokens changed otherwise (a right taken away).
 const FLUSH: &str = "flush";
+/// The stored name of the scope that only organisers' tokens hold.
+pub const ORGANISE: &str = "organise";
+
+/// Stored scopes without [`ORGANISE`].
+fn without_organise(scopes: &str) -> String {
+    scopes
+        .split_whitespace()
+        .filter(|s| *s != ORGANISE)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 /// Room for revocations not yet read by a slow receiver (it then looks every token up again).
 const TOKEN_EVENTS: usize = 1_024;

@@ -348,3 +348,94 @@ async fn passwords_are_replaced_and_sessions_are_told_from_tokens() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_organiser_right_is_granted_and_taken_from_every_token_at_once() {
+    for url in testing::all_urls().await {
+        let store = Accounts::connect(&url).await.expect("connect");
+        let olga = store
+            .create_player("olga", "human", Timestamp(1))
+            .await
+            .expect("olga");
+        assert!(!olga.organiser, "nobody is an organiser at first");
+        assert_eq!(
+            store
+                .set_organiser(PlayerId(999_999), true)
+                .await
+                .expect("q"),
+            None,
+            "an unknown player"
+        );
+        assert_eq!(
+            store.set_organiser(olga.id, true).await.expect("grant"),
+            Some(true)
+        );
+        assert_eq!(
+            store.set_organiser(olga.id, true).await.expect("again"),
+            Some(false)
+        );
+        assert!(
+            store
+                .player(olga.id)
+                .await
+                .expect("q")
+                .expect("olga")
+                .organiser
+        );
+        let full = store
+            .insert_token(
+                olga.id,
+                "hash-full",
+                Timestamp(2),
+                "play read organise",
+                None,
+            )
+            .await
+            .expect("token");
+        let scopes = |hash: &'static str| {
+            let store = store.clone();
+            async move {
+                store
+                    .token_by_hash(hash)
+                    .await
+                    .expect("q")
+                    .expect("token")
+                    .scopes
+            }
+        };
+        assert_eq!(scopes("hash-full").await, "play read organise");
+        let mut events = store.token_events();
+
+        assert_eq!(
+            store.set_organiser(olga.id, false).await.expect("take"),
+            Some(true)
+        );
+        assert!(
+            !store
+                .player(olga.id)
+                .await
+                .expect("q")
+                .expect("olga")
+                .organiser
+        );
+        // The stored row lost the scope; every cache is told to look again.
+        assert_eq!(
+            store.token(full).await.expect("q").expect("row").scopes,
+            "play read"
+        );
+        assert_eq!(events.try_recv().expect("an event"), TokenEvent::Missed);
+        // A token that names `organise` for a player who no longer holds the right (one issued
+        // while the right was being taken away) does not hold it.
+        store
+            .insert_token(olga.id, "hash-late", Timestamp(3), "read organise", None)
+            .await
+            .expect("late token");
+        assert_eq!(scopes("hash-late").await, "read");
+        // Granted again, tokens from before are not widened behind anyone's back.
+        assert_eq!(
+            store.set_organiser(olga.id, true).await.expect("grant"),
+            Some(true)
+        );
+        assert_eq!(scopes("hash-full").await, "play read");
+    }
+}

@@ -1174,6 +1174,11 @@ impl apb::accounts_server::Accounts for AccountsService {
                 what: "player",
                 id: r.player_id.to_string(),
             })?;
+        if changed && !r.organiser {
+            // Before answering, as a revocation: this service's cached lookups go (the other
+            // services' and replicas' hear it through `Auth::follow`).
+            self.shared.auth.forget_all();
+        }
         let player = self.player(r.player_id).await?;
         tracing::info!(
             player_id = r.player_id,

@@ -851,12 +851,12 @@ async fn watch(clients: &mut Clients, id: i64) -> Result<()> {
     Ok(())
 }
 
-/// A player's name for a record (the id if it cannot be looked up).
-async fn name_of(clients: &mut Clients, id: i64) -> String {
+/// A player's name to show (the id if it cannot be looked up).
+pub(crate) async fn name_of(accounts: &mut Accounts, id: i64) -> String {
     let request = apb::GetPlayerRequest {
         player: Some(apb::get_player_request::Player::Id(id)),
     };
-    match clients.accounts.get_player(request).await {
+    match accounts.get_player(request).await {
         Ok(answer) => answer
             .into_inner()
             .player
@@ -868,8 +868,8 @@ async fn name_of(clients: &mut Clients, id: i64) -> String {
 /// The record of `game` (with its turns) in the format of `hanniball_rules::record`: the one
 /// the web pages offer for download.
 async fn record_of(clients: &mut Clients, game: &pb::Game) -> GameRecord {
-    let white = name_of(clients, game.white_player_id).await;
-    let black = name_of(clients, game.black_player_id).await;
+    let white = name_of(&mut clients.accounts, game.white_player_id).await;
+    let black = name_of(&mut clients.accounts, game.black_player_id).await;
     hanniball_web::record(game, &white, &black)
 }
 

@@ -7,7 +7,7 @@ use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 
-use crate::client::{Accounts, Connection, channel, parse_time, player_by_name, rpc};
+use crate::client::{Accounts, Connection, channel, name_of, parse_time, player_by_name, rpc};
 
 #[derive(Debug, Subcommand)]
 pub enum TournamentCommand {
@@ -62,9 +62,10 @@ pub enum TournamentCommand {
         #[arg(long)]
         over_the_board: bool,
     },
-    /// Start a Swiss from a TRF file another program wrote (an organiser or the admin): its players (registered
-    /// here when no player has their name), ratings and rounds played, checked as `swiss check
-    /// --strict` checks them; then `tournament pair` pairs the next round as the file would be.
+    /// Start a Swiss from a TRF file another program wrote (an organiser or the admin): its
+    /// players (registered here when no player has their name), ratings and rounds played,
+    /// checked as `swiss check --strict` checks them; then `tournament pair` pairs the next
+    /// round as the file would be.
     Import {
         /// The TRF file (UTF-8, UTF-16 or Windows-1252); `-` reads standard input.
         file: String,
@@ -115,22 +116,22 @@ pub enum TournamentCommand {
     },
     /// Seed the players and pair round 1 (its organisers or the admin).
     Start { id: i64 },
-    /// Pair the next round now (admin; when pairing is manual).
+    /// Pair the next round now (its organisers or the admin; when pairing is manual).
     Pair { id: i64 },
-    /// Enter a board's result (its organisers or the admin): 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-. A game that is on
-    /// ends with it; a board that has a result keeps it (use `correct`).
+    /// Enter a board's result (its organisers or the admin): 1-0, 0-1, 1/2-1/2, +/-, -/+, -/-.
+    /// A game that is on ends with it; a board that has a result keeps it (use `correct`).
     Result {
         id: i64,
         round: u32,
         board: u32,
         result: String,
     },
-    /// Enter a round's results in one all-or-nothing call (its organisers or the admin): a line per board, `BOARD
-    /// RESULT` (`3 1-0`), from FILE or standard input (`-`); blank lines and `#` comments are
-    /// skipped. Any bad line or refused board changes nothing.
+    /// Enter a round's results in one all-or-nothing call (its organisers or the admin): a line
+    /// per board, `BOARD RESULT` (`3 1-0`), from FILE or standard input (`-`); blank lines and
+    /// `#` comments are skipped. Any bad line or refused board changes nothing.
     Results { id: i64, round: u32, file: String },
-    /// Correct a board's recorded result (its organisers or the admin): the game, the TRF, the standings and the
-    /// ratings follow. After the next round is paired the pairings made stand.
+    /// Correct a board's recorded result (its organisers or the admin): the game, the TRF, the
+    /// standings and the ratings follow. After the next round is paired the pairings made stand.
     Correct {
         id: i64,
         round: u32,
@@ -218,7 +219,20 @@ fn kind_name(kind: spb::BoardKind) -> &'static str {
     }
 }
 
-fn show(t: &spb::Tournament) -> String {
+/// Who organises a tournament, as `show` and `organisers` print it: names, or the admin alone.
+async fn organisers(accounts: &mut Accounts, ids: &[i64]) -> String {
+    if ids.is_empty() {
+        return "none (the admin's alone)".to_owned();
+    }
+    let mut names = Vec::with_capacity(ids.len());
+    for &id in ids {
+        names.push(name_of(accounts, id).await);
+    }
+    names.join(", ")
+}
+
+/// A tournament as text; `organisers` (names) when the answer carried them.
+fn show(t: &spb::Tournament, organisers: Option<&str>) -> String {
     let settings = t.settings.clone().unwrap_or_default();
     let status = match t.status() {
         spb::TournamentStatus::Registration => "registration",
@@ -245,6 +259,9 @@ fn show(t: &spb::Tournament) -> String {
         settings.tiebreaks.join(", "),
         rules_note(&settings.tiebreak_rules, &settings.tiebreak_unrated)
     ));
+    if let Some(organisers) = organisers {
+        out.push_str(&format!("organisers: {organisers}\n"));
+    }
     let name = |id: i64| {
         t.entrants
             .iter()
@@ -503,7 +520,8 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
                 .map_err(rpc)?
                 .into_inner();
             let t = answer.tournament.context("no tournament in the answer")?;
-            print!("{}", show(&t));
+            let organisers = organisers(&mut calls.accounts, &t.organiser_ids).await;
+            print!("{}", show(&t, Some(&organisers)));
             if !answer.page_url.is_empty() {
                 println!("\npage: {0}\nprint view: {0}/print", answer.page_url);
             }
@@ -580,14 +598,9 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
                 }
                 answer.organiser_ids
             };
-            let ids: Vec<String> = ids.iter().map(i64::to_string).collect();
             println!(
                 "tournament {id} organisers: {}",
-                if ids.is_empty() {
-                    "none (the admin's alone)".to_owned()
-                } else {
-                    format!("players {}", ids.join(", "))
-                }
+                organisers(&mut calls.accounts, &ids).await
             );
             Ok(())
         }
@@ -761,7 +774,7 @@ impl Calls {
             .into_inner()
             .tournament
             .context("no tournament in the answer")?;
-        print!("{}", show(&t));
+        print!("{}", show(&t, None));
         Ok(())
     }
 
@@ -774,7 +787,7 @@ impl Calls {
             .into_inner()
             .tournament
             .context("no tournament in the answer")?;
-        print!("{}", show(&t));
+        print!("{}", show(&t, None));
         Ok(())
     }
 

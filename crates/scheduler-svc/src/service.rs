@@ -761,11 +761,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::CreateTournamentRequest>,
     ) -> Result<Response<pb::CreateTournamentResponse>, Status> {
-        let caller = self.caller(&request, Scope::Organise).await?;
-        let owner = match caller {
-            Caller::Player(me) => Some(me),
-            Caller::Admin => None,
-        };
+        let owner = owner(self.caller(&request, Scope::Organise).await?);
         let s = request
             .into_inner()
             .settings
@@ -779,10 +775,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .map_err(ServiceError::from)?;
         tracing::info!(tournament = id, "tournament created");
         let loaded = self.core.load(id).await?;
-        let mut sent = tournament(&loaded, true);
-        sent.organiser_ids = owner.map(|me| me.0).into_iter().collect();
         Ok(Response::new(pb::CreateTournamentResponse {
-            tournament: Some(sent),
+            tournament: Some(created(&loaded, owner)),
         }))
     }
 
@@ -790,11 +784,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         &self,
         request: Request<pb::ImportTournamentRequest>,
     ) -> Result<Response<pb::ImportTournamentResponse>, Status> {
-        let caller = self.caller(&request, Scope::Organise).await?;
-        let owner = match caller {
-            Caller::Player(me) => Some(me),
-            Caller::Admin => None,
-        };
+        let owner = owner(self.caller(&request, Scope::Organise).await?);
         let r = request.into_inner();
         if r.trf.len() > MAX_TRF_BYTES {
             return Err(ServiceError::InvalidArgument(format!(
@@ -856,7 +846,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         );
         let loaded = self.core.load(id).await?;
         Ok(Response::new(pb::ImportTournamentResponse {
-            tournament: Some(tournament(&loaded, true)),
+            tournament: Some(created(&loaded, owner)),
         }))
     }
 
@@ -1572,7 +1562,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .store
             .add_organiser(r.tournament_id, player.id)
             .await
-            .map_err(ServiceError::from)?;
+            .map_err(ServiceError::from)?
+            .ok_or_else(|| ServiceError::NotFound {
+                what: "tournament",
+                id: r.tournament_id.to_string(),
+            })?;
         let organiser_ids = self.organiser_ids(r.tournament_id).await?;
         tracing::info!(
             tournament = r.tournament_id,
@@ -1592,6 +1586,20 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
     ) -> Result<Response<pb::RemoveOrganiserResponse>, Status> {
         let r = *request.get_ref();
         let caller = self.organiser(&request, r.tournament_id).await?;
+        let store = &self.core.store;
+        if caller == Caller::Admin
+            && store
+                .tournament_version(r.tournament_id)
+                .await
+                .map_err(ServiceError::from)?
+                .is_none()
+        {
+            return Err(ServiceError::NotFound {
+                what: "tournament",
+                id: r.tournament_id.to_string(),
+            }
+            .into());
+        }
         let before = self.organiser_ids(r.tournament_id).await?;
         if caller == Caller::Player(PlayerId(r.player_id)) && before == [r.player_id] {
             return Err(ServiceError::FailedPrecondition(format!(
@@ -1697,6 +1705,21 @@ impl SchedulerService {
             .remove(&id)
             .unwrap_or_default())
     }
+}
+
+/// Who organises a tournament `caller` creates: a player organises its own; the admin's has none.
+fn owner(caller: Caller) -> Option<PlayerId> {
+    match caller {
+        Caller::Player(me) => Some(me),
+        Caller::Admin => None,
+    }
+}
+
+/// A tournament just created or imported, as sent: its one organiser, if any, included.
+fn created(loaded: &Loaded, owner: Option<PlayerId>) -> pb::Tournament {
+    let mut sent = tournament(loaded, true);
+    sent.organiser_ids = owner.map(|me| me.0).into_iter().collect();
+    sent
 }
 
 /// The C.07 text in force for a tournament created at `ms` (milliseconds since 1970).

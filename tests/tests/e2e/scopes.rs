@@ -1120,8 +1120,24 @@ async fn organisers_change_only_their_own_tournaments() {
             forbidden: true,
         };
         denied("forbid", s.set_forbidden_pair(forbid).await);
+        // Refused for want of the right, before the state is looked at (it has started).
+        let start = spb::StartTournamentRequest { tournament_id: id };
+        denied("start", s.start_tournament(start).await);
+        let add_many = spb::AddPlayersRequest {
+            tournament_id: id,
+            players: vec![spb::PlayerEntry {
+                player_id: players[4],
+                rating: 0,
+            }],
+        };
+        denied("add players", s.add_players(add_many).await);
         let delete = spb::DeleteTournamentRequest { tournament_id: id };
         denied("delete", s.delete_tournament(delete).await);
+        let oust = spb::RemoveOrganiserRequest {
+            tournament_id: id,
+            player_id: olga,
+        };
+        denied("remove organiser", s.remove_organiser(oust).await);
         let join = spb::AddOrganiserRequest {
             tournament_id: id,
             player_id: petra,
@@ -1233,6 +1249,243 @@ async fn organisers_change_only_their_own_tournaments() {
             .expect_err("no longer an organiser");
         assert_eq!(status.code(), Code::PermissionDenied);
         assert!(status.message().contains("`organise`"), "{status:?}");
+        // Nor can a new token bring it back: from the admin (by default a player's rights
+        // only) or from the old token.
+        let status = admin
+            .accounts
+            .issue_token(apb::IssueTokenRequest {
+                player_id: olga,
+                scopes: vec!["organise".to_owned()],
+                expires_in_seconds: 0,
+            })
+            .await
+            .expect_err("not an organiser");
+        assert_eq!(status.code(), Code::PermissionDenied, "{status:?}");
+        let fresh = clients(&url, &issue(&mut admin, olga, &[], 0).await, olga, 0).await;
+        let who = fresh
+            .accounts
+            .clone()
+            .who_am_i(apb::WhoAmIRequest {})
+            .await
+            .expect("who")
+            .into_inner();
+        assert_eq!(who.scopes, ["play", "queue", "read", "tokens"]);
+        let status = olga_c
+            .accounts
+            .issue_token(apb::IssueTokenRequest {
+                player_id: 0,
+                scopes: vec!["organise".to_owned()],
+                expires_in_seconds: 0,
+            })
+            .await
+            .expect_err("the old token lost it");
+        assert_eq!(status.code(), Code::PermissionDenied, "{status:?}");
         shutdown.cancel();
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_the_admin_creates_is_the_admins_until_it_adds_organisers() {
+    for db in databases().await {
+        let (url, shutdown) = serve(&db).await;
+        let mut admin = clients(&url, ADMIN_TOKEN, 0, 0).await;
+        let (olga, olga_token) = organiser(&mut admin, "Olga").await;
+        let mut olga_c = clients(&url, &olga_token, olga, 0).await;
+        let (bot, _) = hanniball_e2e::register_bot(&mut admin.accounts, "bot").await;
+        let (plain, _) = hanniball_e2e::register_bot(&mut admin.accounts, "plain").await;
+        let created = admin
+            .scheduler
+            .create_tournament(spb::CreateTournamentRequest {
+                settings: Some(spb::TournamentSettings {
+                    name: "The admin's".to_owned(),
+                    rounds: 1,
+                    ..Default::default()
+                }),
+            })
+            .await
+            .expect("create")
+            .into_inner()
+            .tournament
+            .expect("t");
+        let id = created.id;
+        assert!(created.organiser_ids.is_empty(), "{created:?}");
+        let add = spb::AddPlayerRequest {
+            tournament_id: id,
+            player_id: bot,
+            rating: 0,
+        };
+        let status = olga_c
+            .scheduler
+            .add_player(add)
+            .await
+            .expect_err("not hers");
+        assert_eq!(status.code(), Code::PermissionDenied);
+        assert!(
+            status
+                .message()
+                .contains(&format!("you do not organise tournament {id}")),
+            "{status:?}"
+        );
+        let delete = spb::DeleteTournamentRequest { tournament_id: id };
+        denied("delete", olga_c.scheduler.delete_tournament(delete).await);
+        assert!(tournament(&mut admin, id).await.entrants.is_empty());
+
+        // Only players holding the right become organisers, only of tournaments that exist.
+        let status = admin
+            .scheduler
+            .add_organiser(spb::AddOrganiserRequest {
+                tournament_id: id,
+                player_id: plain,
+            })
+            .await
+            .expect_err("not an organiser");
+        assert_eq!(status.code(), Code::FailedPrecondition, "{status:?}");
+        let status = admin
+            .scheduler
+            .add_organiser(spb::AddOrganiserRequest {
+                tournament_id: id + 1_000,
+                player_id: olga,
+            })
+            .await
+            .expect_err("no such tournament");
+        assert_eq!(status.code(), Code::NotFound, "{status:?}");
+        let added = admin
+            .scheduler
+            .add_organiser(spb::AddOrganiserRequest {
+                tournament_id: id,
+                player_id: olga,
+            })
+            .await
+            .expect("the admin adds olga")
+            .into_inner();
+        assert!(added.added);
+        assert_eq!(added.organiser_ids, vec![olga]);
+        olga_c
+            .scheduler
+            .add_player(add)
+            .await
+            .expect("now hers too");
+        let listed = olga_c
+            .scheduler
+            .list_tournaments(spb::ListTournamentsRequest::default())
+            .await
+            .expect("list")
+            .into_inner()
+            .tournaments;
+        let summary = listed.iter().find(|t| t.id == id).expect("listed");
+        assert_eq!(summary.organiser_ids, vec![olga]);
+        // The admin may take the last organiser away: the tournament is the admin's alone again.
+        let removed = admin
+            .scheduler
+            .remove_organiser(spb::RemoveOrganiserRequest {
+                tournament_id: id,
+                player_id: olga,
+            })
+            .await
+            .expect("the admin removes olga")
+            .into_inner();
+        assert!(removed.removed && removed.organiser_ids.is_empty());
+        let start = spb::StartTournamentRequest { tournament_id: id };
+        denied("start", olga_c.scheduler.start_tournament(start).await);
+        admin
+            .scheduler
+            .delete_tournament(spb::DeleteTournamentRequest { tournament_id: id })
+            .await
+            .expect("the admin deletes it");
+        shutdown.cancel();
+    }
+}
+
+/// Polls `call` until it is refused for want of the `organise` scope, for at most two seconds
+/// (a token cache alone would keep the right for ten).
+async fn until_not_organising(
+    mut call: impl FnMut() -> Pin<Box<dyn Future<Output = Result<(), Status>> + Send>>,
+) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+    loop {
+        match call().await {
+            Err(s) if s.code() == Code::PermissionDenied && s.message().contains("`organise`") => {
+                return;
+            }
+            other => assert!(
+                tokio::time::Instant::now() < deadline,
+                "still organising after 2 s: {other:?}"
+            ),
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_right_taken_away_on_one_replica_ends_on_the_other() {
+    let Some(base) = hanniball_db::testing::postgres_base_url() else {
+        eprintln!("skipped: replicas need PostgreSQL (HANNIBALL_TEST_POSTGRES_URL is not set)");
+        return;
+    };
+    let db = hanniball_db::testing::postgres_url(&base)
+        .await
+        .expect("a fresh database");
+    let (url_a, shutdown_a) = serve(&db).await;
+    let (url_b, shutdown_b) = serve(&db).await;
+    let mut admin_a = clients(&url_a, ADMIN_TOKEN, 0, 0).await;
+    let (olga, token) = organiser(&mut admin_a, "Olga").await;
+    let on_b = clients(&url_b, &token, olga, 0).await;
+    // Every cache of B holds the token with `organise`: its accounts' and its scheduler's.
+    let who = on_b
+        .accounts
+        .clone()
+        .who_am_i(apb::WhoAmIRequest {})
+        .await
+        .expect("who")
+        .into_inner();
+    assert!(who.scopes.contains(&"organise".to_owned()), "{who:?}");
+    on_b.scheduler
+        .clone()
+        .create_tournament(spb::CreateTournamentRequest {
+            settings: Some(spb::TournamentSettings {
+                name: "On B".to_owned(),
+                rounds: 1,
+                ..Default::default()
+            }),
+        })
+        .await
+        .expect("olga creates on B");
+
+    admin_a
+        .accounts
+        .set_organiser(apb::SetOrganiserRequest {
+            player_id: olga,
+            organiser: false,
+        })
+        .await
+        .expect("taken away through A");
+    // A deletion of a tournament that does not exist changes nothing: NOT_FOUND while the token
+    // organises, PERMISSION_DENIED (scope) once B has heard.
+    until_not_organising(|| {
+        let mut scheduler = on_b.scheduler.clone();
+        Box::pin(async move {
+            scheduler
+                .delete_tournament(spb::DeleteTournamentRequest {
+                    tournament_id: 999_999,
+                })
+                .await
+                .map(drop)
+        })
+    })
+    .await;
+    until_not_organising(|| {
+        let mut accounts = on_b.accounts.clone();
+        Box::pin(async move {
+            accounts
+                .register_player(apb::RegisterPlayerRequest {
+                    name: String::new(),
+                    ..Default::default()
+                })
+                .await
+                .map(drop)
+        })
+    })
+    .await;
+    shutdown_a.cancel();
+    shutdown_b.cancel();
 }

@@ -6,7 +6,7 @@
 
 use std::process::{Command, Stdio};
 
-use crate::common::{data_dir, serve};
+use crate::common::{created, data_dir, serve, token_in};
 
 /// Runs `hanniball args...` against `url` with `token`, `input` on standard input; returns
 /// (exit code, stdout, stderr).
@@ -306,4 +306,98 @@ fn an_organiser_runs_a_club_night_from_the_command_line() {
         err.contains("round 4") && err.contains("not paired yet"),
         "{err}"
     );
+}
+
+#[test]
+fn organisers_run_their_own_tournaments_with_their_own_tokens() {
+    let dir = data_dir("organisers");
+    let (_server, url) = serve(&dir, &[]);
+    let admin = std::fs::read_to_string(dir.join("admin-token")).expect("admin token");
+    let admin = admin.trim();
+    for name in ["ann", "ben", "cat", "dan"] {
+        ok(&url, admin, &["player", "register", name]);
+    }
+    let create = ["tournament", "create", "Olga's night", "--rounds", "1"];
+    let create = [&create[..], &["--manual", "--over-the-board"]].concat();
+    // A player's token, before the right: no `organise`, no tournament.
+    let olga = token_in(&ok(&url, admin, &["player", "register", "olga"]));
+    let (code, _, err) = run(&url, &olga, &create);
+    assert_eq!(code, 1);
+    assert!(err.contains("`organise`"), "{err}");
+
+    // The admin grants the right; a token issued then holds it.
+    let out = ok(&url, admin, &["player", "organiser", "olga", "--grant"]);
+    assert!(
+        out.contains("olga") && out.contains("is now an organiser"),
+        "{out}"
+    );
+    let olga = token_in(&ok(&url, admin, &["player", "token", "olga"]));
+    let mut others = Vec::new();
+    for name in ["petra", "carl"] {
+        ok(&url, admin, &["player", "register", name]);
+        ok(&url, admin, &["player", "organiser", name, "--grant"]);
+        others.push(token_in(&ok(&url, admin, &["player", "token", name])));
+    }
+    let [petra, carl] = <[String; 2]>::try_from(others).expect("two");
+    let id = created(&ok(&url, &olga, &create));
+    ok(
+        &url,
+        &olga,
+        &["tournament", "add", &id, "ann", "ben", "cat", "dan"],
+    );
+    let out = ok(
+        &url,
+        &olga,
+        &["tournament", "organisers", &id, "add", "petra"],
+    );
+    assert!(out.contains("organisers: olga, petra"), "{out}");
+    let show = ok(&url, &carl, &["tournament", "show", &id]);
+    assert!(show.contains("organisers: olga, petra"), "{show}");
+
+    // Another organiser is refused, naming why, and nothing changes.
+    for args in [
+        &["tournament", "start", id.as_str()][..],
+        &["tournament", "delete", &id],
+        &["tournament", "organisers", &id, "add", "carl"],
+        &["tournament", "add", &id, "olga"],
+    ] {
+        let (code, _, err) = run(&url, &carl, args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(
+            err.contains(&format!("you do not organise tournament {id}")),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(ok(&url, &carl, &["tournament", "show", &id]), show);
+
+    // The co-organiser starts it, the owner enters a result; started, it is kept.
+    ok(&url, &petra, &["tournament", "start", &id]);
+    ok(&url, &olga, &["tournament", "result", &id, "1", "1", "1-0"]);
+    let (code, _, err) = run(&url, &olga, &["tournament", "delete", &id]);
+    assert_eq!(code, 1);
+    assert!(err.contains("has started"), "{err}");
+    let spare = created(&ok(&url, &olga, &create));
+    let out = ok(&url, &olga, &["tournament", "delete", &spare]);
+    assert!(
+        out.contains(&format!("tournament {spare} deleted")),
+        "{out}"
+    );
+    let (code, _, _) = run(&url, admin, &["tournament", "show", &spare]);
+    assert_eq!(code, 1, "deleted");
+
+    // Petra leaves; the right taken away ends olga's at once.
+    let out = ok(
+        &url,
+        &petra,
+        &["tournament", "organisers", &id, "remove", "petra"],
+    );
+    assert!(out.contains("organisers: olga"), "{out}");
+    let out = ok(&url, admin, &["player", "organiser", "olga", "--revoke"]);
+    assert!(out.contains("is no longer an organiser"), "{out}");
+    let (code, _, err) = run(&url, &olga, &create);
+    assert_eq!(code, 1);
+    assert!(err.contains("`organise`"), "{err}");
+    let (code, _, err) = run(&url, &olga, &["tournament", "result", &id, "1", "2", "1-0"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("`organise`"), "{err}");
 }

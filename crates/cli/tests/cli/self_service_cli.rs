@@ -1,7 +1,7 @@
 //! `hanniball` as a player would use it with its own token: enter and leave a tournament open for
 //! entry, issue and list its own tokens; a closed tournament refuses it (exit 1).
 
-use crate::common::{data_dir, register_two, serve};
+use crate::common::{created, data_dir, register_two, serve};
 
 use std::process::Command;
 
@@ -17,16 +17,6 @@ fn run(url: &str, token: &str, args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
-}
-
-/// The tournament id from `tournament N created`.
-fn created(stdout: &str) -> String {
-    stdout
-        .trim()
-        .strip_prefix("tournament ")
-        .and_then(|rest| rest.strip_suffix(" created"))
-        .unwrap_or_else(|| panic!("unexpected output {stdout:?}"))
-        .to_owned()
 }
 
 #[tokio::test]

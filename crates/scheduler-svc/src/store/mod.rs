@@ -497,9 +497,21 @@ impl Store {
         Ok(found)
     }
 
-    /// Adds an organiser to tournament `id`: whether it was not one already.
-    pub async fn add_organiser(&self, id: i64, player: PlayerId) -> Result<bool, StoreError> {
+    /// Adds an organiser to tournament `id`: whether it was not one already; `None` when there is
+    /// no such tournament (a row for an id not yet used would hand its player that tournament).
+    pub async fn add_organiser(
+        &self,
+        id: i64,
+        player: PlayerId,
+    ) -> Result<Option<bool>, StoreError> {
         let txn = self.plumbing.begin_write().await?;
+        if tournaments::Entity::find_by_id(id)
+            .one(&txn)
+            .await?
+            .is_none()
+        {
+            return Ok(None);
+        }
         let mut sql = Sql::new(
             self.db.get_database_backend(),
             "SELECT 1 FROM tournament_organisers WHERE tournament_id = ",
@@ -508,11 +520,11 @@ impl Store {
         sql.push(" AND player_id = ");
         sql.bind(player.0);
         if txn.query_one_raw(sql.statement()).await?.is_some() {
-            return Ok(false);
+            return Ok(Some(false));
         }
         insert_organiser(&txn, id, player).await?;
         txn.commit().await?;
-        Ok(true)
+        Ok(Some(true))
     }
 
     /// Removes an organiser from tournament `id`: whether it was one.

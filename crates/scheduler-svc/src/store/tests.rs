@@ -395,3 +395,81 @@ async fn tournaments_are_found_by_words_of_their_names() {
         );
     }
 }
+
+#[tokio::test]
+async fn organisers_are_kept_per_tournament_and_go_with_a_deleted_one() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let (olga, petra) = (PlayerId(7), PlayerId(8));
+        let id = store
+            .create_tournament(&tournament(), Some(olga))
+            .await
+            .expect("create");
+        let admins = store
+            .create_tournament(&tournament(), None)
+            .await
+            .expect("the admin's");
+        assert!(store.is_organiser(id, olga).await.expect("q"));
+        assert!(!store.is_organiser(id, petra).await.expect("q"));
+        assert!(!store.is_organiser(admins, olga).await.expect("q"));
+        let organisers = store.organisers(&[id, admins]).await.expect("q");
+        assert_eq!(organisers.get(&id), Some(&vec![7]));
+        assert_eq!(organisers.get(&admins), None, "the admin's alone");
+
+        assert_eq!(
+            store.add_organiser(id, petra).await.expect("add"),
+            Some(true)
+        );
+        assert_eq!(
+            store.add_organiser(id, petra).await.expect("again"),
+            Some(false)
+        );
+        assert_eq!(
+            store.add_organiser(999_999, petra).await.expect("unknown"),
+            None,
+            "no row for a tournament that does not exist"
+        );
+        assert!(!store.is_organiser(999_999, petra).await.expect("q"));
+        assert_eq!(
+            store.organisers(&[id]).await.expect("q").get(&id),
+            Some(&vec![7, 8])
+        );
+        assert!(store.remove_organiser(id, olga).await.expect("remove"));
+        assert!(!store.remove_organiser(id, olga).await.expect("again"));
+        assert!(!store.is_organiser(id, olga).await.expect("q"));
+        assert!(store.is_organiser(id, petra).await.expect("q"));
+
+        // Deleted before the start, with its entries and organisers; never after it.
+        store
+            .add_entrant(&EntrantRow {
+                tournament_id: id,
+                player_id: 1,
+                start_rank: None,
+                rating: 1500,
+                joined_round: 1,
+                withdrawn_from: None,
+            })
+            .await
+            .expect("entrant");
+        assert!(store.delete_tournament(id).await.expect("delete"));
+        assert_eq!(store.tournament_version(id).await.expect("q"), None);
+        assert!(store.entrants(id).await.expect("q").is_empty());
+        assert!(!store.is_organiser(id, petra).await.expect("q"));
+        assert!(!store.delete_tournament(id).await.expect("gone"));
+        // Ids are never used again: a scheduler's cached copy or an organiser's row of a
+        // deleted tournament never stands for a new one.
+        let next = store
+            .create_tournament(&tournament(), None)
+            .await
+            .expect("create");
+        assert!(next > admins, "{next} after {admins}");
+        assert!(!store.is_organiser(next, petra).await.expect("q"));
+
+        store
+            .store_round(admins, 1, &[], &[])
+            .await
+            .expect("started");
+        assert!(!store.delete_tournament(admins).await.expect("started"));
+        assert!(store.tournament_version(admins).await.expect("q").is_some());
+    }
+}

@@ -80,9 +80,24 @@ pub fn read_token(url: &str, admin: &str, name: &str) -> String {
         admin,
         &["player", "token", name, "--scope", "read", "--server", url],
     );
+    token_in(&out)
+}
+
+/// The token a command printed (`player register`, `player token`: shown once, `hb_…`).
+pub fn token_in(out: &str) -> String {
     out.split_whitespace()
         .find(|w| w.starts_with("hb_"))
-        .expect("a token")
+        .unwrap_or_else(|| panic!("no token in {out:?}"))
+        .to_owned()
+}
+
+/// The tournament id from `tournament N created`.
+pub fn created(stdout: &str) -> String {
+    stdout
+        .trim()
+        .strip_prefix("tournament ")
+        .and_then(|rest| rest.strip_suffix(" created"))
+        .unwrap_or_else(|| panic!("unexpected output {stdout:?}"))
         .to_owned()
 }
 

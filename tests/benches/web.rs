@@ -314,6 +314,7 @@ async fn tournament_page(players: usize, rounds: u32, pages: usize) {
         organiser
             .get_standings(spb::GetStandingsRequest {
                 tournament_id: tournament,
+                after_round: 0,
             })
             .await
             .expect("standings");

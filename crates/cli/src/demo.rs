@@ -450,7 +450,10 @@ fn print_pairings(t: &spb::Tournament, round: u32, name: &impl Fn(i64) -> String
 
 async fn print_standings(scheduler: &mut Scheduler, tid: i64) -> Result<()> {
     let standings = scheduler
-        .get_standings(spb::GetStandingsRequest { tournament_id: tid })
+        .get_standings(spb::GetStandingsRequest {
+            tournament_id: tid,
+            after_round: 0,
+        })
         .await
         .map_err(rpc)?
         .into_inner();

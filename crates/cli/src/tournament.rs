@@ -144,7 +144,12 @@ pub enum TournamentCommand {
     /// Show a tournament: its players and every round's pairings and results.
     Show { id: i64 },
     /// Standings with tie-breaks.
-    Standings { id: i64 },
+    Standings {
+        id: i64,
+        /// After this round (default: the last complete one).
+        #[arg(long, default_value_t = 0)]
+        after: u32,
+    },
     /// The tournament as a FIDE TRF file (stdout).
     Export { id: i64 },
     /// List tournaments.
@@ -527,7 +532,7 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             }
             Ok(())
         }
-        TournamentCommand::Standings { id } => calls.standings(id).await,
+        TournamentCommand::Standings { id, after } => calls.standings(id, after).await,
         TournamentCommand::Export { id } => calls.export(id).await,
         TournamentCommand::List => calls.list().await,
         TournamentCommand::Forbid {
@@ -964,10 +969,13 @@ impl Calls {
         Ok(())
     }
 
-    async fn standings(&mut self, id: i64) -> Result<()> {
+    async fn standings(&mut self, id: i64, after_round: u32) -> Result<()> {
         let s = self
             .scheduler
-            .get_standings(spb::GetStandingsRequest { tournament_id: id })
+            .get_standings(spb::GetStandingsRequest {
+                tournament_id: id,
+                after_round,
+            })
             .await
             .map_err(rpc)?
             .into_inner();

@@ -1323,19 +1323,29 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         request: Request<pb::GetStandingsRequest>,
     ) -> Result<Response<pb::GetStandingsResponse>, Status> {
         self.caller(&request, Scope::Read).await?;
-        let loaded = self
-            .core
-            .load(positive(request.get_ref().tournament_id, "tournament_id")?)
-            .await?;
+        let id = positive(request.get_ref().tournament_id, "tournament_id")?;
+        let after = request.get_ref().after_round;
+        let loaded = self.core.load(id).await?;
+        let current = loaded.tournament.current_round;
+        let complete = if loaded.round_complete(current) {
+            current
+        } else {
+            current - 1
+        }
+        .max(0) as u32;
+        if after > complete {
+            return Err(ServiceError::FailedPrecondition(format!(
+                "tournament {id} has no standings after round {after}: {}",
+                match complete {
+                    0 => "no round is complete yet".to_owned(),
+                    n => format!("the last complete round is {n}"),
+                }
+            ))
+            .into());
+        }
+        let rounds = if after == 0 { complete } else { after };
         // The standings of a big field take a while: off the async workers.
         let response = crate::core::off_runtime(move || {
-            let current = loaded.tournament.current_round;
-            let rounds = if loaded.round_complete(current) {
-                current
-            } else {
-                current - 1
-            }
-            .max(0) as u32;
             let model = loaded.model();
             let order = loaded.tiebreaks();
             let options = loaded.tiebreak_options();

@@ -87,6 +87,7 @@ pub(crate) fn api_error(status: &tonic::Status) -> Response {
     match status.code() {
         tonic::Code::NotFound => error_page(StatusCode::NOT_FOUND, status.message()),
         tonic::Code::InvalidArgument => error_page(StatusCode::BAD_REQUEST, status.message()),
+        tonic::Code::FailedPrecondition => error_page(StatusCode::NOT_FOUND, status.message()),
         tonic::Code::Unavailable => error_page(
             StatusCode::SERVICE_UNAVAILABLE,
             "The game server is not reachable; try again shortly.",

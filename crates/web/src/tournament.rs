@@ -35,11 +35,24 @@ pub(crate) async fn tournament_page(
     let Some(id) = game_id(&id) else {
         return bad_tournament_id();
     };
-    let (tournament, standings) = match read(&mut api, id).await {
+    let after = match query_value(uri.query(), "after") {
+        None => 0,
+        Some(text) => match text.parse::<u32>() {
+            Ok(round) if round > 0 => round,
+            _ => {
+                return error_page(
+                    StatusCode::BAD_REQUEST,
+                    "after= takes a round number (1, 2, …).",
+                );
+            }
+        },
+    };
+    let (tournament, standings) = match read(&mut api, id, after).await {
         Ok(both) => both,
         Err(response) => return response,
     };
     let by_rank = query_value(uri.query(), "order").as_deref() == Some("rank");
+    let complete = complete_rounds(&tournament);
     let settings = tournament.settings.clone().unwrap_or_default();
     let live = is_live(&tournament);
     let time_control = settings.time_control.map_or_else(
@@ -58,13 +71,29 @@ pub(crate) async fn tournament_page(
             " · " a href={ "/tournaments/" (id) "/trf" } download { "TRF" }
             " · " a href={ "/tournaments/" (id) "/print" } id="print-link" { "Print pairings and standings" }
         }
-        section {
-            h2 { "Standings" }
+        section id="standings" {
+            h2 {
+                @if standings.rounds == 0 { "Standings before round 1" }
+                @else { "Standings after round " (standings.rounds) }
+            }
+            @if complete > 1 {
+                nav.pages.noprint aria-label="standings after round" {
+                    "After round:"
+                    @for round in 1..=complete {
+                        " "
+                        @if round == standings.rounds {
+                            strong aria-current="page" { (round) }
+                        } @else {
+                            a href={ "/tournaments/" (id) "?after=" (round) "#standings" } { (round) }
+                        }
+                    }
+                }
+            }
             (standings_table(&standings))
             (legend(&standings.tiebreak_names))
             (rules_note(&standings))
         }
-        (crosstable(&tournament, &standings, by_rank))
+        (crosstable(&tournament, &standings, by_rank, after == 0))
         (corrections(&tournament))
         @for round in rounds(&tournament).iter().rev() {
             section id={ "round-" (round) } {
@@ -95,7 +124,7 @@ pub(crate) async fn print_page(
     let Some(id) = game_id(&id) else {
         return bad_tournament_id();
     };
-    let (tournament, standings) = match read(&mut api, id).await {
+    let (tournament, standings) = match read(&mut api, id, 0).await {
         Ok(both) => both,
         Err(response) => return response,
     };
@@ -141,6 +170,7 @@ pub(crate) async fn print_page(
 async fn read(
     api: &mut Api,
     id: i64,
+    after_round: u32,
 ) -> Result<(spb::Tournament, spb::GetStandingsResponse), Response> {
     let Some(scheduler) = api.scheduler.as_mut() else {
         return Err(unavailable("tournaments"));
@@ -148,11 +178,29 @@ async fn read(
     let mut other = scheduler.clone();
     let (tournament, standings) = tokio::join!(
         tournament_of(scheduler, id),
-        other.get_standings(spb::GetStandingsRequest { tournament_id: id })
+        other.get_standings(spb::GetStandingsRequest {
+            tournament_id: id,
+            after_round,
+        })
     );
     let tournament = tournament.map_err(|status| api_error(&status))?;
     let standings = standings.map_err(|status| api_error(&status))?.into_inner();
     Ok((tournament, standings))
+}
+
+/// How many rounds are complete: every game of them has a result (a round still being played
+/// is not counted).
+fn complete_rounds(tournament: &spb::Tournament) -> u32 {
+    rounds(tournament)
+        .into_iter()
+        .take_while(|round| {
+            tournament
+                .boards
+                .iter()
+                .filter(|b| b.round == *round && b.kind == spb::BoardKind::Game as i32)
+                .all(|b| !b.result.is_empty())
+        })
+        .count() as u32
 }
 
 /// The rounds with boards, in order.
@@ -446,6 +494,7 @@ fn crosstable(
     tournament: &spb::Tournament,
     standings: &spb::GetStandingsResponse,
     by_rank: bool,
+    with_tiebreaks: bool,
 ) -> Markup {
     let rounds = tournament.boards.iter().map(|b| b.round).max().unwrap_or(0);
     if rounds == 0 {
@@ -488,6 +537,11 @@ fn crosstable(
         }
     }
     let id = tournament.id;
+    let tiebreaks: std::collections::HashMap<i64, &[String]> = standings
+        .standings
+        .iter()
+        .map(|s| (s.player_id, s.tiebreaks.as_slice()))
+        .collect();
     html! {
         section id="crosstable" {
             h2 { "Crosstable" }
@@ -508,6 +562,9 @@ fn crosstable(
                     th.name scope="col" { "Player" }
                     @for round in 1..=rounds { th scope="col" { "R" (round) } }
                     th scope="col" { "Points" }
+                    @if with_tiebreaks {
+                        @for name in &standings.tiebreak_names { th scope="col" { (name) } }
+                    }
                 } }
                 tbody {
                     @for entrant in &entrants {
@@ -521,6 +578,12 @@ fn crosstable(
                                 }
                             }
                             td { (points(entrant.score_halves)) }
+                            @if with_tiebreaks {
+                                @let values = tiebreaks.get(&entrant.player_id).copied().unwrap_or_default();
+                                @for i in 0..standings.tiebreak_names.len() {
+                                    td { (values.get(i).map_or("", String::as_str)) }
+                                }
+                            }
                         }
                     }
                 }

@@ -199,7 +199,10 @@ impl Admin {
     async fn points(&mut self, id: i64) -> Vec<(i64, String)> {
         let mut standings: Vec<(i64, String)> = self
             .sched
-            .get_standings(spb::GetStandingsRequest { tournament_id: id })
+            .get_standings(spb::GetStandingsRequest {
+                tournament_id: id,
+                after_round: 0,
+            })
             .await
             .expect("standings")
             .into_inner()

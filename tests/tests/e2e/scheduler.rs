@@ -242,7 +242,10 @@ async fn a_swiss_tournament_runs_to_final_standings() {
         );
 
         let standings = admin
-            .get_standings(spb::GetStandingsRequest { tournament_id: tid })
+            .get_standings(spb::GetStandingsRequest {
+                tournament_id: tid,
+                after_round: 0,
+            })
             .await
             .expect("standings")
             .into_inner();

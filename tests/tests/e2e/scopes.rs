@@ -560,6 +560,7 @@ fn calls() -> Vec<(&'static str, Call)> {
             Box::pin(async move {
                 let request = spb::GetStandingsRequest {
                     tournament_id: 999_999,
+                    after_round: 0,
                 };
                 c.scheduler.get_standings(request).await.map(drop)
             })

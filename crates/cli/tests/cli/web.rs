@@ -440,3 +440,129 @@ async fn a_live_game_reloads_without_script_and_a_replay_shows_its_turn() {
     assert!(start.contains("White to move, turn 1"), "{start}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The (name, points) rows of a tournament page's standings table.
+fn page_standings(html: &str) -> Vec<(String, String)> {
+    let table = html
+        .split("<table class=\"fixed standings\">")
+        .nth(1)
+        .and_then(|t| t.split("</table>").next())
+        .expect("a standings table");
+    table
+        .split("<tr>")
+        .skip(2)
+        .map(|row| {
+            let cells: Vec<String> = row
+                .split("<td")
+                .skip(1)
+                .map(|cell| {
+                    let text = cell.split_once('>').map_or("", |(_, rest)| rest);
+                    let mut plain = String::new();
+                    let mut inside = false;
+                    for c in text.split("</td>").next().unwrap_or("").chars() {
+                        match c {
+                            '<' => inside = true,
+                            '>' => inside = false,
+                            c if !inside => plain.push(c),
+                            _ => {}
+                        }
+                    }
+                    plain
+                })
+                .collect();
+            (cells[1].clone(), cells[3].clone())
+        })
+        .collect()
+}
+
+/// The (name, points) rows of `tournament standings`.
+fn cli_standings(out: &str) -> Vec<(String, String)> {
+    out.lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split_whitespace().collect();
+            (cells.len() >= 5 && cells[0].parse::<u32>().is_ok())
+                .then(|| (cells[2].to_owned(), cells[4].to_owned()))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn standings_after_any_round_are_stated_and_equal_the_clis() {
+    let dir = data_dir("web-after");
+    let (served, web) = ServedGame::start_with_web(&dir).await;
+    let (url, admin) = (served.url.clone(), served.admin.clone());
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--server", url.as_str()]);
+        ok_as(&admin, &all)
+    };
+    for name in ["ann", "ben", "cat", "dan", "eve"] {
+        run(&["player", "register", name]);
+    }
+    let created = run(&[
+        "tournament",
+        "create",
+        "After",
+        "--rounds",
+        "3",
+        "--manual",
+        "--over-the-board",
+    ]);
+    let id = created.split_whitespace().nth(1).expect("id").to_owned();
+    run(&["tournament", "add", &id, "ann", "ben", "cat", "dan", "eve"]);
+    run(&["tournament", "start", &id]);
+    run(&["tournament", "result", &id, "1", "1", "1-0"]);
+    run(&["tournament", "result", &id, "1", "2", "1/2-1/2"]);
+    run(&["tournament", "pair", &id]);
+    // Round 2 under way: one board of two has its result.
+    run(&["tournament", "result", &id, "2", "1", "0-1"]);
+
+    let (code, page) = http_get(&web, &format!("/tournaments/{id}"));
+    assert_eq!(code, 200);
+    assert!(page.contains("Standings after round 1"), "{page}");
+    assert_eq!(
+        page_standings(&page),
+        cli_standings(&run(&["tournament", "standings", &id, "--after", "1"]))
+    );
+    assert_eq!(page_standings(&page).len(), 5);
+    // The crosstable carries the tie-break columns.
+    let cross = page.split("id=\"crosstable\"").nth(1).expect("crosstable");
+    assert!(cross.contains("<th scope=\"col\">BH-C1</th>"), "{cross}");
+
+    // Round 2 complete: the page follows it, and round 1 stays reachable.
+    run(&["tournament", "result", &id, "2", "2", "1-0"]);
+    let (_, page) = http_get(&web, &format!("/tournaments/{id}"));
+    assert!(page.contains("Standings after round 2"), "{page}");
+    assert!(page.contains(&format!("href=\"/tournaments/{id}?after=1#standings\"")));
+    let (code, first) = http_get(&web, &format!("/tournaments/{id}?after=1"));
+    assert_eq!(code, 200);
+    assert!(first.contains("Standings after round 1"));
+    assert_eq!(
+        page_standings(&first),
+        cli_standings(&run(&["tournament", "standings", &id, "--after", "1"]))
+    );
+    assert_ne!(page_standings(&first), page_standings(&page));
+
+    // A round not complete is refused with the reason, on the page and at the CLI.
+    let (code, refused) = http_get(&web, &format!("/tournaments/{id}?after=3"));
+    assert_eq!(code, 404, "{refused}");
+    assert!(
+        refused.contains("the last complete round is 2"),
+        "{refused}"
+    );
+    let out = crate::common::hanniball_as(
+        &admin,
+        &[
+            "tournament",
+            "standings",
+            &id,
+            "--after",
+            "3",
+            "--server",
+            &url,
+        ],
+    );
+    assert!(!out.status.success());
+    let (code, _) = http_get(&web, &format!("/tournaments/{id}?after=x"));
+    assert_eq!(code, 400);
+}

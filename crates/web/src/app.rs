@@ -18,7 +18,8 @@ use crate::console::{account, import, run};
 use crate::live::{Feeds, TournamentFeeds};
 use crate::session::{Done, SignInLimit};
 use crate::{
-    assets, console, game, home, html, ladder, live, player, record, rules, search, tournament,
+    assets, card, console, game, home, html, ladder, live, player, record, rules, search,
+    tournament,
 };
 
 type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
@@ -121,6 +122,7 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .route("/rules", get(rules::rules_page))
         .route("/tournaments/{id}", get(tournament::tournament_page))
         .route("/tournaments/{id}/trf", get(tournament::trf_download))
+        .route("/tournaments/{id}/players/{player}", get(card::card_page))
         .route("/tournaments/{id}/print", get(tournament::print_page))
         .route("/search", get(search::search_page))
         .route("/tournaments/{id}/events", get(live::tournament_events))

@@ -26,7 +26,7 @@ main{max-width:60rem;margin:0 auto;padding:1rem}section{overflow-x:auto}table{bo
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line)}\
 table.fixed td:first-child,table.fixed th:first-child{position:sticky;left:0;width:2.4rem;min-width:2.4rem;max-width:2.4rem;box-sizing:border-box;background:var(--bg)}\
 table.fixed .name{position:sticky;left:2.4rem;background:var(--bg);box-shadow:2px 0 0 var(--line);overflow-wrap:anywhere;min-width:6rem}\
-td a[href^=\"/players/\"]{overflow-wrap:anywhere}.cross td,.res,.pairings td:nth-child(3){white-space:nowrap}.num{text-align:right}td small{color:#4f5b4c;font-size:.85em}\
+td a[href*=\"/players/\"]{overflow-wrap:anywhere}.cross td,.res,.pairings td:nth-child(3){white-space:nowrap}.num{text-align:right}td small{color:#4f5b4c;font-size:.85em}\
 dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .8rem;font-size:.9rem}dl.legend dt{font-weight:bold}dl.legend dd{margin:0}\
 .game{display:flex;flex-wrap:wrap;gap:1.5rem}.board{width:100%;max-width:26rem;height:auto}\
 .side{flex:1;min-width:16rem}.clock{font-variant-numeric:tabular-nums;font-size:1.4rem}\

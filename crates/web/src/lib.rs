@@ -21,6 +21,7 @@
 
 mod app;
 mod assets;
+mod card;
 mod console;
 mod game;
 mod home;

@@ -7,7 +7,7 @@ use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
 use crate::app::{Api, Scheduler};
-use crate::html::{api_error, error_page, page, page_with, player_link, points, unavailable};
+use crate::html::{api_error, error_page, page, page_with, points, unavailable};
 use crate::url::{game_id, query_value};
 
 pub(crate) fn tournament_status(status: i32) -> &'static str {
@@ -89,7 +89,7 @@ pub(crate) async fn tournament_page(
                     }
                 }
             }
-            (standings_table(&standings))
+            (standings_table(id, &standings))
             (legend(&standings.tiebreak_names))
             (rules_note(&standings))
         }
@@ -157,7 +157,7 @@ pub(crate) async fn print_page(
         }
         section.sheet id="sheet-standings" {
             h2 { (name) ": standings after round " (standings.rounds) }
-            (standings_table(&standings))
+            (standings_table(id, &standings))
             (legend(&standings.tiebreak_names))
             (rules_note(&standings))
         }
@@ -167,7 +167,7 @@ pub(crate) async fn print_page(
 
 /// A tournament and its standings, both asked for at once (a large tournament's page waits for
 /// the slower call, not for the sum); an error page if either fails.
-async fn read(
+pub(crate) async fn read(
     api: &mut Api,
     id: i64,
     after_round: u32,
@@ -203,6 +203,13 @@ fn complete_rounds(tournament: &spb::Tournament) -> u32 {
         .count() as u32
 }
 
+/// A player's name in a tournament, linking to their card for it.
+pub(crate) fn card_link(tournament: i64, id: i64, name: &str) -> Markup {
+    html! {
+        @if id > 0 { a href={ "/tournaments/" (tournament) "/players/" (id) } { (name) } } @else { (name) }
+    }
+}
+
 /// The rounds with boards, in order.
 fn rounds(tournament: &spb::Tournament) -> Vec<u32> {
     let mut rounds: Vec<u32> = tournament.boards.iter().map(|b| b.round).collect();
@@ -213,7 +220,7 @@ fn rounds(tournament: &spb::Tournament) -> Vec<u32> {
 
 /// What each tie-break acronym means (FIDE Handbook C.07), cut forms included (`BH-C2`,
 /// `BH-M1`, `ARO-C1`).
-fn tiebreak_meaning(acronym: &str) -> Option<String> {
+pub(crate) fn tiebreak_meaning(acronym: &str) -> Option<String> {
     if acronym == "BH-C1" {
         return Some("Buchholz Cut-1: Buchholz without the lowest opponent's score".to_owned());
     }
@@ -257,7 +264,7 @@ fn tiebreak_meaning(acronym: &str) -> Option<String> {
 }
 
 /// The standings as a table whose rank and player columns stay in view when it scrolls.
-fn standings_table(standings: &spb::GetStandingsResponse) -> Markup {
+fn standings_table(tournament: i64, standings: &spb::GetStandingsResponse) -> Markup {
     html! {
         table.fixed.standings {
             thead { tr {
@@ -276,7 +283,7 @@ fn standings_table(standings: &spb::GetStandingsResponse) -> Markup {
                 @for row in &standings.standings {
                     tr {
                         td { (row.rank) }
-                        td.name { (player_link(row.player_id, &row.name)) }
+                        td.name { (card_link(tournament, row.player_id, &row.name)) }
                         td { (row.rating) }
                         td { (row.points) }
                         @for value in &row.tiebreaks { td { (value) } }
@@ -397,7 +404,7 @@ fn round_table(
             .get(&id)
             .map_or_else(|| format!("player {id}"), |n| (*n).to_owned());
         html! {
-            (player_link(id, &name)) " " small { "(" (points(before.get(&(round, id)).copied().unwrap_or(0))) ")" }
+            (card_link(tournament.id, id, &name)) " " small { "(" (points(before.get(&(round, id)).copied().unwrap_or(0))) ")" }
         }
     };
     let bye = bye_halves(tournament);
@@ -457,7 +464,11 @@ pub(crate) fn is_live(tournament: &spb::Tournament) -> bool {
 
 /// One player's cell in a round of the crosstable: the opponent's starting rank, the colour and
 /// the result from the player's side (`5w1`, `3b½`, `+` a bye, `-` absent; empty: not played yet).
-fn cross_cell(board: &spb::Board, me: i64, ranks: &std::collections::HashMap<i64, u32>) -> String {
+pub(crate) fn cross_cell(
+    board: &spb::Board,
+    me: i64,
+    ranks: &std::collections::HashMap<i64, u32>,
+) -> String {
     let kind = spb::BoardKind::try_from(board.kind).unwrap_or(spb::BoardKind::Unspecified);
     match kind {
         spb::BoardKind::Game => {
@@ -570,7 +581,7 @@ fn crosstable(
                     @for entrant in &entrants {
                         tr {
                             td { (numbers.get(&entrant.player_id).copied().unwrap_or(0)) }
-                            th.name scope="row" { (player_link(entrant.player_id, &entrant.name)) }
+                            th.name scope="row" { (card_link(id, entrant.player_id, &entrant.name)) }
                             @for round in 1..=rounds {
                                 td {
                                     (seat.get(&(round, entrant.player_id))

@@ -272,14 +272,15 @@ async fn pages_show_games_live_and_offer_their_records() {
     assert!(start.contains("the ball on e8"));
     assert!(start.contains(&format!("href=\"/games/{}?turn=1\" id=\"next\"", game.id)));
     assert!(!start.contains("id=\"prev\""), "no turn before the start");
-    assert!(!start.contains("EventSource"), "a replay is not live");
+    assert!(!start.contains("/assets/live.js"), "a replay is not live");
     let (_, first) = http_get(&web, &format!("{path}?turn=1"));
     assert_eq!(first.matches("class=\"step\"").count(), 1);
     assert!(first.contains("after turn 1 of 2") && first.contains("id=\"prev\""));
 
-    // Players are linked from the standings and the pairings.
+    // Players are linked from the standings and the pairings, to their cards for the tournament.
     assert!(
-        page.matches("<a href=\"/players/").count() >= 4,
+        page.matches("<a href=\"/tournaments/").count() >= 4
+            && page.contains("/players/"),
         "standings and pairings link their players: {page}"
     );
     // The crosstable: a row per player, the round's cell naming the opponent's number and colour.
@@ -564,5 +565,98 @@ async fn standings_after_any_round_are_stated_and_equal_the_clis() {
     );
     assert!(!out.status.success());
     let (code, _) = http_get(&web, &format!("/tournaments/{id}?after=x"));
+    assert_eq!(code, 400);
+}
+
+#[tokio::test]
+async fn a_players_card_shows_each_round_the_rating_change_and_the_tiebreaks() {
+    let dir = data_dir("web-card");
+    let (served, web) = ServedGame::start_with_web(&dir).await;
+    let (url, admin) = (served.url.clone(), served.admin.clone());
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--server", url.as_str()]);
+        ok_as(&admin, &all)
+    };
+    for name in ["ann", "ben", "cat", "dan", "eve"] {
+        run(&["player", "register", name]);
+    }
+    let created = run(&[
+        "tournament",
+        "create",
+        "Card",
+        "--rounds",
+        "2",
+        "--manual",
+        "--over-the-board",
+        "--rated",
+    ]);
+    let id = created.split_whitespace().nth(1).expect("id").to_owned();
+    run(&["tournament", "add", &id, "ann", "ben", "cat", "dan", "eve"]);
+    run(&["tournament", "start", &id]);
+    run(&["tournament", "result", &id, "1", "1", "1-0"]);
+    run(&["tournament", "result", &id, "1", "2", "1/2-1/2"]);
+    run(&["tournament", "pair", &id]);
+    run(&["tournament", "result", &id, "2", "1", "0-1"]);
+    run(&["tournament", "result", &id, "2", "2", "1-0"]);
+
+    // Every name on the tournament page leads to that player's card.
+    let (_, page) = http_get(&web, &format!("/tournaments/{id}"));
+    let prefix = format!("href=\"/tournaments/{id}/players/");
+    let cards: std::collections::BTreeSet<String> = page
+        .split(prefix.as_str())
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(cards.len(), 5, "{page}");
+    assert!(
+        !page.contains("href=\"/players/"),
+        "names link to cards: {page}"
+    );
+
+    for player in &cards {
+        let path = format!("/tournaments/{id}/players/{player}");
+        // The rating service rates the games as they come out of the arbiter: wait for it.
+        let mut card = String::new();
+        for _ in 0..100 {
+            let (code, body) = http_get(&web, &path);
+            assert_eq!(code, 200, "{body}");
+            card = body;
+            let byes = card.matches(">bye<").count();
+            if card.matches("<td>+").count() + card.matches("<td>−").count() + byes >= 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // Two rounds: two rows, a running score that ends at the standings' points.
+        let rows = card.split("<table class=\"card\">").nth(1).expect("rounds");
+        let rows = rows.split("</table>").next().expect("end");
+        assert_eq!(rows.matches("<tr>").count(), 3, "{card}");
+        let summary = card.split("id=\"card-summary\">").nth(1).expect("summary");
+        let total = summary
+            .split(" points")
+            .next()
+            .expect("points")
+            .rsplit(" · ")
+            .next()
+            .expect("points");
+        let last_score = rows.rsplit("<tr>").next().expect("last row");
+        assert!(last_score.contains(&format!("<td>{total}</td>")), "{card}");
+        // Rated games change the rating; two played games give a performance.
+        if !rows.contains(">bye<") {
+            assert!(card.contains("id=\"rating-change\""), "{card}");
+            assert!(
+                card.contains("id=\"performance\">Performance rating "),
+                "{card}"
+            );
+        }
+        // Each tie-break value with the rule's words.
+        assert!(card.contains("<dt>BH-C1: "), "{card}");
+        assert!(card.contains("Buchholz Cut-1"), "{card}");
+    }
+    let (code, _) = http_get(&web, &format!("/tournaments/{id}/players/999999"));
+    assert_eq!(code, 404);
+    let (code, _) = http_get(&web, &format!("/tournaments/{id}/players/x"));
     assert_eq!(code, 400);
 }

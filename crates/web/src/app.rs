@@ -19,7 +19,7 @@ use crate::live::{Feeds, TournamentFeeds};
 use crate::session::{Done, SignInLimit};
 use crate::{
     assets, card, console, game, home, html, ladder, live, player, record, rules, search,
-    tournament,
+    statistics, tournament,
 };
 
 type Arbiter = ArbiterClient<InterceptedService<Channel, Bearer>>;
@@ -123,6 +123,10 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .route("/tournaments/{id}", get(tournament::tournament_page))
         .route("/tournaments/{id}/trf", get(tournament::trf_download))
         .route("/tournaments/{id}/players/{player}", get(card::card_page))
+        .route(
+            "/tournaments/{id}/statistics",
+            get(statistics::statistics_page),
+        )
         .route("/tournaments/{id}/print", get(tournament::print_page))
         .route("/search", get(search::search_page))
         .route("/tournaments/{id}/events", get(live::tournament_events))

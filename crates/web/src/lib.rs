@@ -33,6 +33,7 @@ mod record;
 mod rules;
 mod search;
 mod session;
+mod statistics;
 mod tournament;
 mod url;
 

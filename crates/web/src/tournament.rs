@@ -70,6 +70,7 @@ pub(crate) async fn tournament_page(
             @if settings.over_the_board { "played over the board" } @else { "played online" }
             " · " a href={ "/tournaments/" (id) "/trf" } download { "TRF" }
             " · " a href={ "/tournaments/" (id) "/print" } id="print-link" { "Print pairings and standings" }
+            " · " a href={ "/tournaments/" (id) "/statistics" } id="statistics-link" { "Statistics" }
         }
         section id="standings" {
             h2 {

@@ -279,8 +279,7 @@ async fn pages_show_games_live_and_offer_their_records() {
 
     // Players are linked from the standings and the pairings, to their cards for the tournament.
     assert!(
-        page.matches("<a href=\"/tournaments/").count() >= 4
-            && page.contains("/players/"),
+        page.matches("<a href=\"/tournaments/").count() >= 4 && page.contains("/players/"),
         "standings and pairings link their players: {page}"
     );
     // The crosstable: a row per player, the round's cell naming the opponent's number and colour.
@@ -655,6 +654,18 @@ async fn a_players_card_shows_each_round_the_rating_change_and_the_tiebreaks() {
         assert!(card.contains("<dt>BH-C1: "), "{card}");
         assert!(card.contains("Buchholz Cut-1"), "{card}");
     }
+    // The statistics: in all, 4 games played (2 White wins, 1 draw, 1 Black win) and 2 byes.
+    let (code, stats) = http_get(&web, &format!("/tournaments/{id}/statistics"));
+    assert_eq!(code, 200, "{stats}");
+    let total = stats.split("<tfoot>").nth(1).expect("a total row");
+    let cells: Vec<&str> = total
+        .split("<td class=\"num\">")
+        .skip(1)
+        .map(|c| c.split('<').next().unwrap_or(""))
+        .collect();
+    assert_eq!(&cells[..6], ["4", "2", "1", "1", "0", "2"], "{stats}");
+    assert!(stats.contains("<svg class=\"results\""), "{stats}");
+    assert!(page.contains(&format!("href=\"/tournaments/{id}/statistics\"")));
     let (code, _) = http_get(&web, &format!("/tournaments/{id}/players/999999"));
     assert_eq!(code, 404);
     let (code, _) = http_get(&web, &format!("/tournaments/{id}/players/x"));

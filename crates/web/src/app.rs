@@ -187,7 +187,57 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .layer(fixed(header::X_FRAME_OPTIONS, "DENY"))
         .layer(fixed(header::REFERRER_POLICY, "same-origin"))
         .layer(fixed(header::CACHE_CONTROL, "no-cache"))
+        .layer(axum::middleware::from_fn(etag))
         .layer(tower_http::compression::CompressionLayer::new()))
+}
+
+/// The largest answer given an ETag (a bigger one is sent without).
+const ETAG_MAX: usize = 8 << 20;
+
+/// Answers to `GET` of pages and assets carry an ETag (a hash of the body); a request whose
+/// `If-None-Match` names it gets `304 Not Modified` and no body, so a reload or a revisit of a
+/// page that did not change costs a few bytes. Event streams and other answers pass untouched.
+async fn etag(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    use sha2::Digest;
+    let asked = (request.method() == axum::http::Method::GET)
+        .then(|| request.headers().get(header::IF_NONE_MATCH).cloned())
+        .flatten();
+    let is_get = request.method() == axum::http::Method::GET;
+    let response = next.run(request).await;
+    let cacheable = is_get
+        && response.status() == axum::http::StatusCode::OK
+        && response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|t| !t.starts_with("text/event-stream"));
+    if !cacheable {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, ETAG_MAX).await else {
+        parts.status = axum::http::StatusCode::INTERNAL_SERVER_ERROR;
+        return parts.into_response();
+    };
+    let hash = sha2::Sha256::digest(&bytes);
+    let tag = format!("W/\"{}\"", hex::encode(&hash[..12]));
+    let matches = asked
+        .as_ref()
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    if let Ok(value) = axum::http::HeaderValue::from_str(&tag) {
+        parts.headers.insert(header::ETAG, value);
+    }
+    if matches {
+        parts.status = axum::http::StatusCode::NOT_MODIFIED;
+        parts.headers.remove(header::CONTENT_LENGTH);
+        return (parts, axum::body::Body::empty()).into_response();
+    }
+    (parts, axum::body::Body::from(bytes)).into_response()
 }
 
 /// Serves `router` on `listener` until `shutdown`.

@@ -392,6 +392,22 @@ async fn answers_carry_security_headers_an_icon_and_gzip() {
     assert!(!plain.contains("content-encoding"), "{plain}");
     let gzip = head_of(&web, "/", "Accept-Encoding: gzip\r\n");
     assert!(gzip.contains("content-encoding: gzip"), "{gzip}");
+    let br = head_of(&web, "/rules", "Accept-Encoding: br, gzip\r\n");
+    assert!(br.contains("content-encoding: br"), "{br}");
+    // A page or asset that did not change is answered 304, with no body, on its ETag.
+    for path in ["/rules", "/assets/live.js", "/favicon.svg"] {
+        let first = head_of(&web, path, "");
+        let tag = first
+            .lines()
+            .find_map(|l| l.strip_prefix("etag: "))
+            .unwrap_or_else(|| panic!("{path} has no etag: {first}"))
+            // The head is read in lower case; the tag's hex is, its weak prefix is not.
+            .replacen("w/", "W/", 1);
+        let again = head_of(&web, path, &format!("If-None-Match: {tag}\r\n"));
+        assert!(again.starts_with("http/1.1 304"), "{path}: {again}");
+        let other = head_of(&web, path, "If-None-Match: W/\"other\"\r\n");
+        assert!(other.starts_with("http/1.1 200"), "{path}: {other}");
+    }
     // Every page names the icon, and the icon is there (no 404 in every console).
     let (code, home) = http_get(&web, "/");
     assert_eq!(code, 200);

@@ -32,24 +32,25 @@ pub(crate) fn score(state: Option<&pb::GameState>) -> &'static str {
 
 /// The board of `state` (after `last_turn`, drawn highlighted) as SVG; the position's text if it
 /// does not parse.
-pub(crate) fn board(kind: &str, state: &pb::GameState, last_turn: Option<&str>) -> String {
+pub(crate) fn board(kind: &str, state: &pb::GameState, last_turn: Option<&str>) -> Markup {
+    // The rules crate's SVG renderers: trusted HTML, built from a parsed position.
     match kind {
         "hanniball" => {
             if let Ok(position) =
                 hanniball_rules::hanniball::Position::from_notation(&state.position)
             {
-                return hanniball_rules::hanniball::svg(&position, last_turn);
+                return PreEscaped(hanniball_rules::hanniball::svg(&position, last_turn));
             }
         }
         "paper-football" => {
             if let Ok(position) = hanniball_rules::paper::Position::from_notation(&state.position) {
                 let steps = last_turn.map_or(0, |t| t.split_whitespace().count());
-                return hanniball_rules::paper::svg(&position, steps);
+                return PreEscaped(hanniball_rules::paper::svg(&position, steps));
             }
         }
         _ => {}
     }
-    html! { pre.board { (state.position) } }.into_string()
+    html! { pre.board { (state.position) } }
 }
 
 /// Milliseconds since the Unix epoch (the server's clock, as the arbiter's `as_of_ms`).
@@ -122,7 +123,7 @@ fn position_after(game: &pb::Game, shown: usize) -> String {
 }
 
 /// Links to step through the turns (`?turn=N`); the arrow keys follow them (`/assets/keys.js`).
-pub(crate) fn replay_nav(id: i64, shown: usize, total: usize) -> String {
+pub(crate) fn replay_nav(id: i64, shown: usize, total: usize) -> Markup {
     let link = |to: usize, label: &str, rel: &str, enabled: bool| {
         html! {
             @if enabled {
@@ -143,7 +144,6 @@ pub(crate) fn replay_nav(id: i64, shown: usize, total: usize) -> String {
             }
         }
     }
-    .into_string()
 }
 
 /// Where a game comes from, read from the tag its creator gave it (the scheduler's
@@ -309,11 +309,9 @@ pub(crate) async fn game_page(
     let body = html! {
         h1 { "Game " (id) ": " (white) " – " (black) }
         (context_line(&game, tournament.as_ref()))
-        // Built with maud above (shared with the live events).
-        @if let Some(replay) = replay { (PreEscaped(replay)) }
+        @if let Some(replay) = replay { (replay) }
         div.game {
-            // The rules crate's SVG of the position.
-            div id="board" aria-live="off" { (PreEscaped(board(&game.kind, &state, last))) }
+            div id="board" aria-live="off" { (board(&game.kind, &state, last)) }
             div.side {
                 p id="status" aria-live="polite" { (status_line(&state)) }
                 (clocks)

@@ -89,10 +89,10 @@ fn update(id: i64, kind: &str, event: pb::GameEvent) -> Option<serde_json::Value
     });
     let replay = state.result.as_ref().map(|_| {
         let total = state.next_turn_number.saturating_sub(1) as usize;
-        replay_nav(id, total, total)
+        replay_nav(id, total, total).into_string()
     });
     Some(serde_json::json!({
-        "board": board(kind, &state, turn.as_ref().map(|t| t.turn.as_str())),
+        "board": board(kind, &state, turn.as_ref().map(|t| t.turn.as_str())).into_string(),
         "replay": replay,
         "status": status_line(&state),
         "turn": turn.map(|t| serde_json::json!({"number": t.number, "text": t.turn})),

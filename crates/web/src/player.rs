@@ -6,7 +6,7 @@ use axum::response::{IntoResponse, Response};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::rating::v1 as rpb;
-use maud::{Markup, PreEscaped, html};
+use maud::{Markup, html};
 
 use crate::app::Api;
 use crate::game::score;
@@ -17,11 +17,11 @@ use crate::url::game_id;
 /// the lowest and highest ratings and the first and last dates marked. The line is drawn in a
 /// stretched inner plot; the labels sit outside it in CSS pixels, so that they stay legible
 /// (12 px) at any width, a phone's included.
-fn rating_chart(ratings: &[(i64, f64)]) -> String {
+fn rating_chart(ratings: &[(i64, f64)]) -> Markup {
     const W: f64 = 600.0;
     const H: f64 = 140.0;
     if ratings.is_empty() {
-        return String::new();
+        return html! {};
     }
     let low = ratings.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
     let high = ratings
@@ -45,22 +45,30 @@ fn rating_chart(ratings: &[(i64, f64)]) -> String {
         .collect();
     let first = ratings[0];
     let last = ratings[ratings.len() - 1];
-    let day = |ms: i64| hanniball_rules::record::date(ms);
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" role=\"img\" aria-label=\"rating history from {} to {}: from {:.0} to {:.0}, lowest {low:.0}, highest {high:.0}\">\
-         <rect width=\"100%\" height=\"100%\" fill=\"none\" stroke=\"#8a9687\"/>\
-         <svg x=\"0\" y=\"20\" width=\"100%\" height=\"148\" viewBox=\"-70 -4 680 148\" preserveAspectRatio=\"none\">\
-         <polyline fill=\"none\" stroke=\"#2d8a27\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" points=\"{}\"/></svg>\
-         <text x=\"4\" y=\"28\" class=\"high\">{high:.0}</text><text x=\"4\" y=\"164\" class=\"low\">{low:.0}</text>\
-         <text x=\"4\" y=\"200\" class=\"date\">{}</text><text x=\"99%\" y=\"200\" text-anchor=\"end\" class=\"date\">{}</text></svg>",
-        day(first.0),
-        day(last.0),
-        first.1,
-        last.1,
-        points.join(" "),
-        day(first.0),
-        day(last.0),
-    )
+    let (from, to) = (
+        hanniball_rules::record::date(first.0),
+        hanniball_rules::record::date(last.0),
+    );
+    // SVG elements are closed explicitly (`{}`): inside `<svg>` a start tag is not void.
+    html! {
+        svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img"
+            aria-label={
+                "rating history from " (from) " to " (to) ": from " (format!("{:.0}", first.1))
+                " to " (format!("{:.0}", last.1)) ", lowest " (format!("{low:.0}"))
+                ", highest " (format!("{high:.0}"))
+            } {
+            rect width="100%" height="100%" fill="none" stroke="#8a9687" {}
+            svg x="0" y="20" width="100%" height="148" viewBox="-70 -4 680 148"
+                preserveAspectRatio="none" {
+                polyline fill="none" stroke="#2d8a27" stroke-width="2"
+                    vector-effect="non-scaling-stroke" points=(points.join(" ")) {}
+            }
+            text x="4" y="28" class="high" { (format!("{high:.0}")) }
+            text x="4" y="164" class="low" { (format!("{low:.0}")) }
+            text x="4" y="200" class="date" { (from) }
+            text x="99%" y="200" text-anchor="end" class="date" { (to) }
+        }
+    }
 }
 
 pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<String>) -> Response {
@@ -136,8 +144,7 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
                         "Ladder " a href={ "/ladders/" (ladder.name) } { (ladder.name) }
                         ": " (format!("{:.0}", ratings.last().map_or(0.0, |r| r.1)))
                     }
-                    // Numbers and dates only, drawn by this module.
-                    (PreEscaped(rating_chart(&ratings)))
+                    (rating_chart(&ratings))
                     h3 { "Head to head (last " (history.len()) " rated games)" }
                     table {
                         thead { tr {
@@ -239,7 +246,8 @@ mod tests {
             (2 * day, 1520.0),
             (3 * day, 1490.0),
             (40 * day, 1550.0),
-        ]);
+        ])
+        .into_string();
         assert!(chart.starts_with("<svg") && chart.ends_with("</svg>"));
         assert!(
             chart.contains(
@@ -256,6 +264,6 @@ mod tests {
             points[3].ends_with(",0.0") && points[2].ends_with(",140.0"),
             "{points:?}"
         );
-        assert_eq!(rating_chart(&[]), "");
+        assert_eq!(rating_chart(&[]).into_string(), "");
     }
 }

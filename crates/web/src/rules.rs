@@ -2,6 +2,8 @@
 
 use axum::response::{Html, IntoResponse, Response};
 
+use maud::{PreEscaped, html};
+
 use crate::html::page;
 
 /// The rules and notation of both games, as the arbiter enforces them (`docs/RULES.md`).
@@ -12,9 +14,10 @@ const RULES: &str = include_str!("../../../docs/RULES.md");
 pub(crate) async fn rules_page() -> Response {
     static PAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     let html = PAGE.get_or_init(|| {
+        // The repository's own document and the rules crate's drawings: trusted HTML.
         let parser = pulldown_cmark::Parser::new_ext(RULES, pulldown_cmark::Options::ENABLE_TABLES);
-        let mut body = String::with_capacity(2 * RULES.len());
-        pulldown_cmark::html::push_html(&mut body, parser);
+        let mut document = String::with_capacity(2 * RULES.len());
+        pulldown_cmark::html::push_html(&mut document, parser);
         let hanniball = hanniball_rules::hanniball::svg(
             &hanniball_rules::hanniball::Position::initial(
                 hanniball_rules::hanniball::Ruleset::default(),
@@ -22,36 +25,37 @@ pub(crate) async fn rules_page() -> Response {
             None,
         );
         let paper = hanniball_rules::paper::svg(&hanniball_rules::paper::Position::initial(), 0);
-        let figure = |svg: &str, caption: &str| {
-            format!(
-                "<figure class=\"rules-board\">{svg}<figcaption>{caption}</figcaption></figure>"
-            )
-        };
-        body = body
-            .replacen(
+        // Each game's initial position goes before the section on its board.
+        let figures = [
+            (
                 "<h3>1.1 Board and coordinates</h3>",
-                &format!(
-                    "{}<h3>1.1 Board and coordinates</h3>",
-                    figure(
-                        &hanniball,
-                        "HanniBall: the initial position (White at the bottom)."
-                    )
-                ),
-                1,
-            )
-            .replacen(
+                hanniball,
+                "HanniBall: the initial position (White at the bottom).",
+            ),
+            (
                 "<h3>2.2 Segments</h3>",
-                &format!(
-                    "{}<h3>2.2 Segments</h3>",
-                    figure(
-                        &paper,
-                        "Paper football: the field and the ball at the start."
-                    )
-                ),
-                1,
-            );
-        // The repository's own document and the rules crate's drawings: trusted HTML.
-        page("Rules", maud::html! { (maud::PreEscaped(body)) }).0
+                paper,
+                "Paper football: the field and the ball at the start.",
+            ),
+        ];
+        let mut rest = document.as_str();
+        let mut parts = Vec::new();
+        for (heading, svg, caption) in figures {
+            if let Some(at) = rest.find(heading) {
+                parts.push((&rest[..at], Some((svg, caption))));
+                rest = &rest[at..];
+            }
+        }
+        let body = html! {
+            @for (text, figure) in &parts {
+                (PreEscaped(*text))
+                @if let Some((svg, caption)) = figure {
+                    figure.rules-board { (PreEscaped(svg)) figcaption { (caption) } }
+                }
+            }
+            (PreEscaped(rest))
+        };
+        page("Rules", body).0
     });
     Html(html.clone()).into_response()
 }

@@ -687,3 +687,59 @@ async fn a_players_card_shows_each_round_the_rating_change_and_the_tiebreaks() {
     let (code, _) = http_get(&web, &format!("/tournaments/{id}/players/x"));
     assert_eq!(code, 400);
 }
+
+/// No page carries script of its own: the policy allows only the site's script files, the pages
+/// name them (`src`, `defer`) with their data in `data-*` attributes, and the files are served as
+/// JavaScript, cached a while.
+#[tokio::test]
+async fn pages_load_their_scripts_from_the_site_and_the_policy_allows_no_other() {
+    let dir = data_dir("web-scripts");
+    let (served, web) = ServedGame::start_with_web(&dir).await;
+    let game = &served.game;
+    let head = head_of(&web, "/", "");
+    let policy = head
+        .lines()
+        .find_map(|line| line.strip_prefix("content-security-policy: "))
+        .unwrap_or_else(|| panic!("a policy: {head}"));
+    let scripts = policy
+        .split(';')
+        .map(str::trim)
+        .find(|directive| directive.starts_with("script-src"))
+        .unwrap_or_else(|| panic!("script-src: {policy}"));
+    assert_eq!(scripts, "script-src 'self'", "{policy}");
+    for path in [
+        "/".to_owned(),
+        "/rules".to_owned(),
+        format!("/games/{}", game.id),
+        format!("/games/{}?turn=0", game.id),
+        format!("/players/{}", game.white_player_id),
+        "/search?q=white".to_owned(),
+    ] {
+        let (code, page) = http_get(&web, &path);
+        assert_eq!(code, 200, "{path}: {page}");
+        for tag in page.split("<script").skip(1) {
+            let tag = tag.split("</script>").next().unwrap_or_default();
+            assert!(
+                tag.starts_with(" src=\"/assets/") && tag.ends_with(" defer>"),
+                "{path}: inline or foreign script <script{tag}"
+            );
+        }
+        assert!(!page.contains(" onclick="), "{path}: {page}");
+    }
+    let (_, live) = http_get(&web, &format!("/games/{}", game.id));
+    assert!(
+        live.contains(&format!(
+            "<script src=\"/assets/live.js\" data-game=\"{}\" data-turns=\"0\" defer></script>",
+            game.id
+        )),
+        "{live}"
+    );
+    for script in ["live.js", "keys.js", "tournament.js"] {
+        let head = head_of(&web, &format!("/assets/{script}"), "");
+        assert!(head.starts_with("http/1.1 200"), "{script}: {head}");
+        assert!(head.contains("content-type: text/javascript"), "{head}");
+        assert!(head.contains("cache-control: public, max-age="), "{head}");
+    }
+    assert_eq!(http_get(&web, "/assets/other.js").0, 404);
+    std::fs::remove_dir_all(&dir).ok();
+}

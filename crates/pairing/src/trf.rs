@@ -32,7 +32,8 @@
 //!   and a draw's from there to round `⌈rounds / 2⌉`, which needs the point system's loss to be
 //!   0 and its win two draws.
 //! - `###` comments are ignored; any other line (a column ruler, a header row, a program's own
-//!   record) is ignored with a [`TrfNote`].
+//!   record) is ignored with a [`TrfNote`]; only the first [`MAX_LINE_NOTES`] such notes are
+//!   kept, then one counting the rest, so that a file of junk takes no more memory than itself.
 //!
 //! Forgiving where the meaning is unambiguous ([`read`]): the bytes may be UTF-8 (with or
 //! without a byte-order mark), UTF-16 with one, or Windows-1252/Latin-1 (detected, with a note,
@@ -50,6 +51,7 @@ mod encoding;
 pub mod points;
 mod write;
 
+use encoding::decode_borrowed;
 pub use encoding::{Encoding, UnknownEncoding, decode};
 pub use points::PointsMismatch;
 pub use write::{write, write_unfinished};
@@ -279,7 +281,7 @@ impl TrfFile {
 
 /// Reads a TRF file's bytes (see the module notes).
 pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<TrfFile, TrfError> {
-    let (text, used) = decode(bytes, options.encoding)?;
+    let (text, used) = decode_borrowed(bytes, options.encoding)?;
     let mut file = read_text(&text, options)?;
     if options.encoding.is_none() && matches!(used, Encoding::Windows1252) {
         file.notes.insert(
@@ -368,8 +370,9 @@ pub fn read_text(text: &str, options: &ReadOptions) -> Result<TrfFile, TrfError>
         players,
         pairing_order,
     };
-    let mut notes = lines.notes;
-    enter_byes(&mut tournament, lines.byes, &mut notes);
+    let mut line_notes = lines.notes;
+    enter_byes(&mut tournament, lines.byes, &mut line_notes);
+    let mut notes = line_notes.finish();
     let mut columns = vec![None; tournament.players.len()];
     for (rank, column) in columns_by_rank {
         columns[rank as usize - 1] = column;
@@ -424,7 +427,7 @@ pub fn read_text(text: &str, options: &ReadOptions) -> Result<TrfFile, TrfError>
 #[derive(Default)]
 struct Lines {
     info: TournamentInfo,
-    notes: Vec<TrfNote>,
+    notes: LineNotes,
     /// `XXR`/`142`.
     rounds: Option<u32>,
     /// `XXC`/`152`.
@@ -444,6 +447,43 @@ struct Lines {
     baku: bool,
     /// `001`: (line, player without entries, its columns), in file order.
     records: Vec<(usize, Player, RawRecord)>,
+}
+
+/// The most notes about single lines a read keeps (ignored lines, byes not kept): a file of
+/// junk is reported by its first lines and a count, in memory that does not grow with it.
+pub const MAX_LINE_NOTES: usize = 100;
+
+/// Notes about single lines: the first [`MAX_LINE_NOTES`], and how many more there were.
+#[derive(Default)]
+struct LineNotes {
+    kept: Vec<TrfNote>,
+    skipped: usize,
+}
+
+impl LineNotes {
+    /// Notes `line`; the text is only made for a note that is kept.
+    fn push(&mut self, line: usize, text: impl FnOnce() -> String) {
+        if self.kept.len() < MAX_LINE_NOTES {
+            self.kept.push(TrfNote { line, text: text() });
+        } else {
+            self.skipped += 1;
+        }
+    }
+
+    /// The notes kept, then one saying how many were not (if any).
+    fn finish(self) -> Vec<TrfNote> {
+        let mut notes = self.kept;
+        if self.skipped > 0 {
+            notes.push(TrfNote {
+                line: 0,
+                text: format!(
+                    "{} more lines ignored or not kept, not listed (only the first {MAX_LINE_NOTES} are)",
+                    self.skipped
+                ),
+            });
+        }
+        notes
+    }
 }
 
 /// The lines of `text`, each ended by CR LF, LF or CR.
@@ -512,9 +552,10 @@ impl Lines {
                     .map(|(round, id, e)| (line_no, round, id, e)),
             ),
             "XXW" => self.withdrawals.push(withdrawal(line_no, rest)?),
-            _ => self.notes.push(TrfNote {
-                line: line_no,
-                text: format!("ignored line {tag:?}"),
+            // The tag as three characters, never the whole line (a line may be megabytes).
+            _ => self.notes.push(line_no, || {
+                let tag: String = line.chars().take(3).collect();
+                format!("ignored line {tag:?}")
             }),
         }
         Ok(())
@@ -544,9 +585,8 @@ impl Lines {
         self.info.system = (!rest.is_empty()).then(|| rest.to_string());
         self.baku = rest.to_ascii_uppercase().ends_with("_BAKU");
         if !rest.to_ascii_uppercase().starts_with("FIDE_DUTCH") {
-            self.notes.push(TrfNote {
-                line: line_no,
-                text: format!("{rest:?} is not the Dutch system, which pairs here"),
+            self.notes.push(line_no, || {
+                format!("{rest:?} is not the Dutch system, which pairs here")
             });
         }
     }
@@ -723,11 +763,15 @@ fn unfinished_round(
             });
         }
     }
+    // Every pending game is of `round` now, so a player has at most one: its opponent and
+    // colour by player, for a lookup instead of a scan of every other pending game.
+    let mut game_of: Vec<Option<(PlayerId, Colour)>> = vec![None; players.len()];
+    for &(_, _, me, opponent, colour) in &pending {
+        game_of[me.index()] = Some((opponent, colour));
+    }
     let mut games = Vec::new();
     for &(line, _, me, opponent, colour) in &pending {
-        let mirrored = pending
-            .iter()
-            .any(|&(_, _, o, them, c)| o == opponent && them == me && c == colour.opposite());
+        let mirrored = game_of[opponent.index()] == Some((me, colour.opposite()));
         if !mirrored {
             return Err(TrfError::UnfinishedMismatch {
                 line,
@@ -770,7 +814,7 @@ fn inferred_initial_colour(players: &[Player]) -> Colour {
 fn enter_byes(
     tournament: &mut Tournament,
     byes: Vec<(usize, u32, PlayerId, RoundEntry)>,
-    notes: &mut Vec<TrfNote>,
+    notes: &mut LineNotes,
 ) {
     let next = tournament.rounds_paired() + 1;
     for (line, round, id, entry) in byes {
@@ -784,13 +828,11 @@ fn enter_byes(
                 p.entries.push(entry);
             }
             Some(_) if round == next => {}
-            Some(_) => notes.push(TrfNote {
-                line,
-                text: format!("bye of player {id} in round {round} is not for the round to pair ({next}); not kept"),
+            Some(_) => notes.push(line, || {
+                format!("bye of player {id} in round {round} is not for the round to pair ({next}); not kept")
             }),
-            None => notes.push(TrfNote {
-                line,
-                text: format!("bye of player {id}, who is not registered; not kept"),
+            None => notes.push(line, || {
+                format!("bye of player {id}, who is not registered; not kept")
             }),
         }
     }
@@ -1215,6 +1257,13 @@ fn columns(chars: &[char], from: usize, to: usize) -> String {
         .to_string()
 }
 
+/// [`columns`] in `buffer`, without allocating once the buffer holds a few characters.
+fn columns_into<'b>(chars: &[char], from: usize, to: usize, buffer: &'b mut String) -> &'b str {
+    buffer.clear();
+    buffer.extend((from..=to).map(|c| column(chars, c)));
+    buffer.trim()
+}
+
 fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, RawRecord), TrfError> {
     let chars: Vec<char> = line.chars().collect();
     if chars.len() < 8 {
@@ -1236,16 +1285,18 @@ fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, RawRecord)
     } else {
         number(line_no, "rating", &rating_text)?
     };
-    let mut raw = Vec::new();
+    let mut raw = Vec::with_capacity(chars.len().saturating_sub(91).div_ceil(10));
     let mut start = 92;
+    // One buffer for every round's opponent, not a string a round.
+    let mut buffer = String::new();
     while start <= chars.len() {
-        let opp_text = columns(&chars, start, start + 3);
+        let opp_text = columns_into(&chars, start, start + 3, &mut buffer);
         let colour = column(&chars, start + 5);
         let result = column(&chars, start + 7);
         let opponent = if opp_text.is_empty() {
             0
         } else {
-            number(line_no, "opponent", &opp_text)?
+            number(line_no, "opponent", opp_text)?
         };
         raw.push(RawEntry {
             opponent,

@@ -3,6 +3,7 @@
 //! older programs write for names with accents. The format itself is ASCII; only names, places
 //! and the like carry other letters.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -70,28 +71,54 @@ impl FromStr for Encoding {
 /// byte-order mark, else UTF-8 when the bytes are valid UTF-8, else Windows-1252 (every byte
 /// sequence is Windows-1252 text, and a file that is not UTF-8 is most often that).
 pub fn decode(bytes: &[u8], named: Option<Encoding>) -> Result<(String, Encoding), TrfError> {
+    decode_borrowed(bytes, named).map(|(text, used)| (text.into_owned(), used))
+}
+
+/// [`decode`] without copying UTF-8 text: the reader holds the file once, not twice.
+pub(super) fn decode_borrowed(
+    bytes: &[u8],
+    named: Option<Encoding>,
+) -> Result<(Cow<'_, str>, Encoding), TrfError> {
     let encoding = named.unwrap_or_else(|| detect(bytes));
     let text = match encoding {
         Encoding::Utf8 => {
             let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
             match std::str::from_utf8(body) {
-                Ok(s) => s.to_string(),
+                Ok(s) => Cow::Borrowed(s),
                 Err(e) => {
                     let at = e.valid_up_to();
-                    let line = body[..at].iter().filter(|&&b| b == b'\n').count() + 1;
                     return Err(TrfError::NotInEncoding {
                         encoding,
-                        line,
+                        line: line_of(body[..at].iter().map(|&b| u32::from(b))),
                         byte: body[at],
                     });
                 }
             }
         }
-        Encoding::Utf16Le | Encoding::Utf16Be => utf16(bytes, encoding)?,
-        Encoding::Latin1 => bytes.iter().map(|&b| char::from(b)).collect(),
-        Encoding::Windows1252 => bytes.iter().map(|&b| windows_1252(b)).collect(),
+        Encoding::Utf16Le | Encoding::Utf16Be => Cow::Owned(utf16(bytes, encoding)?),
+        Encoding::Latin1 => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+        Encoding::Windows1252 => Cow::Owned(bytes.iter().map(|&b| windows_1252(b)).collect()),
     };
     Ok((text, encoding))
+}
+
+/// The 1-based line that the character after `before` (character codes) is on, lines ending
+/// in CR LF, LF or CR as the reader splits them: the line numbers of an editor, also in a
+/// file with old Mac line ends (CR alone, as bbpPairings writes).
+fn line_of(before: impl Iterator<Item = u32>) -> usize {
+    const CR: u32 = b'\r' as u32;
+    const LF: u32 = b'\n' as u32;
+    let mut line = 1;
+    let mut after_cr = false;
+    for c in before {
+        match c {
+            LF if after_cr => {}
+            CR | LF => line += 1,
+            _ => {}
+        }
+        after_cr = c == CR;
+    }
+    line
 }
 
 fn detect(bytes: &[u8]) -> Encoding {
@@ -114,18 +141,13 @@ fn utf16(bytes: &[u8], encoding: Encoding) -> Result<String, TrfError> {
         _ => 0,
     });
     let mut text = String::with_capacity(bytes.len() / 2);
-    let mut line = 1;
     for unit in char::decode_utf16(units) {
         match unit {
-            Ok('\n') => {
-                line += 1;
-                text.push('\n');
-            }
             Ok(c) => text.push(c),
             Err(e) => {
                 return Err(TrfError::NotInEncoding {
                     encoding,
-                    line,
+                    line: line_of(text.chars().map(u32::from)),
                     byte: (e.unpaired_surrogate() >> 8) as u8,
                 });
             }
@@ -134,7 +156,7 @@ fn utf16(bytes: &[u8], encoding: Encoding) -> Result<String, TrfError> {
     if bytes.len() % 2 == 1 {
         return Err(TrfError::NotInEncoding {
             encoding,
-            line,
+            line: line_of(text.chars().map(u32::from)),
             byte: bytes[bytes.len() - 1],
         });
     }

@@ -48,14 +48,23 @@ pub fn system_text(ps: &PointSystem) -> String {
 /// the rounds before a bye pre-entered for the round to pair (bbpPairings accepts both), or of
 /// the rounds before an unfinished round; each also with the pairing acceleration of the next
 /// round added (as bbpPairings accepts).
-fn accepted(t: &Tournament, index: usize, unfinished: Option<u32>) -> [u32; 6] {
+fn accepted(t: &Tournament, index: usize, paired: u32, unfinished: Option<u32>) -> [u32; 6] {
     let p = &t.players[index];
-    let paired = t.rounds_paired();
     let ps = &t.points;
-    let sum = |rounds: usize| -> u32 { p.entries.iter().take(rounds).map(|e| e.points(ps)).sum() };
-    let all = sum(usize::MAX);
-    let played = sum(paired as usize);
-    let before = unfinished.map_or(played, |r| sum(r as usize - 1));
+    // One pass over the entries: the sums of the first `played` and `before` rounds and of all.
+    let played_rounds = paired as usize;
+    let before_rounds = unfinished.map_or(played_rounds, |r| r as usize - 1);
+    let (mut all, mut played, mut before) = (0, 0, 0);
+    for (i, e) in p.entries.iter().enumerate() {
+        let points = e.points(ps);
+        all += points;
+        if i < played_rounds {
+            played += points;
+        }
+        if i < before_rounds {
+            before += points;
+        }
+    }
     let accel = p.accelerations.get(paired as usize).copied().unwrap_or(0);
     [
         all,
@@ -74,12 +83,14 @@ pub fn mismatches(
     columns: &[Option<u32>],
     unfinished: Option<u32>,
 ) -> Vec<PointsMismatch> {
+    // Once for the whole field, not once a player.
+    let paired = t.rounds_paired();
     columns
         .iter()
         .enumerate()
         .filter_map(|(i, &column)| {
             let file = column?;
-            let ok = accepted(t, i, unfinished);
+            let ok = accepted(t, i, paired, unfinished);
             (!ok.contains(&file)).then(|| PointsMismatch {
                 player: t.players[i].id,
                 file: Score(file),

@@ -548,3 +548,154 @@ fn a_162_absence_value_round_trips() {
     assert_eq!(back.points, t.points);
     assert_eq!(back.players, t.players);
 }
+
+#[test]
+fn lines_of_junk_are_counted_and_only_the_first_hundred_noted() {
+    let mut text = four(["1.0", "0.5", "0.0", "0.5"]);
+    for i in 0..1_000 {
+        text.push_str(&format!("\nZZZ junk line {i}"));
+    }
+    // A line whose first three bytes are not three characters: noted by its first three
+    // characters, not the whole line.
+    text.push_str(&format!("\n\u{e9}\u{e9}{}", "x".repeat(10_000)));
+    let file = read(text.as_bytes()).expect("reads");
+    assert_eq!(
+        file.notes.len(),
+        trf::MAX_LINE_NOTES + 1,
+        "{:?}",
+        file.notes
+    );
+    assert_eq!(file.notes[0].line, 6);
+    assert_eq!(file.notes[0].text, "ignored line \"ZZZ\"");
+    assert_eq!(file.notes[99].line, 105);
+    let last = file.notes.last().expect("a summary");
+    assert_eq!(last.line, 0);
+    assert!(
+        last.text.starts_with("901 more lines ignored"),
+        "{}",
+        last.text
+    );
+    // The long line alone: its note is short.
+    let text = format!(
+        "{}\n\u{e9}\u{e9}{}",
+        four(["1.0", "0.5", "0.0", "0.5"]),
+        "x".repeat(10_000)
+    );
+    let file = read(text.as_bytes()).expect("reads");
+    assert_eq!(file.notes.len(), 1);
+    assert_eq!(file.notes[0].text, "ignored line \"\u{e9}\u{e9}x\"");
+}
+
+#[test]
+fn bad_bytes_are_reported_on_their_line_whatever_the_line_ends() {
+    let good = four(["1.0", "0.5", "0.0", "0.5"]);
+    // The fourth line's name has a byte that is not UTF-8.
+    for end in ["\n", "\r\n", "\r"] {
+        let text = good.replace('\n', end).replace("Delta", "D\u{1}lta");
+        let bytes: Vec<u8> = text
+            .bytes()
+            .map(|b| if b == 1 { 0xFF } else { b })
+            .collect();
+        let named = trf::read(
+            &bytes,
+            &ReadOptions {
+                encoding: Some(Encoding::Utf8),
+                ..ReadOptions::default()
+            },
+        );
+        assert_eq!(
+            named.map(|_| ()),
+            Err(TrfError::NotInEncoding {
+                encoding: Encoding::Utf8,
+                line: 4,
+                byte: 0xFF
+            }),
+            "line ends {end:?}"
+        );
+        // UTF-16 with an unpaired surrogate on the same line.
+        let mut units: Vec<u16> = vec![0xFEFF];
+        for c in text.chars() {
+            units.push(if c == '\u{1}' { 0xD800 } else { c as u16 });
+        }
+        let bytes: Vec<u8> = units.iter().flat_map(|u| u.to_le_bytes()).collect();
+        match read(&bytes) {
+            Err(TrfError::NotInEncoding {
+                encoding: Encoding::Utf16Le,
+                line,
+                ..
+            }) => assert_eq!(line, 4, "UTF-16, line ends {end:?}"),
+            other => panic!("UTF-16, line ends {end:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_file_of_many_rounds_reads_with_the_scores_of_its_results() {
+    // Twelve players over 3,000 rounds (a round robin over and over), written as its lines
+    // are and read back: every entry and every score as a plain sum says.
+    let (players, rounds) = (12usize, 3_000usize);
+    let mut entries = vec![Vec::new(); players];
+    let mut seed = 12_345u64;
+    for round in 0..rounds {
+        let r = round % (players - 1);
+        let at = |k: usize| {
+            if k == players - 1 {
+                k
+            } else {
+                (k + r) % (players - 1)
+            }
+        };
+        for k in 0..players / 2 {
+            let (white, black) = if (round + k).is_multiple_of(2) {
+                (at(k), at(players - 1 - k))
+            } else {
+                (at(players - 1 - k), at(k))
+            };
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let (w, b) = match (seed >> 33) % 3 {
+                0 => ('1', '0'),
+                1 => ('=', '='),
+                _ => ('0', '1'),
+            };
+            entries[white].push(format!("{:04} w {w}", black + 1));
+            entries[black].push(format!("{:04} b {b}", white + 1));
+        }
+    }
+    let tenths = |code: &str| match code.as_bytes()[7] {
+        b'1' => 10,
+        b'=' => 5,
+        _ => 0,
+    };
+    let mut text = String::new();
+    for (i, cells) in entries.iter().enumerate() {
+        let total: u32 = cells.iter().map(|c| tenths(c)).sum();
+        let points = format!("{}.{}", total / 10, total % 10);
+        let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+        let l = line(i as u32 + 1, &format!("P{i}"), "", &cells);
+        // The points end in column 84, spilling left over the blank birth date.
+        let (head, tail) = l.split_at(84);
+        text.push_str(&head[..84 - points.len()]);
+        text.push_str(&points);
+        text.push_str(tail);
+        text.push('\r');
+    }
+    text.push_str(&format!("XXR {rounds}\r"));
+    let t = read(text.as_bytes())
+        .expect("reads")
+        .finished()
+        .expect("finished");
+    assert_eq!(t.rounds_paired(), rounds as u32);
+    for (i, cells) in entries.iter().enumerate() {
+        let p = &t.players[i];
+        assert_eq!(p.entries.len(), rounds);
+        let total: u32 = cells.iter().map(|c| tenths(c)).sum();
+        assert_eq!(t.score(p.id).0, total, "player {}", i + 1);
+        let halfway: u32 = cells[..rounds / 2].iter().map(|c| tenths(c)).sum();
+        assert_eq!(
+            t.score_before(p.id, rounds as u32 / 2 + 1).0,
+            halfway,
+            "player {}",
+            i + 1
+        );
+    }
+}

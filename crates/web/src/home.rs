@@ -124,7 +124,7 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
         });
     }
     page(
-        "HanniBall",
+        "Live games, tournaments and ladders",
         html! { h1 { "HanniBall" } @for section in &sections { (section) } },
     )
     .into_response()

@@ -17,7 +17,7 @@ pub(crate) async fn rules_page() -> Response {
         // The repository's own document and the rules crate's drawings: trusted HTML.
         let parser = pulldown_cmark::Parser::new_ext(RULES, pulldown_cmark::Options::ENABLE_TABLES);
         let mut document = String::with_capacity(2 * RULES.len());
-        pulldown_cmark::html::push_html(&mut document, parser);
+        pulldown_cmark::html::push_html(&mut document, with_anchors(parser).into_iter());
         let hanniball = hanniball_rules::hanniball::svg(
             &hanniball_rules::hanniball::Position::initial(
                 hanniball_rules::hanniball::Ruleset::default(),
@@ -28,12 +28,12 @@ pub(crate) async fn rules_page() -> Response {
         // Each game's initial position goes before the section on its board.
         let figures = [
             (
-                "<h3>1.1 Board and coordinates</h3>",
+                "<h3 id=\"1-1-board-and-coordinates\">",
                 hanniball,
                 "HanniBall: the initial position (White at the bottom).",
             ),
             (
-                "<h3>2.2 Segments</h3>",
+                "<h3 id=\"2-2-segments\">",
                 paper,
                 "Paper football: the field and the ball at the start.",
             ),
@@ -60,6 +60,39 @@ pub(crate) async fn rules_page() -> Response {
     Html(html.clone()).into_response()
 }
 
+/// A heading's anchor: its words in lower case joined by `-` (`1.11 Notation` → `1-11-notation`).
+fn slug(text: &str) -> String {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The document's events with an `id` on every heading, so that each rule can be linked to.
+fn with_anchors<'a>(parser: pulldown_cmark::Parser<'a>) -> Vec<pulldown_cmark::Event<'a>> {
+    use pulldown_cmark::{Event, Tag, TagEnd};
+    let mut events: Vec<Event<'a>> = parser.collect();
+    let mut i = 0;
+    while i < events.len() {
+        if let Event::Start(Tag::Heading { id: None, .. }) = &events[i] {
+            let mut text = String::new();
+            for event in &events[i + 1..] {
+                match event {
+                    Event::End(TagEnd::Heading(_)) => break,
+                    Event::Text(t) | Event::Code(t) => text.push_str(t),
+                    _ => {}
+                }
+            }
+            if let Event::Start(Tag::Heading { id, .. }) = &mut events[i] {
+                *id = Some(slug(&text).into());
+            }
+        }
+        i += 1;
+    }
+    events
+}
+
 #[cfg(test)]
 mod tests {
     #[tokio::test]
@@ -70,14 +103,22 @@ mod tests {
             .await
             .expect("body");
         let html = String::from_utf8(body.to_vec()).expect("utf-8");
-        assert!(html.contains("<h2>Part 1 — HanniBall</h2>"), "{html}");
-        assert!(html.contains("<h3>1.11 Notation</h3>"));
-        assert!(html.contains("<h2>Part 3 — Game records</h2>"));
+        assert!(
+            html.contains("<h2 id=\"part-1-hanniball\">Part 1 — HanniBall</h2>"),
+            "{html}"
+        );
+        assert!(html.contains("<h3 id=\"1-11-notation\">1.11 Notation</h3>"));
+        assert!(html.contains("<h2 id=\"part-3-game-records\">Part 3 — Game records</h2>"));
         assert!(html.contains("<table>"), "markdown tables render");
         assert_eq!(
             html.matches("<figure class=\"rules-board\"><svg").count(),
             2
         );
-        assert!(html.find("<figure").unwrap_or(usize::MAX) < html.find("<h3>1.1 ").unwrap_or(0));
+        assert!(
+            html.find("<figure").unwrap_or(usize::MAX)
+                < html
+                    .find("<h3 id=\"1-1-board-and-coordinates\">")
+                    .unwrap_or(0)
+        );
     }
 }

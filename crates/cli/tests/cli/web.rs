@@ -415,6 +415,11 @@ async fn answers_carry_security_headers_an_icon_and_gzip() {
         home.contains("rel=\"icon\" href=\"/favicon.svg\""),
         "{home}"
     );
+    // The home page's title says what it shows, not the site's name twice.
+    assert!(
+        home.contains("<title>Live games, tournaments and ladders · HanniBall</title>"),
+        "{home}"
+    );
     // A dark scheme follows the browser's preference.
     assert!(
         home.contains("@media (prefers-color-scheme:dark)"),

@@ -8,16 +8,19 @@
 //!
 //! Pages: `/` (live and recent games), `/games/{id}` (board, players, clocks, turns, record),
 //! `/games/{id}/record` (the game record, docs/RULES.md Part 3), `/games/{id}/events` (SSE),
-//! `/tournaments/{id}` (standings, crosstable, pairings) and its `/print` sheets, `/players/{id}`,
-//! `/ladders/{name}`, `/search?q=`, `/rules`.
+//! `/tournaments/{id}` (standings after any round, crosstable, pairings), its `/print` sheets,
+//! `/statistics` and players' cards (`/players/{player}`), `/players/{id}`, `/ladders/{name}`,
+//! `/search?q=`, `/rules`; the organiser's `/sign-in`, `/account` and `/console`.
 //!
 //! What this crate does NOT do: no SQL, no rules of its own (it draws positions with the rules
 //! crate's renderer), no process set-up.
 //!
-//! Code map: `app` (router, shared state, serving); a module per page family (`home`, `game` and
-//! `record`, `tournament`, `player`, `ladder`, `rules`, `search`); `html` (layout, escaping, error pages);
-//! `url` (ids in paths, query strings); `assets` (style sheet, icon, scripts); `live` (the fan-out
-//! of watched games, the poller of watched tournaments, their event streams).
+//! Code map: `app` (router, shared state, serving, ETags); a module per page family (`home`,
+//! `game` and `record`, `tournament`, `card`, `statistics`, `player`, `ladder`, `rules`,
+//! `search`); `console` (sign-in, account, the organiser's console); `session` (cookies, CSRF,
+//! failed sign-ins, forms that act once); `html` (layout, error pages); `url` (ids in paths,
+//! query strings); `assets` (style sheet, icon, scripts); `live` (the fan-out of watched games,
+//! the poller of watched tournaments, their event streams).
 
 mod app;
 mod assets;

@@ -29,7 +29,7 @@ table.fixed .name{position:sticky;left:2.4rem;background:var(--bg);box-shadow:2p
 td a[href*=\"/players/\"]{overflow-wrap:anywhere}.cross td,.res,.pairings td:nth-child(3){white-space:nowrap}.num{text-align:right}td small{color:#4f5b4c;font-size:.85em}\
 dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .8rem;font-size:.9rem}dl.legend dt{font-weight:bold}dl.legend dd{margin:0}\
 .game{display:flex;flex-wrap:wrap;gap:1.5rem}.board{width:100%;max-width:26rem;height:auto}\
-.side{flex:1;min-width:16rem}.clock{font-variant-numeric:tabular-nums;font-size:1.4rem}\
+.side{flex:1;min-width:16rem}.game>.now{flex:1 1 100%;display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:baseline}.game>.now p{margin:.2rem 0}.clock{font-variant-numeric:tabular-nums;font-size:1.4rem}\
 .running{font-weight:bold;color:#2d5a27}ol.turns{max-height:24rem;overflow:auto;font-family:monospace}\
 pre{background:#fff;padding:.5rem;overflow:auto}input[type=number]{width:5rem}[aria-current]{font-weight:bold;color:var(--fg)}\
 a:focus,button:focus,input:focus{outline:3px solid #a04d00}\

@@ -311,10 +311,13 @@ pub(crate) async fn game_page(
         (context_line(&game, tournament.as_ref()))
         @if let Some(replay) = replay { (replay) }
         div.game {
-            div id="board" aria-live="off" { (board(&game.kind, &state, last)) }
-            div.side {
+            // Whose turn and the clocks first: in view without scrolling, on a phone too.
+            div.now {
                 p id="status" aria-live="polite" { (status_line(&state)) }
                 (clocks)
+            }
+            div id="board" aria-live="off" { (board(&game.kind, &state, last)) }
+            div.side {
                 p {
                     "White: " strong { (player_link(game.white_player_id, &white)) }
                     " · Black: " strong { (player_link(game.black_player_id, &black)) }

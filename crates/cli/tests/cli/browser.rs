@@ -710,7 +710,18 @@ async fn pages_on_a_phone_in_print_and_in_the_dark() {
         .await;
         assert!(
             side.as_f64().is_some_and(|w| w >= 250.0),
-            "the clocks and turns get {side} px at {width} px"
+            "the turns get {side} px at {width} px"
+        );
+        // Whose turn it is and both clocks are in view without scrolling.
+        let below = js(
+            &client,
+            "var h = window.innerHeight; return ['status', 'clock-white', 'clock-black'].filter(function(id){ var e = document.getElementById(id); return !e || e.getBoundingClientRect().bottom > h; }).join(' ');",
+        )
+        .await;
+        assert_eq!(
+            below.as_str(),
+            Some(""),
+            "below the screen at {width}x{height} px"
         );
     }
 

@@ -310,20 +310,17 @@ pub(crate) async fn change_password(
     headers: HeaderMap,
     body: String,
 ) -> Response {
-    let work_api = api.clone();
     act(
         &api,
         &headers,
         body,
         "/account",
-        |visitor, form| async move {
+        |_visitor, mut user, form| async move {
             let new = form.get("new").unwrap_or_default();
             if form.get("again").unwrap_or_default() != new {
                 return Err("The two new passwords differ; nothing was changed.".to_owned());
             }
-            work_api
-                .as_user(&visitor.token)
-                .accounts
+            user.accounts
                 .set_password(apb::SetPasswordRequest {
                     player_id: 0,
                     new_password: new,
@@ -343,16 +340,14 @@ pub(crate) async fn revoke_session(
     headers: HeaderMap,
     body: String,
 ) -> Response {
-    let work_api = api.clone();
     act(
         &api,
         &headers,
         body,
         "/account",
-        |visitor, form| async move {
+        |visitor, mut user, form| async move {
             let token_id: i64 = form.number("token_id", "session")?;
-            let answer = work_api
-                .as_user(&visitor.token)
+            let answer = user
                 .accounts
                 .revoke_token(apb::RevokeTokenRequest { token_id })
                 .await
@@ -384,15 +379,13 @@ pub(crate) async fn revoke_all(
     headers: HeaderMap,
     body: String,
 ) -> Response {
-    let work_api = api.clone();
     act(
         &api,
         &headers,
         body,
         "/account",
-        |visitor, _form| async move {
-            let answer = work_api
-                .as_user(&visitor.token)
+        |_visitor, mut user, _form| async move {
+            let answer = user
                 .accounts
                 .revoke_sessions(apb::RevokeSessionsRequest { player_id: 0 })
                 .await

@@ -113,7 +113,6 @@ pub(crate) async fn import(
             return crate::html::error_page(axum::http::StatusCode::BAD_REQUEST, &problem);
         }
     };
-    let work_api = api.clone();
     let csrf = form.csrf.clone();
     let once = form.once.clone();
     act_once(
@@ -122,7 +121,7 @@ pub(crate) async fn import(
         csrf.as_deref(),
         &once,
         "/console/import#import",
-        |visitor| async move { start(work_api.as_user(&visitor.token), form).await },
+        |_visitor, user| start(user, form),
     )
     .await
 }

@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
-use crate::app::Api;
+use crate::app::{Api, UserApi};
 use crate::html as page;
 use crate::session::{self, Outcome, Visitor};
 use crate::url;
@@ -135,14 +135,19 @@ pub(crate) async fn act<F, Fut>(
     work: F,
 ) -> Response
 where
-    F: FnOnce(Visitor, Form) -> Fut,
+    F: FnOnce(Visitor, UserApi, Form) -> Fut,
     Fut: Future<Output = Result<(String, Option<String>), String>>,
 {
     let form = Form(body);
     let (csrf, once) = (form.get("csrf"), form.get("once").unwrap_or_default());
-    act_once(api, headers, csrf.as_deref(), &once, back, |visitor| {
-        work(visitor, form)
-    })
+    act_once(
+        api,
+        headers,
+        csrf.as_deref(),
+        &once,
+        back,
+        |visitor, user| work(visitor, user, form),
+    )
     .await
 }
 
@@ -156,7 +161,7 @@ pub(crate) async fn act_once<F, Fut>(
     work: F,
 ) -> Response
 where
-    F: FnOnce(Visitor) -> Fut,
+    F: FnOnce(Visitor, UserApi) -> Fut,
     Fut: Future<Output = Result<(String, Option<String>), String>>,
 {
     let Some(visitor) = session::visitor(api, headers).await else {
@@ -169,7 +174,8 @@ where
     if let Some(done) = api.done.get(once, player).filter(|o| o.ok) {
         return session::see_other(&with_done(&done.location, once));
     }
-    let (ok, message, location) = match work(visitor).await {
+    let user = api.as_user(&visitor.token);
+    let (ok, message, location) = match work(visitor, user).await {
         Ok((message, location)) => (true, message, location.unwrap_or_else(|| back.to_owned())),
         Err(message) => (false, message, back.to_owned()),
     };
@@ -396,15 +402,14 @@ fn settings(form: &Form) -> Result<spb::TournamentSettings, String> {
 
 /// `POST /console/tournaments`: creates a tournament owned by the visitor.
 pub(crate) async fn create(State(api): State<Api>, headers: HeaderMap, body: String) -> Response {
-    let work_api = api.clone();
     act(
         &api,
         &headers,
         body,
         "/console#create",
-        |visitor, form| async move {
+        |_visitor, user, form| async move {
             let settings = settings(&form)?;
-            let Some(mut scheduler) = work_api.as_user(&visitor.token).scheduler else {
+            let Some(mut scheduler) = user.scheduler else {
                 return Err("This server runs no scheduler.".to_owned());
             };
             let t = scheduler

@@ -11,7 +11,7 @@ use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
 use super::{Form, act, guard, layout, outcome, said, said_at, status_words};
-use crate::app::Api;
+use crate::app::{Api, Scheduler, UserApi};
 use crate::html as page;
 use crate::session::Outcome;
 use crate::session::{self, Visitor};
@@ -420,31 +420,19 @@ async fn on_tournament<F, Fut>(
     work: F,
 ) -> Response
 where
-    F: FnOnce(
-        spb::scheduler_client::SchedulerClient<
-            tonic::service::interceptor::InterceptedService<
-                tonic::transport::Channel,
-                hanniball_client::Bearer,
-            >,
-        >,
-        crate::app::UserApi,
-        i64,
-        Form,
-    ) -> Fut,
+    F: FnOnce(Scheduler, UserApi, i64, Form) -> Fut,
     Fut: std::future::Future<Output = Result<(String, Option<String>), String>>,
 {
     let Some(id) = url::game_id(&id) else {
         return page::error_page(axum::http::StatusCode::NOT_FOUND, "No such tournament.");
     };
     let back = format!("{}{anchor}", base(id));
-    let work_api = api.clone();
     act(
         &api,
         &headers,
         body,
         &back,
-        |visitor: Visitor, form| async move {
-            let user = work_api.as_user(&visitor.token);
+        |_visitor: Visitor, user: UserApi, form| async move {
             let Some(scheduler) = user.scheduler.clone() else {
                 return Err("This server runs no scheduler.".to_owned());
             };

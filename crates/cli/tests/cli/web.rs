@@ -507,6 +507,28 @@ fn cli_standings(out: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// An over-the-board Swiss of five new players (`create` takes `args` too), paired by hand:
+/// round 1 played (board 1 `1-0`, board 2 `1/2-1/2`) and round 2 paired; its id.
+fn five_players_one_round(run: &dyn Fn(&[&str]) -> String, args: &[&str]) -> String {
+    for name in ["ann", "ben", "cat", "dan", "eve"] {
+        run(&["player", "register", name]);
+    }
+    let mut create = vec!["tournament", "create"];
+    create.extend(args);
+    create.extend(["--manual", "--over-the-board"]);
+    let id = run(&create)
+        .split_whitespace()
+        .nth(1)
+        .expect("id")
+        .to_owned();
+    run(&["tournament", "add", &id, "ann", "ben", "cat", "dan", "eve"]);
+    run(&["tournament", "start", &id]);
+    run(&["tournament", "result", &id, "1", "1", "1-0"]);
+    run(&["tournament", "result", &id, "1", "2", "1/2-1/2"]);
+    run(&["tournament", "pair", &id]);
+    id
+}
+
 #[tokio::test]
 async fn standings_after_any_round_are_stated_and_equal_the_clis() {
     let dir = data_dir("web-after");
@@ -517,24 +539,7 @@ async fn standings_after_any_round_are_stated_and_equal_the_clis() {
         all.extend(["--server", url.as_str()]);
         ok_as(&admin, &all)
     };
-    for name in ["ann", "ben", "cat", "dan", "eve"] {
-        run(&["player", "register", name]);
-    }
-    let created = run(&[
-        "tournament",
-        "create",
-        "After",
-        "--rounds",
-        "3",
-        "--manual",
-        "--over-the-board",
-    ]);
-    let id = created.split_whitespace().nth(1).expect("id").to_owned();
-    run(&["tournament", "add", &id, "ann", "ben", "cat", "dan", "eve"]);
-    run(&["tournament", "start", &id]);
-    run(&["tournament", "result", &id, "1", "1", "1-0"]);
-    run(&["tournament", "result", &id, "1", "2", "1/2-1/2"]);
-    run(&["tournament", "pair", &id]);
+    let id = five_players_one_round(&run, &["After", "--rounds", "3"]);
     // Round 2 under way: one board of two has its result.
     run(&["tournament", "result", &id, "2", "1", "0-1"]);
 
@@ -598,25 +603,7 @@ async fn a_players_card_shows_each_round_the_rating_change_and_the_tiebreaks() {
         all.extend(["--server", url.as_str()]);
         ok_as(&admin, &all)
     };
-    for name in ["ann", "ben", "cat", "dan", "eve"] {
-        run(&["player", "register", name]);
-    }
-    let created = run(&[
-        "tournament",
-        "create",
-        "Card",
-        "--rounds",
-        "2",
-        "--manual",
-        "--over-the-board",
-        "--rated",
-    ]);
-    let id = created.split_whitespace().nth(1).expect("id").to_owned();
-    run(&["tournament", "add", &id, "ann", "ben", "cat", "dan", "eve"]);
-    run(&["tournament", "start", &id]);
-    run(&["tournament", "result", &id, "1", "1", "1-0"]);
-    run(&["tournament", "result", &id, "1", "2", "1/2-1/2"]);
-    run(&["tournament", "pair", &id]);
+    let id = five_players_one_round(&run, &["Card", "--rounds", "2", "--rated"]);
     run(&["tournament", "result", &id, "2", "1", "0-1"]);
     run(&["tournament", "result", &id, "2", "2", "1-0"]);
 

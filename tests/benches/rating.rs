@@ -344,6 +344,7 @@ fn main() {
         let accounts = Accounts::open(&db).await.expect("accounts");
         let store = Store::open(&db).await.expect("rating tables");
         rebuild(&store, &accounts, &args).await;
-        leaderboards(db, Directory::Local(accounts), &args).await;
+        let directory = Directory::local(hanniball_arbiter_svc::lookup::LocalAccounts(accounts));
+        leaderboards(db, directory, &args).await;
     });
 }

@@ -120,6 +120,14 @@ async fn serve_services(db_url: &str, with_rating: bool) -> (String, Cancellatio
 }
 
 /// Registers bot `name` through `accounts` (the admin's); returns its id and its first token.
+/// Accounts' tables in `db` (migrated), as the services of one process look callers up.
+pub async fn local_accounts(db: &Db) -> hanniball_svc_kit::Directory {
+    let accounts = hanniball_accounts::Accounts::open(db)
+        .await
+        .expect("accounts");
+    hanniball_svc_kit::Directory::local(hanniball_arbiter_svc::lookup::LocalAccounts(accounts))
+}
+
 pub async fn register_bot(accounts: &mut Accounts, name: &str) -> (i64, String) {
     let response = accounts
         .register_player(apb::RegisterPlayerRequest {

@@ -26,44 +26,7 @@ pub use hanniball_db::StoreError;
 
 use entities::{passwords, players, tokens};
 
-/// A registered player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerRow {
-    pub id: PlayerId,
-    pub name: String,
-    pub kind: String,
-    pub created_at: Timestamp,
-    /// The admin made this player an organiser.
-    pub organiser: bool,
-}
-
-/// A player's token as stored (its hash aside).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TokenRow {
-    pub id: i64,
-    pub player: PlayerId,
-    /// Scope names separated by single spaces (`play queue read`); the services give them
-    /// meaning, the store keeps the text.
-    pub scopes: String,
-    pub created_at: Timestamp,
-    /// `None`: never expires.
-    pub expires_at: Option<Timestamp>,
-    /// `None`: not revoked.
-    pub revoked_at: Option<Timestamp>,
-    /// A session's label; `None` for an API token.
-    pub session_label: Option<String>,
-}
-
-/// What happened to tokens, as the services' auth hears it ([`Accounts::token_events`],
-/// [`Accounts::listen_tokens`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TokenEvent {
-    /// The token with this id was revoked.
-    Revoked(i64),
-    /// Events may have been missed (a lost listening connection, a lagging receiver): every
-    /// token in use should be looked up again.
-    Missed,
-}
+pub use hanniball_directory::{Player, Token, TokenEvent};
 
 /// The Accounts service's tables.
 #[derive(Clone, Debug)]
@@ -117,7 +80,7 @@ impl Accounts {
         name: &str,
         kind: &str,
         now: Timestamp,
-    ) -> Result<PlayerRow, StoreError> {
+    ) -> Result<Player, StoreError> {
         let key = search::search_key(name);
         let alike = players::Entity::find()
             .filter(players::Column::SearchKey.eq(key.as_str()))
@@ -146,7 +109,7 @@ impl Accounts {
         Ok(player_row(inserted))
     }
 
-    pub async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>, StoreError> {
+    pub async fn player(&self, id: PlayerId) -> Result<Option<Player>, StoreError> {
         reread(|| async move {
             Ok(players::Entity::find_by_id(id.0)
                 .one(&self.db)
@@ -156,7 +119,7 @@ impl Accounts {
         .await
     }
 
-    pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+    pub async fn player_by_name(&self, name: &str) -> Result<Option<Player>, StoreError> {
         reread(|| async move {
             Ok(players::Entity::find()
                 .filter(players::Column::Name.eq(name))
@@ -167,7 +130,7 @@ impl Accounts {
         .await
     }
 
-    pub async fn list_players(&self, after: i64, limit: u64) -> Result<Vec<PlayerRow>, StoreError> {
+    pub async fn list_players(&self, after: i64, limit: u64) -> Result<Vec<Player>, StoreError> {
         reread(|| async move {
             Ok(players::Entity::find()
                 .filter(players::Column::Id.gt(after))
@@ -189,7 +152,7 @@ impl Accounts {
         &self,
         words: &search::Words,
         limit: u64,
-    ) -> Result<(Vec<PlayerRow>, bool), StoreError> {
+    ) -> Result<(Vec<Player>, bool), StoreError> {
         if words.is_empty() {
             return Ok((Vec::new(), false));
         }
@@ -406,7 +369,7 @@ impl Accounts {
     }
 
     /// One token by id, revoked or not.
-    pub async fn token(&self, id: i64) -> Result<Option<TokenRow>, StoreError> {
+    pub async fn token(&self, id: i64) -> Result<Option<Token>, StoreError> {
         reread(|| async move {
             Ok(tokens::Entity::find_by_id(id)
                 .one(&self.db)
@@ -422,7 +385,7 @@ impl Accounts {
         player: PlayerId,
         after: i64,
         limit: u64,
-    ) -> Result<Vec<TokenRow>, StoreError> {
+    ) -> Result<Vec<Token>, StoreError> {
         reread(|| async move {
             Ok(tokens::Entity::find()
                 .filter(tokens::Column::PlayerId.eq(player.0))
@@ -497,7 +460,7 @@ impl Accounts {
     /// organiser. [`Accounts::set_organiser`] takes the scope from the stored rows too, but a
     /// token issued while the right was being taken away may still name it; this is what makes
     /// the right end at once whatever the race.
-    pub async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRow>, StoreError> {
+    pub async fn token_by_hash(&self, hash: &str) -> Result<Option<Token>, StoreError> {
         let Some(mut token) = reread(|| async move {
             Ok(tokens::Entity::find()
                 .filter(tokens::Column::Hash.eq(hash))
@@ -523,7 +486,7 @@ impl Accounts {
     }
 
     /// The player owning an unrevoked token with this hash.
-    pub async fn player_by_token_hash(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
+    pub async fn player_by_token_hash(&self, hash: &str) -> Result<Option<Player>, StoreError> {
         let Some(token) = self.token_by_hash(hash).await? else {
             return Ok(None);
         };
@@ -543,7 +506,7 @@ impl Accounts {
     }
 
     /// The players with these ids, by id (unknown ids are left out).
-    pub async fn players(&self, ids: &[PlayerId]) -> Result<Vec<PlayerRow>, StoreError> {
+    pub async fn players(&self, ids: &[PlayerId]) -> Result<Vec<Player>, StoreError> {
         reread(|| async move {
             let mut found = Vec::with_capacity(ids.len());
             for chunk in ids.chunks(MAX_PARAMS) {
@@ -609,8 +572,8 @@ fn without_organise(scopes: &str) -> String {
 /// Room for revocations not yet read by a slow receiver (it then looks every token up again).
 const TOKEN_EVENTS: usize = 1_024;
 
-fn token_row(row: tokens::Model) -> TokenRow {
-    TokenRow {
+fn token_row(row: tokens::Model) -> Token {
+    Token {
         id: row.id,
         player: PlayerId(row.player_id),
         scopes: row.scopes,
@@ -621,8 +584,8 @@ fn token_row(row: tokens::Model) -> TokenRow {
     }
 }
 
-fn player_row(row: players::Model) -> PlayerRow {
-    PlayerRow {
+fn player_row(row: players::Model) -> Player {
+    Player {
         id: PlayerId(row.id),
         name: row.name,
         kind: row.kind,

@@ -46,7 +46,7 @@ async fn players_and_tokens_on_every_database() {
             .expect("token");
         assert_eq!(
             store.token_by_hash("hash-b").await.expect("q"),
-            Some(TokenRow {
+            Some(Token {
                 id: limited,
                 player: bob.id,
                 scopes: "read".to_owned(),

@@ -1,6 +1,6 @@
 //! Domain types to protobuf messages and back: every conversion of this service in one file.
 
-use hanniball_accounts::PlayerRow;
+use hanniball_accounts::Player;
 use hanniball_arbiter::{Clocks, Event, FinalResult, Reason, Status, TimeControl, TurnRecord};
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_rules::{EndReason, GameResult, Outcome, Side};
@@ -225,7 +225,7 @@ pub fn game_event(event: &Event, after: &StateView) -> pb::GameEvent {
     pb::GameEvent { event: Some(event) }
 }
 
-pub fn player(row: &PlayerRow) -> hanniball_proto::accounts::v1::Player {
+pub fn player(row: &Player) -> hanniball_proto::accounts::v1::Player {
     use hanniball_proto::accounts::v1::PlayerKind;
     let kind = match row.kind.as_str() {
         "bot" => PlayerKind::Bot,

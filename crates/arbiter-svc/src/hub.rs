@@ -25,7 +25,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::clock::Clock;
 use crate::convert;
-use crate::error::{ServiceError, ServiceResult};
+use crate::error::{ServiceError, ServiceResult, refused, refused_in};
 use crate::view::{GameView, StateView};
 use crate::writer::Writer;
 
@@ -127,7 +127,7 @@ impl Hub {
         shutdown: CancellationToken,
     ) -> Arc<Hub> {
         Arc::new(Hub {
-            directory: Directory::Local(accounts.clone()),
+            directory: Directory::local(crate::lookup::LocalAccounts(accounts.clone())),
             accounts,
             replicated: store.shared_by_replicas(),
             writer: Writer::start(store.clone()),
@@ -370,7 +370,7 @@ impl Hub {
                 || game.status().name().to_owned(),
                 |result| result.summary(),
             );
-            return Err(ActionError::GameOver(over).into());
+            return Err(refused(ActionError::GameOver(over)));
         };
         Ok((partial, StateView::of(game)))
     }
@@ -424,7 +424,7 @@ impl Hub {
             if planned.is_err() && attempt == 0 && self.catch_up(&slot, &mut cell).await? {
                 continue;
             }
-            match planned? {
+            match planned.map_err(refused_in(id.0))? {
                 TurnPlan::Replay(record) => return Ok((record, StateView::of(&cell.game))),
                 TurnPlan::New(t) => {
                     let record = t.record.clone().expect("a turn transition has its record");
@@ -476,7 +476,10 @@ impl Hub {
             if planned.is_err() && attempt == 0 && self.catch_up(&slot, &mut cell).await? {
                 continue;
             }
-            match self.commit(&slot, &mut cell, planned?).await {
+            match self
+                .commit(&slot, &mut cell, planned.map_err(refused_in(id.0))?)
+                .await
+            {
                 Err(ServiceError::LostRace) if attempt < RETRIES => {}
                 result => return result,
             }
@@ -500,7 +503,10 @@ impl Hub {
         for attempt in 0.. {
             self.catch_up(&slot, &mut cell).await?;
             let game = &cell.game;
-            let Some(corrected) = game.plan_correction(Actor::Admin, result)? else {
+            let Some(corrected) = game
+                .plan_correction(Actor::Admin, result)
+                .map_err(refused_in(id.0))?
+            else {
                 return Ok((StateView::of(game), game.corrections));
             };
             let correction = crate::store::Correction {

@@ -12,6 +12,7 @@ pub mod clock;
 mod convert;
 pub mod error;
 pub mod hub;
+pub mod lookup;
 mod password;
 mod service;
 mod sessions;
@@ -61,6 +62,13 @@ impl Arbiter {
         <ArbiterServer<ArbiterService> as NamedService>::NAME,
         <AccountsServer<AccountsService> as NamedService>::NAME,
     ];
+
+    /// Applies the pending migrations of its tables and Accounts' in `db`.
+    pub async fn migrate(db: &Db) -> Result<(), hanniball_db::StoreError> {
+        hanniball_accounts::Accounts::open(db).await?;
+        store::Store::open(db).await?;
+        Ok(())
+    }
 
     /// Opens its tables and the accounts tables in `db` (applying their migrations), loads every
     /// unfinished game (their clocks run again) and starts the background tasks. `shutdown` ends

@@ -19,7 +19,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::convert;
-use crate::error::{ServiceError, ServiceResult};
+use crate::error::{ServiceError, ServiceResult, refused};
 use crate::hub::{Action, Hub};
 
 /// Shared by both services.
@@ -66,13 +66,11 @@ impl Shared {
 /// The most items one batch call carries (a round of a 20,000-player Swiss).
 const MAX_BATCH: usize = 10_000;
 
-/// A player acting in a game that is not theirs: say so with the game's id.
-fn not_your_game(id: GameId) -> impl Fn(ServiceError) -> ServiceError {
-    move |error| match error {
-        ServiceError::Action(hanniball_arbiter::ActionError::NotAPlayer(_)) => {
-            ServiceError::NotYourGame(id.0)
-        }
-        other => other,
+/// The arbiter's view of the caller.
+const fn actor(caller: Caller) -> hanniball_arbiter::Actor {
+    match caller {
+        Caller::Admin => hanniball_arbiter::Actor::Admin,
+        Caller::Player(id) => hanniball_arbiter::Actor::Player(id),
     }
 }
 
@@ -128,11 +126,11 @@ impl ArbiterService {
         };
         let hub = &self.shared.hub;
         let played = if dry {
-            hub.check_turn(id, caller.actor(), number, text).await
+            hub.check_turn(id, actor(caller), number, text).await
         } else {
-            hub.submit_turn(id, caller.actor(), number, text).await
+            hub.submit_turn(id, actor(caller), number, text).await
         };
-        let (record, state) = played.map_err(not_your_game(id))?;
+        let (record, state) = played?;
         Ok((convert::turn(&record), convert::state(&state)))
     }
 
@@ -188,12 +186,7 @@ impl ArbiterService {
         let id = game_id(*request.get_ref())?;
         // The game itself refuses callers who do not play in it (PERMISSION_DENIED).
         let caller = self.shared.caller(&request, Scope::Play).await?;
-        let state = self
-            .shared
-            .hub
-            .act(id, caller.actor(), action)
-            .await
-            .map_err(not_your_game(id))?;
+        let state = self.shared.hub.act(id, actor(caller), action).await?;
         Ok(convert::state(&state))
     }
 }
@@ -444,7 +437,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         self.shared.admin(&request).await?;
         let r = request.get_ref();
         let outcome = organiser_outcome(r.outcome)?;
-        let decided = FinalResult::decided(outcome, r.forfeit).map_err(ServiceError::Action)?;
+        let decided = FinalResult::decided(outcome, r.forfeit).map_err(refused)?;
         let request = request.map(|r| r.game_id);
         let state = self.action(request, Action::Adjudicate(decided)).await?;
         Ok(Response::new(pb::AdjudicateGameResponse {
@@ -461,15 +454,10 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
         limits::text("note", &r.note, limits::TEXT)?;
         limits::text("by", &r.by, limits::NAME)?;
         let id = game_id(r.game_id)?;
-        let decided = FinalResult::decided(organiser_outcome(r.outcome)?, r.forfeit)
-            .map_err(ServiceError::Action)?;
+        let decided =
+            FinalResult::decided(organiser_outcome(r.outcome)?, r.forfeit).map_err(refused)?;
         let by = if r.by.is_empty() { "admin" } else { &r.by };
-        let (state, corrections) = self
-            .shared
-            .hub
-            .correct(id, decided, by, &r.note)
-            .await
-            .map_err(not_your_game(id))?;
+        let (state, corrections) = self.shared.hub.correct(id, decided, by, &r.note).await?;
         Ok(Response::new(pb::CorrectResultResponse {
             state: Some(convert::state(&state)),
             corrections,
@@ -642,7 +630,7 @@ pub(crate) fn own(caller: Caller, player_id: i64, what: &str) -> ServiceResult<P
 }
 
 /// A player's full rights: a player's scopes, and `organise` for an organiser.
-pub(crate) fn rights(player: &hanniball_accounts::PlayerRow) -> Scopes {
+pub(crate) fn rights(player: &hanniball_accounts::Player) -> Scopes {
     if player.organiser {
         Scopes::ORGANISER
     } else {
@@ -701,7 +689,7 @@ impl AccountsService {
         })
     }
 
-    pub(crate) async fn player(&self, id: i64) -> ServiceResult<hanniball_accounts::PlayerRow> {
+    pub(crate) async fn player(&self, id: i64) -> ServiceResult<hanniball_accounts::Player> {
         self.shared
             .hub
             .accounts
@@ -729,7 +717,7 @@ impl apb::accounts_server::Accounts for AccountsService {
             )
             .into());
         }
-        r.name = hanniball_arbiter::names::player_name(&r.name)
+        r.name = hanniball_names::player_name(&r.name)
             .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?;
         let kind = match apb::PlayerKind::try_from(r.kind) {
             Ok(apb::PlayerKind::Bot) => "bot",
@@ -942,7 +930,7 @@ impl apb::accounts_server::Accounts for AccountsService {
                 limits::text("name", name, limits::NAME)?;
                 // Looked up as registered: trimmed and in NFC (a name the rule refuses is no
                 // player's).
-                let stored = hanniball_arbiter::names::player_name(name).ok();
+                let stored = hanniball_names::player_name(name).ok();
                 let found = match &stored {
                     Some(stored) => self
                         .shared

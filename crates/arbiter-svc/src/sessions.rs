@@ -141,7 +141,7 @@ impl AccountsService {
             }
             (self.player(me.0).await?, grant.scopes)
         } else {
-            let found = match hanniball_arbiter::names::player_name(&r.name) {
+            let found = match hanniball_names::player_name(&r.name) {
                 Ok(name) => accounts
                     .player_by_name(&name)
                     .await

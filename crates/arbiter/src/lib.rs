@@ -9,20 +9,11 @@
 //! only then calls [`Match::apply`]. That is how "a turn is acknowledged only after its commit" is
 //! kept without the rules knowing about databases.
 
-pub mod names;
-
 use hanniball_rules::{
     EndReason, Game, GameKind, GameOptions, GameResult, Outcome, SetupError, Side, TurnError,
 };
 
-pub use hanniball_ids::{GameId, PlayerId, Timestamp};
-
-/// Fischer time control: an initial allowance and an increment added after each own turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TimeControl {
-    pub initial_ms: i64,
-    pub increment_ms: i64,
-}
+pub use hanniball_ids::{GameId, PlayerId, TimeControl, Timestamp, counts_as_played};
 
 /// Remaining time per side as of `since`; the `running` side's clock runs from `since` on.
 /// Untimed games keep zeros and never run a clock.
@@ -157,15 +148,6 @@ impl Reason {
             ])
             .find(|reason| reason.name() == name)
     }
-}
-
-/// Whether a finished game counts as played (and so may be rated): not a forfeit, and either
-/// played over the board (the organiser reported a played game) or both sides made at least one
-/// turn here. The one rule for the scheduler (a board's result) and the rating service (what is
-/// rated), as FIDE rates: forfeits and games without a move by each side never count.
-#[must_use]
-pub const fn counts_as_played(turns_played: u32, forfeit: bool, over_the_board: bool) -> bool {
-    !forfeit && (over_the_board || turns_played >= 2)
 }
 
 /// A finished (or aborted) game's result. `outcome` is `None` only for games that count for

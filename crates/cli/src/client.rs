@@ -271,10 +271,10 @@ pub(crate) fn rpc(status: Status) -> anyhow::Error {
 pub(crate) type Accounts = AccountsClient<InterceptedService<Channel, Bearer>>;
 
 /// A player's id from their name (the Accounts service resolves it). The name is looked up as
-/// it is stored (trimmed, in Unicode NFC: `hanniball_arbiter::names`), so `Müller` typed with a
+/// it is stored (trimmed, in Unicode NFC: `hanniball_names`), so `Müller` typed with a
 /// combining accent, or with a space around it, finds the player.
 pub(crate) async fn player_by_name(accounts: &mut Accounts, name: &str) -> Result<i64> {
-    let stored = hanniball_arbiter::names::player_name(name).unwrap_or_else(|_| name.to_owned());
+    let stored = hanniball_names::player_name(name).unwrap_or_else(|_| name.to_owned());
     let request = apb::GetPlayerRequest {
         player: Some(apb::get_player_request::Player::Name(stored)),
     };

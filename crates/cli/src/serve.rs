@@ -76,8 +76,7 @@ async fn migrate_all(url: &str, only: Option<Service>) -> Result<(), hanniball_d
     let runs = |service: Service| only.is_none_or(|only| only == service);
     let db = Db::connect(url).await?;
     if runs(Service::Arbiter) {
-        Directory::open(&db).await?;
-        hanniball_arbiter_svc::store::Store::open(&db).await?;
+        hanniball_arbiter_svc::Arbiter::migrate(&db).await?;
     }
     if runs(Service::Rating) {
         hanniball_rating_svc::store::Store::open(&db).await?;

@@ -421,7 +421,9 @@ fn create_private(url: &str) -> Result<(), StoreError> {
 mod tests;
 
 /// Databases for tests: a fresh SQLite file, or a fresh PostgreSQL database when
-/// `HANNIBALL_TEST_POSTGRES_URL` is set (as `.ci/run` does when PostgreSQL answers).
+/// `HANNIBALL_TEST_POSTGRES_URL` is set (as `.ci/run` does when PostgreSQL answers). Only with
+/// the `testing` feature, which tests and benches turn on: no server carries it.
+#[cfg(any(test, feature = "testing"))]
 pub mod testing {
     use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -1,7 +1,7 @@
 //! Protobuf messages to domain types and back: every conversion of this service in one file.
 
 use crate::store::{Change, EventRow, NewEvent, Points, RatingRow};
-use hanniball_arbiter::TimeControl;
+use hanniball_ids::TimeControl;
 use hanniball_ids::{GameId, PlayerId, Timestamp};
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::rating::v1 as pb;
@@ -23,7 +23,7 @@ pub struct GameResult {
     pub finished_at_ms: i64,
     /// Rated when played: the game was created rated (or reported as a rated result).
     pub rated: bool,
-    /// Counts as played ([`hanniball_arbiter::counts_as_played`]); unplayed games change no
+    /// Counts as played ([`hanniball_ids::counts_as_played`]); unplayed games change no
     /// rating.
     pub played: bool,
     pub time_control: Option<TimeControl>,
@@ -140,7 +140,7 @@ pub fn record_request(r: &pb::RecordResultRequest) -> ServiceResult<GameResult> 
     })
 }
 
-/// Whether a finished game counts as played ([`hanniball_arbiter::counts_as_played`]).
+/// Whether a finished game counts as played ([`hanniball_ids::counts_as_played`]).
 fn played(game: &apb::FinishedGame) -> bool {
     let forfeit = game
         .result
@@ -150,7 +150,7 @@ fn played(game: &apb::FinishedGame) -> bool {
         .result
         .as_ref()
         .is_some_and(|r| r.reason() == apb::EndReason::OverTheBoard);
-    hanniball_arbiter::counts_as_played(game.turns_played, forfeit, over_the_board)
+    hanniball_ids::counts_as_played(game.turns_played, forfeit, over_the_board)
 }
 
 /// A game from the arbiter's results outbox.

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::store::{Change, Rater};
-use hanniball_arbiter::TimeControl;
+use hanniball_ids::TimeControl;
 use hanniball_ids::Timestamp;
 use hanniball_rating::{Rating, Score, System};
 use hanniball_rules::GameKind;

@@ -3,10 +3,10 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use hanniball_accounts::PlayerRow;
 use hanniball_ids::{GameId, PlayerId, Timestamp};
 use hanniball_proto::rating::v1 as pb;
 use hanniball_rating::{Score, System};
+use hanniball_svc_kit::Player;
 use hanniball_svc_kit::{Auth, Caller, Directory, Scope};
 use tonic::{Request, Response, Status};
 
@@ -71,7 +71,7 @@ impl Shared {
         }
     }
 
-    async fn player(&self, player: Option<&pb::PlayerRef>) -> ServiceResult<PlayerRow> {
+    async fn player(&self, player: Option<&pb::PlayerRef>) -> ServiceResult<Player> {
         match player.and_then(|p| p.player.as_ref()) {
             Some(pb::player_ref::Player::Id(id)) => self
                 .accounts

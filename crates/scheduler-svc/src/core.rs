@@ -118,7 +118,7 @@ pub fn now_ms() -> i64 {
 }
 
 fn arbiter_error(status: &tonic::Status) -> ServiceError {
-    ServiceError::Arbiter(format!("{:?}: {}", status.code(), status.message()))
+    ServiceError::peer("arbiter", status)
 }
 
 impl Core {
@@ -221,7 +221,7 @@ impl Core {
                 .find(|(player, _)| *player == entrant.player_id)
                 .map(|(_, rank)| *rank);
         }
-        let rows = off_runtime(move || loaded.pair(1)).await?;
+        let rows = off_runtime(move || loaded.pair(1)).await??;
         let ranks: Vec<(PlayerId, i32)> = ranks.iter().map(|(p, r)| (PlayerId(*p), *r)).collect();
         self.store.store_round(id, 1, &ranks, &rows).await?;
         tracing::info!(tournament = id, boards = rows.len(), "tournament started");
@@ -230,7 +230,7 @@ impl Core {
 
     /// Pairs the next round if the current one is complete (or finishes the tournament after its
     /// last round). `Ok(false)` when the current round is still being played.
-    pub async fn advance(&self, id: i64) -> ServiceResult<bool> {
+    pub async fn advance(&self, id: i64) -> ServiceResult<Result<bool, model::Unpairable>> {
         let loaded = self.load(id).await?;
         if loaded.tournament.status != TournamentStatus::Running {
             return Err(ServiceError::FailedPrecondition(format!(
@@ -240,17 +240,20 @@ impl Core {
         }
         let current = loaded.tournament.current_round;
         if !loaded.round_complete(current) {
-            return Ok(false);
+            return Ok(Ok(false));
         }
         let next = current as u32 + 1;
         if next > loaded.total_rounds() {
             if self.store.finish_tournament(id).await? {
                 tracing::info!(tournament = id, "tournament finished");
             }
-            return Ok(true);
+            return Ok(Ok(true));
         }
         let started = std::time::Instant::now();
-        let rows = off_runtime(move || loaded.pair(next)).await?;
+        let rows = match off_runtime(move || loaded.pair(next)).await? {
+            Ok(rows) => rows,
+            Err(unpairable) => return Ok(Err(unpairable)),
+        };
         let paired = started.elapsed();
         match self.store.store_round(id, next as i32, &[], &rows).await {
             Ok(()) => tracing::info!(
@@ -261,7 +264,7 @@ impl Core {
                 "round paired"
             ),
             // Another caller paired it first: nothing to do.
-            Err(crate::store::StoreError::Conflict(_)) => return Ok(true),
+            Err(crate::store::StoreError::Conflict(_)) => return Ok(Ok(true)),
             Err(error) => return Err(error.into()),
         }
         let creating = std::time::Instant::now();
@@ -272,7 +275,7 @@ impl Core {
             creating_ms = creating.elapsed().as_millis() as u64,
             "round's games created"
         );
-        Ok(true)
+        Ok(Ok(true))
     }
 
     /// Creates in the arbiter every game of the tournament that has none yet, a few hundred
@@ -436,7 +439,7 @@ impl Core {
             );
         }
         if tournament.auto_pair && tournament.status == TournamentStatus::Running {
-            self.advance(tournament.id).await?;
+            self.advance(tournament.id).await??;
         }
         Ok(())
     }
@@ -499,7 +502,7 @@ impl Core {
         {
             self.create_games(t.id).await?;
             if t.auto_pair {
-                self.advance(t.id).await?;
+                self.advance(t.id).await??;
             }
         }
         for m in self.store.matches_without_game().await? {
@@ -704,7 +707,7 @@ pub fn board_game(t: &TournamentRow, board: &BoardRow) -> Option<apb::CreateGame
 }
 
 /// A finished game's result as its board records it: the one rule shared with the rating
-/// service ([`hanniball_arbiter::counts_as_played`]). A forfeit (the organiser's, or a loser
+/// service ([`hanniball_ids::counts_as_played`]). A forfeit (the organiser's, or a loser
 /// who never made a turn) is `+/-`, `-/+` or `-/-`; a game that ended before each side made a
 /// turn is otherwise a short game (its result counts, unrated); the rest are played games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -731,7 +734,7 @@ fn ended_as(state: &apb::GameState) -> (BoardResult, String) {
 pub fn board_result(outcome: apb::Outcome, reason: apb::EndReason, turns: u32) -> BoardResult {
     let forfeit = reason == apb::EndReason::Forfeit;
     let over_the_board = reason == apb::EndReason::OverTheBoard;
-    let played = hanniball_arbiter::counts_as_played(turns, forfeit, over_the_board);
+    let played = hanniball_ids::counts_as_played(turns, forfeit, over_the_board);
     // White makes turn 1, Black turn 2.
     let moved = |side: Side| match side {
         Side::White => turns >= 1,

@@ -10,7 +10,7 @@ use hanniball_pairing::{
     Colour, DutchOptions, GameResult, Player, PlayerId as Rank, RoundEntry, Tournament,
 };
 
-use crate::error::ServiceError;
+use crate::error::{ServiceError, ServiceResult};
 
 /// Board kinds as stored.
 pub const GAME: &str = "game";
@@ -216,7 +216,9 @@ impl Loaded {
     /// The boards of round `round`: the players who do not play it (requested byes, late
     /// entries, withdrawals), then the pairing of everyone else by the tournament's system.
     /// `ranks` are the start ranks to fix first (round 1), in rank order.
-    pub fn pair(&self, round: u32) -> Result<Vec<BoardRow>, ServiceError> {
+    /// The boards of `round`; `Ok(Err(_))` when the rules allow no pairing (the organiser's to
+    /// resolve, not a fault).
+    pub fn pair(&self, round: u32) -> ServiceResult<Result<Vec<BoardRow>, Unpairable>> {
         let mut t = self.model();
         let tid = self.tournament.id;
         let ranks = self.by_rank();
@@ -270,8 +272,11 @@ impl Loaded {
         match self.tournament.system {
             System::Swiss => {
                 let pairing =
-                    hanniball_pairing::pair_next_round(&t, &DutchOptions::for_tournament(&t))
-                        .map_err(|e| ServiceError::CannotPair(e.to_string()))?;
+                    match hanniball_pairing::pair_next_round(&t, &DutchOptions::for_tournament(&t))
+                    {
+                        Ok(pairing) => pairing,
+                        Err(e) => return Ok(Err(Unpairable(e.to_string()))),
+                    };
                 for (w, b) in pairing.boards {
                     games.push((player(w)?, player(b)?));
                 }
@@ -285,11 +290,15 @@ impl Loaded {
                 } else {
                     Cycles::Single
                 };
-                let table = roundrobin::berger(t.players.len(), cycles)
-                    .map_err(|e| ServiceError::CannotPair(e.to_string()))?;
-                let boards = table.get(round as usize - 1).ok_or_else(|| {
-                    ServiceError::CannotPair(format!("the round robin has no round {round}"))
-                })?;
+                let table = match roundrobin::berger(t.players.len(), cycles) {
+                    Ok(table) => table,
+                    Err(e) => return Ok(Err(Unpairable(e.to_string()))),
+                };
+                let Some(boards) = table.get(round as usize - 1) else {
+                    return Ok(Err(Unpairable(format!(
+                        "the round robin has no round {round}"
+                    ))));
+                };
                 let absent: Vec<i64> = sitting_out.iter().map(|b| b.white_id).collect();
                 for board in boards {
                     match *board {
@@ -316,7 +325,7 @@ impl Loaded {
                 if let Some(p) = pab {
                     rows.push(bye_row(tid, round, rows.len() as i32 + 1, p, ZERO_BYE));
                 }
-                return Ok(rows);
+                return Ok(Ok(rows));
             }
         }
         let mut rows: Vec<BoardRow> = games
@@ -331,7 +340,17 @@ impl Loaded {
             row.board = rows.len() as i32 + 1;
             rows.push(row);
         }
-        Ok(rows)
+        Ok(Ok(rows))
+    }
+}
+
+/// Why the next round cannot be paired (the pairing rules' words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unpairable(pub String);
+
+impl From<Unpairable> for ServiceError {
+    fn from(Unpairable(why): Unpairable) -> Self {
+        ServiceError::FailedPrecondition(format!("the round cannot be paired: {why}"))
     }
 }
 
@@ -373,12 +392,12 @@ fn bye_row(tournament: i64, round: u32, board: i32, player: i64, kind: &str) -> 
 }
 
 /// Start ranks: by rating (highest first), then name in alphabetical order (letters without
-/// case or accents: [`hanniball_arbiter::names::collation_key`]), then player id (C.04.2:
+/// case or accents: [`hanniball_names::collation_key`]), then player id (C.04.2:
 /// rating, then alphabetical). Returns (player id, rank) in rank order.
 pub fn seed(entrants: &[(EntrantRow, String)]) -> Vec<(i64, i32)> {
     let mut order: Vec<(&EntrantRow, String, &String)> = entrants
         .iter()
-        .map(|(e, name)| (e, hanniball_arbiter::names::collation_key(name), name))
+        .map(|(e, name)| (e, hanniball_names::collation_key(name), name))
         .collect();
     order.sort_by(|(a, ak, an), (b, bk, bn)| {
         b.rating

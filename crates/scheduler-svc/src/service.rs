@@ -13,7 +13,7 @@ use tonic::{Request, Response, Status};
 
 use crate::core::{Core, now_ms, time_control};
 use crate::error::{ServiceError, ServiceResult};
-use crate::model::{self, Loaded};
+use crate::model::{self, Loaded, Unpairable};
 
 /// The service.
 #[derive(Debug)]
@@ -85,7 +85,9 @@ impl SchedulerService {
                 self.organises(grant.caller, tournament).await?;
                 Ok((Caller::Admin, positive(player, "player_id")?))
             }
-            Caller::Player(_) => Err(ServiceError::NotYou(player)),
+            Caller::Player(_) => Err(ServiceError::Denied(format!(
+                "only the organiser (admin) or player {player} may do this"
+            ))),
         }
     }
 
@@ -230,13 +232,8 @@ impl SchedulerService {
         if loaded.tournament.auto_pair && loaded.tournament.status == TournamentStatus::Running {
             // The results are stored whatever the next round does: a round that cannot be paired
             // is the organiser's to resolve (`PairNextRound` says why), not a refused result.
-            match self.core.advance(id).await {
-                Err(ServiceError::CannotPair(why)) => {
-                    tracing::warn!(tournament = id, %why, "the next round cannot be paired");
-                }
-                other => {
-                    other?;
-                }
+            if let Err(Unpairable(why)) = self.core.advance(id).await? {
+                tracing::warn!(tournament = id, %why, "the next round cannot be paired");
             }
         }
         let loaded = self.core.load(id).await?;
@@ -480,7 +477,7 @@ fn settings_row(s: &pb::TournamentSettings) -> Result<TournamentRow, Status> {
     };
     // One rule for every name: no line breaks (a TRF line), nothing invisible or
     // direction-changing, at most 100 characters.
-    let name = hanniball_arbiter::names::tournament_name(&s.name)
+    let name = hanniball_names::tournament_name(&s.name)
         .map_err(|e| ServiceError::InvalidArgument(e.to_string()))?;
     if s.late_self_entry && system != System::Swiss {
         return Err(ServiceError::InvalidArgument(
@@ -1274,7 +1271,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         self.organiser(&request, request.get_ref().tournament_id)
             .await?;
         let id = positive(request.get_ref().tournament_id, "tournament_id")?;
-        if !self.core.advance(id).await? {
+        if !self.core.advance(id).await?.map_err(ServiceError::from)? {
             let loaded = self.core.load(id).await?;
             return Err(ServiceError::FailedPrecondition(format!(
                 "round {} of tournament {id} still has unfinished games",

@@ -15,8 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
-use hanniball_accounts::TokenEvent;
-use hanniball_arbiter::{PlayerId, Timestamp};
+use hanniball_ids::{PlayerId, Timestamp};
 use sha2::{Digest, Sha256};
 use tokio::sync::broadcast;
 use tokio_stream::StreamExt;
@@ -25,7 +24,7 @@ use tonic::metadata::{MetadataMap, MetadataValue};
 
 use hanniball_db::StoreError;
 
-use crate::Directory;
+use crate::{Directory, TokenEvent};
 
 /// Why a caller was not accepted.
 #[derive(Debug, thiserror::Error)]
@@ -726,15 +725,6 @@ impl Caller {
             Caller::Player(_) => Err(AuthError::AdminOnly),
         }
     }
-
-    /// The arbiter's view of the caller.
-    #[must_use]
-    pub const fn actor(self) -> hanniball_arbiter::Actor {
-        match self {
-            Caller::Admin => hanniball_arbiter::Actor::Admin,
-            Caller::Player(id) => hanniball_arbiter::Actor::Player(id),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -752,12 +742,88 @@ mod tests {
         metadata
     }
 
+    /// Accounts' answers from memory: the tokens a test inserts, by hash.
+    #[derive(Clone, Debug, Default)]
+    struct Memory {
+        tokens: Arc<Mutex<Vec<(String, crate::Token)>>>,
+    }
+
+    impl Memory {
+        fn insert_token(
+            &self,
+            player: PlayerId,
+            hash: &str,
+            scopes: &str,
+            expires_at: Option<Timestamp>,
+        ) -> i64 {
+            let mut tokens = self.tokens.lock().unwrap_or_else(PoisonError::into_inner);
+            let id = tokens.len() as i64 + 1;
+            tokens.push((
+                hash.to_owned(),
+                crate::Token {
+                    id,
+                    player,
+                    scopes: scopes.to_owned(),
+                    created_at: Timestamp(0),
+                    expires_at,
+                    revoked_at: None,
+                    session_label: None,
+                },
+            ));
+            id
+        }
+
+        fn revoke_token(&self, id: i64) {
+            let mut tokens = self.tokens.lock().unwrap_or_else(PoisonError::into_inner);
+            for (_, token) in tokens.iter_mut().filter(|(_, t)| t.id == id) {
+                token.revoked_at = Some(Timestamp(1));
+            }
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl crate::Lookup for Memory {
+        fn shared_by_replicas(&self) -> bool {
+            false
+        }
+        async fn player(&self, _: PlayerId) -> Result<Option<crate::Player>, StoreError> {
+            Ok(None)
+        }
+        async fn player_by_name(&self, _: &str) -> Result<Option<crate::Player>, StoreError> {
+            Ok(None)
+        }
+        async fn player_names(
+            &self,
+            _: &[PlayerId],
+        ) -> Result<HashMap<PlayerId, String>, StoreError> {
+            Ok(HashMap::new())
+        }
+        async fn token_by_hash(&self, hash: &str) -> Result<Option<crate::Token>, StoreError> {
+            let tokens = self.tokens.lock().unwrap_or_else(PoisonError::into_inner);
+            Ok(tokens
+                .iter()
+                .find(|(h, t)| h == hash && t.revoked_at.is_none())
+                .map(|(_, t)| t.clone()))
+        }
+        async fn token(&self, id: i64) -> Result<Option<crate::Token>, StoreError> {
+            let tokens = self.tokens.lock().unwrap_or_else(PoisonError::into_inner);
+            Ok(tokens
+                .iter()
+                .find(|(_, t)| t.id == id)
+                .map(|(_, t)| t.clone()))
+        }
+        fn token_events(&self) -> broadcast::Receiver<TokenEvent> {
+            broadcast::channel(1).1
+        }
+        async fn listen_tokens(&self) -> Result<Option<crate::directory::TokenEvents>, StoreError> {
+            Ok(None)
+        }
+    }
+
     #[tokio::test]
     async fn the_token_cache_is_bounded_and_answers_as_the_database_did() {
-        let accounts = hanniball_accounts::Accounts::connect(&hanniball_db::testing::sqlite_url())
-            .await
-            .expect("accounts");
-        let store = Directory::Local(accounts.clone());
+        let accounts = Memory::default();
+        let store = Directory::Local(Arc::new(accounts.clone()));
         let auth = Auth::with_cache_max("admin-secret".into(), 3);
         for i in 0..10 {
             let refused = auth
@@ -837,30 +903,21 @@ mod tests {
 
     #[tokio::test]
     async fn a_cached_token_is_refused_from_the_moment_it_expires() {
-        let accounts = hanniball_accounts::Accounts::connect(&hanniball_db::testing::sqlite_url())
-            .await
-            .expect("accounts");
-        let store = Directory::Local(accounts.clone());
-        let player = accounts
-            .create_player("expiring", "bot", Timestamp(0))
-            .await
-            .expect("player");
-        accounts
-            .insert_token(
-                player.id,
-                &hash_token("hb_short"),
-                Timestamp(0),
-                "read",
-                Some(Timestamp(1_000)),
-            )
-            .await
-            .expect("token");
+        let accounts = Memory::default();
+        let store = Directory::Local(Arc::new(accounts.clone()));
+        let player = PlayerId(7);
+        accounts.insert_token(
+            player,
+            &hash_token("hb_short"),
+            "read",
+            Some(Timestamp(1_000)),
+        );
         let (auth, now) = manual_clock(Auth::new("admin-secret"), 999);
         let grant = auth
             .grant(&bearer("hb_short"), &store)
             .await
             .expect("valid");
-        assert_eq!(grant.caller, Caller::Player(player.id));
+        assert_eq!(grant.caller, Caller::Player(player));
         assert_eq!(grant.scopes, Scopes::NONE.with(Scope::Read));
         // Cached now; one millisecond later it has expired all the same.
         now.store(1_000, Ordering::SeqCst);
@@ -874,33 +931,19 @@ mod tests {
 
     #[tokio::test]
     async fn a_revocation_forgets_only_its_token_and_ends_its_streams() {
-        let accounts = hanniball_accounts::Accounts::connect(&hanniball_db::testing::sqlite_url())
-            .await
-            .expect("accounts");
-        let store = Directory::Local(accounts.clone());
-        let player = accounts
-            .create_player("two-tokens", "bot", Timestamp(0))
-            .await
-            .expect("player");
-        let mut ids = Vec::new();
-        for token in ["hb_one", "hb_two"] {
-            ids.push(
-                accounts
-                    .insert_token(player.id, &hash_token(token), Timestamp(0), "read", None)
-                    .await
-                    .expect("token"),
-            );
-        }
+        let accounts = Memory::default();
+        let store = Directory::Local(Arc::new(accounts.clone()));
+        let ids: Vec<i64> = ["hb_one", "hb_two"]
+            .into_iter()
+            .map(|token| accounts.insert_token(PlayerId(8), &hash_token(token), "read", None))
+            .collect();
         let auth = Auth::new("admin-secret");
         let one = auth.grant(&bearer("hb_one"), &store).await.expect("one");
         auth.grant(&bearer("hb_two"), &store).await.expect("two");
         assert_eq!(one.token_id, Some(ids[0]));
         let ended = tokio::spawn(auth.ended(one, &store));
         // Revoked in the store, and the revocation heard by this Auth (as RevokeToken does).
-        accounts
-            .revoke_token(ids[0], Timestamp(1))
-            .await
-            .expect("revoke");
+        accounts.revoke_token(ids[0]);
         auth.revoked(ids[0]);
         let refused = auth.grant(&bearer("hb_one"), &store).await;
         assert!(matches!(refused, Err(AuthError::BadToken)), "{refused:?}");
@@ -919,10 +962,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_replaced_admin_token_stops_working_at_once_even_when_cached() {
-        let accounts = hanniball_accounts::Accounts::connect(&hanniball_db::testing::sqlite_url())
-            .await
-            .expect("accounts");
-        let store = Directory::Local(accounts.clone());
+        let accounts = Memory::default();
+        let store = Directory::Local(Arc::new(accounts.clone()));
         let admin = AdminToken::new("old-admin");
         let auth = Auth::new(admin.clone());
         // Cached as the admin, and the next admin token cached as a refusal.

@@ -1,14 +1,17 @@
-//! Who the players and tokens are, as every service asks Accounts (their one owner): its tables
-//! when Accounts runs in this process, its gRPC API when it runs in another (admin calls, with
-//! revocations pushed by `WatchRevocations`). Either way the same answers, the same
-//! [`TokenEvent`]s, so [`crate::Auth`] works the same on both.
+//! Who the players and tokens are, as every service asks Accounts (their one owner): its store
+//! when Accounts runs in this process (behind [`Lookup`], which Accounts' service implements),
+//! its gRPC API when it runs in another (admin calls, with revocations pushed by
+//! `WatchRevocations`). Either way the same answers, the same [`TokenEvent`]s, so
+//! [`crate::Auth`] works the same on both.
 
 use std::collections::HashMap;
 use std::pin::Pin;
 use std::time::Duration;
 
-use hanniball_accounts::{Accounts, PlayerRow, TokenEvent, TokenRow};
-use hanniball_db::{Db, StoreError};
+use std::sync::Arc;
+
+use hanniball_db::StoreError;
+pub use hanniball_directory::{Player, Token, TokenEvent};
 use hanniball_ids::{PlayerId, Timestamp};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
@@ -21,11 +24,33 @@ use tonic::transport::Channel;
 
 use crate::{AdminToken, ClientTls, ConnectError};
 
+/// Accounts' answers in this process: what its store (or a test's stand-in) implements.
+#[async_trait::async_trait]
+pub trait Lookup: std::fmt::Debug + Send + Sync {
+    /// Whether other processes may revoke tokens that only a database notification would tell
+    /// of ([`Lookup::listen_tokens`]).
+    fn shared_by_replicas(&self) -> bool;
+    async fn player(&self, id: PlayerId) -> Result<Option<Player>, StoreError>;
+    async fn player_by_name(&self, name: &str) -> Result<Option<Player>, StoreError>;
+    /// Names of players by id (unknown ids are left out).
+    async fn player_names(&self, ids: &[PlayerId])
+    -> Result<HashMap<PlayerId, String>, StoreError>;
+    /// The unrevoked token with this hash, expired or not.
+    async fn token_by_hash(&self, hash: &str) -> Result<Option<Token>, StoreError>;
+    /// One token by id, revoked or not.
+    async fn token(&self, id: i64) -> Result<Option<Token>, StoreError>;
+    /// Revocations made through this process from now on.
+    fn token_events(&self) -> broadcast::Receiver<TokenEvent>;
+    /// Every process's revocations, where only the database hears them all; `Ok(None)` where
+    /// [`Lookup::token_events`] hears everything.
+    async fn listen_tokens(&self) -> Result<Option<TokenEvents>, StoreError>;
+}
+
 /// Players and tokens, from Accounts.
 #[derive(Clone, Debug)]
 pub enum Directory {
-    /// Accounts' tables, in this process.
-    Local(Accounts),
+    /// Accounts in this process.
+    Local(Arc<dyn Lookup>),
     /// Accounts in another process, over gRPC.
     Remote(Remote),
 }
@@ -44,14 +69,9 @@ const NAMES_PER_CALL: usize = 10_000;
 const EVENTS: usize = 1_024;
 
 impl Directory {
-    /// Accounts' tables in `db` (applying their migrations).
-    pub async fn open(db: &Db) -> Result<Directory, StoreError> {
-        Ok(Directory::Local(Accounts::open(db).await?))
-    }
-
-    /// Accounts' tables at `url` (applying their migrations).
-    pub async fn connect(url: &str) -> Result<Directory, StoreError> {
-        Ok(Directory::Local(Accounts::connect(url).await?))
+    /// Accounts in this process.
+    pub fn local(accounts: impl Lookup + 'static) -> Directory {
+        Directory::Local(Arc::new(accounts))
     }
 
     /// Accounts served at `url` (connecting lazily), asked with the admin token; follows its
@@ -82,7 +102,7 @@ impl Directory {
         }
     }
 
-    pub async fn player(&self, id: PlayerId) -> Result<Option<PlayerRow>, StoreError> {
+    pub async fn player(&self, id: PlayerId) -> Result<Option<Player>, StoreError> {
         match self {
             Directory::Local(accounts) => accounts.player(id).await,
             Directory::Remote(remote) => {
@@ -93,7 +113,7 @@ impl Directory {
         }
     }
 
-    pub async fn player_by_name(&self, name: &str) -> Result<Option<PlayerRow>, StoreError> {
+    pub async fn player_by_name(&self, name: &str) -> Result<Option<Player>, StoreError> {
         match self {
             Directory::Local(accounts) => accounts.player_by_name(name).await,
             Directory::Remote(remote) => {
@@ -133,7 +153,7 @@ impl Directory {
     }
 
     /// The unrevoked token with this hash, expired or not.
-    pub async fn token_by_hash(&self, hash: &str) -> Result<Option<TokenRow>, StoreError> {
+    pub async fn token_by_hash(&self, hash: &str) -> Result<Option<Token>, StoreError> {
         match self {
             Directory::Local(accounts) => accounts.token_by_hash(hash).await,
             Directory::Remote(remote) => {
@@ -145,7 +165,7 @@ impl Directory {
     }
 
     /// One token by id, revoked or not.
-    pub async fn token(&self, id: i64) -> Result<Option<TokenRow>, StoreError> {
+    pub async fn token(&self, id: i64) -> Result<Option<Token>, StoreError> {
         match self {
             Directory::Local(accounts) => accounts.token(id).await,
             Directory::Remote(remote) => {
@@ -170,10 +190,7 @@ impl Directory {
     /// [`Directory::token_events`] hears everything.
     pub async fn listen_tokens(&self) -> Result<Option<TokenEvents>, StoreError> {
         match self {
-            Directory::Local(accounts) => Ok(accounts
-                .listen_tokens()
-                .await?
-                .map(|stream| Box::pin(stream) as TokenEvents)),
+            Directory::Local(accounts) => accounts.listen_tokens().await,
             Directory::Remote(_) => Ok(None),
         }
     }
@@ -186,7 +203,7 @@ impl Remote {
     async fn get_player(
         &self,
         player: apb::get_player_request::Player,
-    ) -> Result<Option<PlayerRow>, StoreError> {
+    ) -> Result<Option<Player>, StoreError> {
         let request = apb::GetPlayerRequest {
             player: Some(player),
         };
@@ -197,7 +214,7 @@ impl Remote {
         })
         .await;
         match found {
-            Ok(found) => Ok(found.into_inner().player.map(player_row)),
+            Ok(found) => Ok(found.into_inner().player.map(player_of)),
             Err(status) if status.code() == Code::NotFound => Ok(None),
             Err(status) => Err(unreachable(status)),
         }
@@ -206,7 +223,7 @@ impl Remote {
     async fn check_token(
         &self,
         token: apb::check_token_request::Token,
-    ) -> Result<Option<TokenRow>, StoreError> {
+    ) -> Result<Option<Token>, StoreError> {
         let request = apb::CheckTokenRequest { token: Some(token) };
         let found = read(|| {
             let mut client = self.client.clone();
@@ -215,7 +232,7 @@ impl Remote {
         })
         .await;
         let stored = found.map_err(unreachable)?.into_inner().token;
-        Ok(stored.map(|t| TokenRow {
+        Ok(stored.map(|t| Token {
             id: t.token_id,
             player: PlayerId(t.player_id),
             scopes: t.scopes,
@@ -272,13 +289,13 @@ impl Remote {
     }
 }
 
-fn player_row(player: apb::Player) -> PlayerRow {
+fn player_of(player: apb::Player) -> Player {
     let kind = match apb::PlayerKind::try_from(player.kind) {
         Ok(apb::PlayerKind::Bot) => "bot",
         Ok(apb::PlayerKind::Human) => "human",
         _ => "unknown",
     };
-    PlayerRow {
+    Player {
         id: PlayerId(player.id),
         name: player.name,
         kind: kind.to_owned(),

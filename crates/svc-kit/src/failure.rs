@@ -1,7 +1,8 @@
 //! Every service's errors and their gRPC codes, in one type and one exhaustive match: the same
-//! fault gets the same code and words in the arbiter, the rating service and the scheduler.
+//! fault gets the same code and words in the arbiter, the rating service and the scheduler. The
+//! cases are kinds of failure, not any service's domain: a service turns its own refusals (the
+//! rules', the pairing's) into these where it meets them.
 
-use hanniball_arbiter::ActionError;
 use hanniball_db::StoreError;
 use tonic::{Code, Status};
 
@@ -16,9 +17,6 @@ pub enum ServiceError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
-    /// The rules refused a game action (illegal turn, not your turn, game over, …).
-    #[error(transparent)]
-    Action(#[from] ActionError),
     #[error("{0}")]
     InvalidArgument(String),
     #[error("{what} {id} not found")]
@@ -27,12 +25,6 @@ pub enum ServiceError {
     AlreadyExists(String),
     #[error("{0}")]
     FailedPrecondition(String),
-    #[error("the round cannot be paired: {0}")]
-    CannotPair(String),
-    #[error("you do not play in game {0}")]
-    NotYourGame(i64),
-    #[error("only the organiser (admin) or player {0} may do this")]
-    NotYou(i64),
     /// A caller asking for what only the admin (or another player) may do; the message says what
     /// and why.
     #[error("{0}")]
@@ -42,8 +34,12 @@ pub enum ServiceError {
     TooMany(String),
     #[error("lost a race with a concurrent change; read it again and retry")]
     LostRace,
-    #[error("the arbiter did not answer: {0}")]
-    Arbiter(String),
+    /// Another service did not answer, or answered with an error this call cannot pass on.
+    #[error("the {service} did not answer: {detail}")]
+    Peer {
+        service: &'static str,
+        detail: String,
+    },
     #[error("the server is shutting down")]
     ShuttingDown,
     /// The service's configuration cannot be used (only at start).
@@ -64,40 +60,27 @@ impl From<ServiceError> for Status {
             ServiceError::Config(detail) | ServiceError::Internal(detail) => {
                 return internal_status(&detail);
             }
-            ServiceError::Action(ref action) => action_code(action),
             ServiceError::InvalidArgument(_) => Code::InvalidArgument,
             ServiceError::NotFound { .. } => Code::NotFound,
             ServiceError::AlreadyExists(_) => Code::AlreadyExists,
-            ServiceError::FailedPrecondition(_) | ServiceError::CannotPair(_) => {
-                Code::FailedPrecondition
-            }
-            ServiceError::NotYourGame(_) | ServiceError::NotYou(_) | ServiceError::Denied(_) => {
-                Code::PermissionDenied
-            }
+            ServiceError::FailedPrecondition(_) => Code::FailedPrecondition,
+            ServiceError::Denied(_) => Code::PermissionDenied,
             ServiceError::TooMany(_) => Code::ResourceExhausted,
             ServiceError::LostRace => Code::Aborted,
-            ServiceError::Arbiter(_) | ServiceError::ShuttingDown => Code::Unavailable,
+            ServiceError::Peer { .. } | ServiceError::ShuttingDown => Code::Unavailable,
         };
         Status::new(code, error.to_string())
     }
 }
 
-/// The code of an action the rules refused.
-fn action_code(action: &ActionError) -> Code {
-    match action {
-        ActionError::NotAPlayer(_) | ActionError::AdminOnly | ActionError::OrganiserOnly => {
-            Code::PermissionDenied
+impl ServiceError {
+    /// `service` answered `status` (or did not answer): `UNAVAILABLE`, naming the service.
+    #[must_use]
+    pub fn peer(service: &'static str, status: &Status) -> ServiceError {
+        ServiceError::Peer {
+            service,
+            detail: format!("{:?}: {}", status.code(), status.message()),
         }
-        ActionError::Malformed(_) | ActionError::Illegal(_) => Code::InvalidArgument,
-        ActionError::NotYourTurn { .. }
-        | ActionError::StaleTurn { .. }
-        | ActionError::FutureTurn { .. }
-        | ActionError::GameOver(_)
-        | ActionError::NoDrawOffer
-        | ActionError::DrawAlreadyOffered
-        | ActionError::TooLateToAbort(_)
-        | ActionError::OverTheBoard
-        | ActionError::NotOverYet => Code::FailedPrecondition,
     }
 }
 

@@ -17,7 +17,7 @@ pub mod server;
 pub mod tls;
 
 pub use auth::{AdminToken, Auth, AuthError, Caller, Grant, Scope, Scopes};
-pub use directory::Directory;
+pub use directory::{Directory, Lookup, Player, Token, TokenEvent};
 pub use edge::{EdgeLayer, EdgeLimits};
 pub use failure::{ServiceError, ServiceResult, internal_status, store_status};
 /// The client half lives in its own crate (clients link no server); re-exported for the services.

@@ -10,7 +10,6 @@ use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::rating::v1 as pb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
 use hanniball_rating_svc::{RatingOptions, Running};
-use hanniball_svc_kit::Directory;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::Code;
@@ -23,7 +22,7 @@ type Rating = RatingClient<InterceptedService<Channel, Bearer>>;
 /// (`None`: no consumer).
 async fn start_rating(db_url: &str, arbiter: Option<String>) -> Running {
     let db = Db::connect(db_url).await.expect("database");
-    let accounts = Directory::open(&db).await.expect("accounts");
+    let accounts = hanniball_e2e::local_accounts(&db).await;
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("port");
     let options = RatingOptions {
         arbiter_url: arbiter,

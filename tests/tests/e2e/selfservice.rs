@@ -14,7 +14,6 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::scheduler::v1 as spb;
 use hanniball_proto::scheduler::v1::scheduler_client::SchedulerClient;
 use hanniball_scheduler_svc::{Scheduler, SchedulerOptions};
-use hanniball_svc_kit::Directory;
 use tokio_stream::StreamExt;
 use tokio_util::sync::CancellationToken;
 use tonic::service::RoutesBuilder;
@@ -350,7 +349,7 @@ type Sched = SchedulerClient<InterceptedService<Channel, Bearer>>;
 /// A scheduler (no rating service) in front of `server`'s arbiter, on the same database.
 async fn scheduler(server: &TestServer) -> (String, CancellationToken) {
     let db = Db::connect(&server.db_url).await.expect("database");
-    let accounts = Directory::open(&db).await.expect("accounts");
+    let accounts = hanniball_e2e::local_accounts(&db).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("port");

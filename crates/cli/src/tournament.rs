@@ -517,21 +517,7 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             result,
             note,
         } => calls.correct(id, round, board, result, note).await,
-        TournamentCommand::Show { id } => {
-            let answer = calls
-                .scheduler
-                .get_tournament(spb::GetTournamentRequest { tournament_id: id })
-                .await
-                .map_err(rpc)?
-                .into_inner();
-            let t = answer.tournament.context("no tournament in the answer")?;
-            let organisers = organisers(&mut calls.accounts, &t.organiser_ids).await;
-            print!("{}", show(&t, Some(&organisers)));
-            if !answer.page_url.is_empty() {
-                println!("\npage: {0}\nprint view: {0}/print", answer.page_url);
-            }
-            Ok(())
-        }
+        TournamentCommand::Show { id } => calls.show(id).await,
         TournamentCommand::Standings { id, after } => calls.standings(id, after).await,
         TournamentCommand::Export { id } => calls.export(id).await,
         TournamentCommand::List => calls.list().await,
@@ -540,74 +526,10 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             first,
             second,
             allow,
-        } => {
-            let first_player_id = player_id(&mut calls.accounts, &first).await?;
-            let second_player_id = player_id(&mut calls.accounts, &second).await?;
-            let answer = calls
-                .scheduler
-                .set_forbidden_pair(spb::SetForbiddenPairRequest {
-                    tournament_id: id,
-                    first_player_id,
-                    second_player_id,
-                    forbidden: !allow,
-                })
-                .await
-                .map_err(rpc)?
-                .into_inner();
-            let what = match (allow, answer.changed) {
-                (false, true) => "must not meet from the next round on",
-                (false, false) => "were already kept apart",
-                (true, true) => "may meet again",
-                (true, false) => "were not kept apart",
-            };
-            println!("{first} and {second} {what} in tournament {id}");
-            Ok(())
-        }
-        TournamentCommand::Delete { id } => {
-            calls
-                .scheduler
-                .delete_tournament(spb::DeleteTournamentRequest { tournament_id: id })
-                .await
-                .map_err(rpc)?;
-            println!("tournament {id} deleted");
-            Ok(())
-        }
+        } => calls.forbid(id, &first, &second, allow).await,
+        TournamentCommand::Delete { id } => calls.delete(id).await,
         TournamentCommand::Organisers { id, action, player } => {
-            let player_id = player_id(&mut calls.accounts, &player).await?;
-            let ids = if action == "add" {
-                let answer = calls
-                    .scheduler
-                    .add_organiser(spb::AddOrganiserRequest {
-                        tournament_id: id,
-                        player_id,
-                    })
-                    .await
-                    .map_err(rpc)?
-                    .into_inner();
-                if !answer.added {
-                    println!("{player} already organises tournament {id}");
-                }
-                answer.organiser_ids
-            } else {
-                let answer = calls
-                    .scheduler
-                    .remove_organiser(spb::RemoveOrganiserRequest {
-                        tournament_id: id,
-                        player_id,
-                    })
-                    .await
-                    .map_err(rpc)?
-                    .into_inner();
-                if !answer.removed {
-                    println!("{player} did not organise tournament {id}");
-                }
-                answer.organiser_ids
-            };
-            println!(
-                "tournament {id} organisers: {}",
-                organisers(&mut calls.accounts, &ids).await
-            );
-            Ok(())
+            calls.organisers(id, &action, &player).await
         }
     }
 }
@@ -1057,29 +979,7 @@ impl Calls {
     }
 }
 
-#[cfg(test)]
-mod results_file {
-    use super::round_results;
+mod organise;
 
-    #[test]
-    fn a_results_file_is_read_whole_and_every_bad_line_named() {
-        let ok = round_results("# round 2\n1 1-0\n2 ½-½   # agreed\n\n3 -/+\n", 2).expect("reads");
-        let read: Vec<(u32, u32, &str)> = ok
-            .iter()
-            .map(|r| (r.round, r.board, r.result.as_str()))
-            .collect();
-        assert_eq!(read, [(2, 1, "1-0"), (2, 2, "1/2-1/2"), (2, 3, "-/+")]);
-        let bad = round_results("1 1-0\n2 2-0\nthree 1-0\n4 1-0 extra\n", 1)
-            .expect_err("three bad lines");
-        for needle in [
-            "line 2",
-            "line 3",
-            "line 4",
-            "unknown result",
-            "BOARD RESULT",
-        ] {
-            assert!(bad.contains(needle), "{needle}: {bad}");
-        }
-        assert!(!bad.contains("line 1:"), "{bad}");
-    }
-}
+#[cfg(test)]
+mod results_file;

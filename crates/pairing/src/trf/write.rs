@@ -34,6 +34,14 @@ pub fn write_unfinished(
         });
     }
     let mut out = String::new();
+    write_header(t, &mut out);
+    write_players(t, unfinished, &mut out);
+    write_settings(t, &mut out);
+    Ok(out)
+}
+
+/// The tournament's details: `012`-`122`.
+fn write_header(t: &Tournament, out: &mut String) {
     let header = [
         ("012", &t.info.name),
         ("022", &t.info.city),
@@ -55,6 +63,11 @@ pub fn write_unfinished(
     if let Some(v) = &t.info.time_control {
         out.push_str(&format!("122 {}\n", one_line(v)));
     }
+}
+
+/// One `001` line per player (with `XXC rank`, in that order), with the unfinished round's
+/// pairings.
+fn write_players(t: &Tournament, unfinished: Option<&UnfinishedRound>, out: &mut String) {
     // Final rank: score, then starting rank (ties are allowed by the format; we do not break
     // them by tie-breaks here).
     let mut order: Vec<&Player> = t.players.iter().collect();
@@ -122,6 +135,10 @@ pub fn write_unfinished(
         }
         out.push('\n');
     }
+}
+
+/// Rounds, colours, the point system, withdrawals, accelerations and forbidden pairs.
+fn write_settings(t: &Tournament, out: &mut String) {
     out.push_str(&format!("XXR {}\n", t.total_rounds));
     let c = match t.initial_colour {
         Colour::White => "white1",
@@ -193,7 +210,6 @@ pub fn write_unfinished(
             }
         }
     }
-    Ok(out)
 }
 
 fn colour_char(c: Option<Colour>) -> char {

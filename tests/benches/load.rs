@@ -170,7 +170,7 @@ struct Script {
 
 impl Script {
     fn random(seed: u64) -> Script {
-        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut rng = hanniball_rng::Rng::new(seed);
         let mut position = Position::initial(Ruleset::Standard);
         let mut turns = Vec::new();
         let mut partials = Vec::new();
@@ -250,7 +250,7 @@ async fn phase(
         let ids = Arc::clone(ids);
         let scripts = Arc::clone(scripts);
         tasks.push(tokio::spawn(async move {
-            let mut rng = fastrand::Rng::with_seed(index as u64);
+            let mut rng = hanniball_rng::Rng::new(index as u64);
             let mut latencies = Vec::new();
             // Spread the paced starts evenly over one interval.
             let mut next_at =
@@ -428,7 +428,7 @@ fn main() {
         if args.only == Some(Call::Steps) {
             // Spread the games over their scripts, so that the steps are asked in varied
             // positions (but never past a script's last turn: its game would end).
-            let mut rng = fastrand::Rng::with_seed(7);
+            let mut rng = hanniball_rng::Rng::new(7);
             for slot in &mut parked {
                 let script = &scripts[slot.script];
                 let played = rng.usize(..script.turns.len().min(40));

@@ -79,7 +79,7 @@ fn ms(d: Duration) -> f64 {
 
 /// Random games between random players, a game every 20 s from November 2023 on.
 fn games(args: &Args, first_player: i64) -> Vec<NewEvent> {
-    let mut rng = fastrand::Rng::with_seed(7);
+    let mut rng = hanniball_rng::Rng::new(7);
     let n = args.players as i64;
     (0..args.games as i64)
         .map(|i| {
@@ -224,7 +224,7 @@ async fn leaderboards(db: Db, accounts: Directory, args: &Args) {
         tokens.len() + 1,
         walk_started.elapsed().as_secs_f64()
     );
-    let mut rng = fastrand::Rng::with_seed(9);
+    let mut rng = hanniball_rng::Rng::new(9);
     let mut first = Vec::new();
     for _ in 0..args.queries {
         first.push(timed(&mut client, page(String::new())).await.0);
@@ -315,7 +315,7 @@ async fn web_pages(rating: &str, token: &str, tokens: &[String], queries: usize)
         first.push(get("/ladders/hanniball".to_owned()).await);
     }
     report("web: leaderboard page, first 50", first);
-    let mut rng = fastrand::Rng::with_seed(11);
+    let mut rng = hanniball_rng::Rng::new(11);
     let mut deep = Vec::new();
     for _ in 0..queries {
         let token = &tokens[rng.usize(tokens.len() / 2..tokens.len())];

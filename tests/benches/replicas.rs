@@ -125,7 +125,7 @@ async fn turns_per_second(replicas: &Arc<Replicas>, games: usize, seconds: f64) 
             let (white, wt) = replicas.player(&format!("w{g}")).await;
             let (black, bt) = replicas.player(&format!("b{g}")).await;
             let n = replicas.channels.len();
-            let mut rng = fastrand::Rng::with_seed(g as u64);
+            let mut rng = hanniball_rng::Rng::new(g as u64);
             let mut seed = g as u64 * 1_000;
             while Instant::now() < deadline {
                 let game = replicas.game(rng.usize(..n), white, black, None).await;

@@ -246,7 +246,7 @@ fn main() {
             probe_line(&latencies)
         );
         let mut t = started_t;
-        let mut rng = fastrand::Rng::with_seed(7);
+        let mut rng = hanniball_rng::Rng::new(7);
         for round in 1..=rounds {
             let games: Vec<spb::Board> = t
                 .boards

@@ -109,7 +109,7 @@ fn main() {
         let (black, mut b) = server.player("black").await;
         let game = server.game(white, black, None).await.id;
         let script = loop {
-            let script = goal_game(fastrand::u64(..));
+            let script = goal_game(draw());
             if script.len() > turns {
                 break script;
             }
@@ -225,7 +225,7 @@ async fn tournament_page(players: usize, rounds: u32, pages: usize) {
             .add_player(spb::AddPlayerRequest {
                 tournament_id: tournament,
                 player_id: player.id,
-                rating: 1_000 + fastrand::i32(0..1_500),
+                rating: 1_000 + (draw() % 1_500) as i32,
             })
             .await
             .expect("add");
@@ -261,7 +261,7 @@ async fn tournament_page(players: usize, rounds: u32, pages: usize) {
             tokio::time::sleep(Duration::from_millis(20)).await;
         };
         for board in boards {
-            let result = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"][fastrand::usize(..5)];
+            let result = ["1-0", "0-1", "1/2-1/2", "1-0", "0-1"][(draw() % 5) as usize];
             organiser
                 .set_result(spb::SetResultRequest {
                     tournament_id: tournament,
@@ -328,4 +328,10 @@ async fn tournament_page(players: usize, rounds: u32, pages: usize) {
         percentile(&standings_calls, 0.5).as_secs_f64() * 1e3,
     );
     shutdown.cancel();
+}
+
+/// The bench's inputs: a fixed sequence from the workspace's generator.
+fn draw() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    hanniball_rng::mix(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
 }

@@ -321,7 +321,7 @@ pub async fn check_turn(
 pub async fn turn_through_the_api(
     client: &mut Client,
     game: i64,
-    rng: &mut fastrand::Rng,
+    rng: &mut hanniball_rng::Rng,
 ) -> Result<(String, pb::GetLegalStepsResponse), Status> {
     let mut chosen: Vec<String> = Vec::new();
     loop {
@@ -385,7 +385,7 @@ pub async fn end_by(white: &mut Arbiter, black: &mut Arbiter, game: i64, pick: u
 /// (deterministic for a seed).
 #[must_use]
 pub fn goal_game(seed: u64) -> Vec<String> {
-    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut rng = hanniball_rng::Rng::new(seed);
     loop {
         let mut position = Position::initial(Ruleset::Standard);
         let mut turns = Vec::new();

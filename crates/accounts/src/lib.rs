@@ -31,7 +31,8 @@ pub use hanniball_directory::{Player, Token, TokenEvent};
 /// The Accounts service's tables.
 #[derive(Clone, Debug)]
 pub struct Accounts {
-    db: DatabaseConnection,
+    /// Its connection (pool); [`Accounts::db`] is the plumbing around it.
+    conn: DatabaseConnection,
     plumbing: Db,
     /// Revocations through this process (every clone shares it): on SQLite, where one process
     /// owns the database, this is all there is; on PostgreSQL other replicas' revocations arrive
@@ -46,7 +47,7 @@ impl Accounts {
         // Players that a binary from before search keys registered (a rolling upgrade).
         search::fill_search_keys(db.connection(), "players", "name", "search_key").await?;
         Ok(Accounts {
-            db: db.connection().clone(),
+            conn: db.connection().clone(),
             plumbing: db.clone(),
             token_events: tokio::sync::broadcast::channel(TOKEN_EVENTS).0,
         })
@@ -84,7 +85,7 @@ impl Accounts {
         let key = search::search_key(name);
         let alike = players::Entity::find()
             .filter(players::Column::SearchKey.eq(key.as_str()))
-            .one(&self.db)
+            .one(&self.conn)
             .await?;
         if let Some(existing) = alike {
             if existing.name == name {
@@ -104,7 +105,7 @@ impl Accounts {
             ..Default::default()
         };
         let inserted = players::Entity::insert(model)
-            .exec_with_returning(&self.db)
+            .exec_with_returning(&self.conn)
             .await?;
         Ok(player_row(inserted))
     }
@@ -112,7 +113,7 @@ impl Accounts {
     pub async fn player(&self, id: PlayerId) -> Result<Option<Player>, StoreError> {
         reread(|| async move {
             Ok(players::Entity::find_by_id(id.0)
-                .one(&self.db)
+                .one(&self.conn)
                 .await?
                 .map(player_row))
         })
@@ -123,7 +124,7 @@ impl Accounts {
         reread(|| async move {
             Ok(players::Entity::find()
                 .filter(players::Column::Name.eq(name))
-                .one(&self.db)
+                .one(&self.conn)
                 .await?
                 .map(player_row))
         })
@@ -136,7 +137,7 @@ impl Accounts {
                 .filter(players::Column::Id.gt(after))
                 .order_by_asc(players::Column::Id)
                 .limit(limit)
-                .all(&self.db)
+                .all(&self.conn)
                 .await?
                 .into_iter()
                 .map(player_row)
@@ -165,7 +166,7 @@ impl Accounts {
                 .order_by_asc(search::by_code_point(backend, "name"))
                 .order_by_asc(players::Column::Id)
                 .limit(limit.saturating_add(1))
-                .all(&self.db)
+                .all(&self.conn)
                 .await?;
             let more = rows.len() as u64 > limit;
             rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
@@ -195,7 +196,7 @@ impl Accounts {
             ..Default::default()
         };
         Ok(tokens::Entity::insert(model)
-            .exec_with_returning(&self.db)
+            .exec_with_returning(&self.conn)
             .await?
             .id)
     }
@@ -221,7 +222,7 @@ impl Accounts {
             ..Default::default()
         };
         Ok(tokens::Entity::insert(model)
-            .exec_with_returning(&self.db)
+            .exec_with_returning(&self.conn)
             .await?
             .id)
     }
@@ -242,7 +243,7 @@ impl Accounts {
                 .filter(tokens::Column::ExpiresAtMs.gt(now.0))
                 .order_by_asc(tokens::Column::Id)
                 .into_tuple::<i64>()
-                .all(&self.db)
+                .all(&self.conn)
                 .await?)
         })
         .await
@@ -276,7 +277,7 @@ impl Accounts {
     pub async fn password_hash(&self, player: PlayerId) -> Result<Option<String>, StoreError> {
         reread(|| async move {
             Ok(passwords::Entity::find_by_id(player.0)
-                .one(&self.db)
+                .one(&self.conn)
                 .await?
                 .map(|row| row.hash))
         })
@@ -372,7 +373,7 @@ impl Accounts {
     pub async fn token(&self, id: i64) -> Result<Option<Token>, StoreError> {
         reread(|| async move {
             Ok(tokens::Entity::find_by_id(id)
-                .one(&self.db)
+                .one(&self.conn)
                 .await?
                 .map(token_row))
         })
@@ -392,7 +393,7 @@ impl Accounts {
                 .filter(tokens::Column::Id.gt(after))
                 .order_by_asc(tokens::Column::Id)
                 .limit(limit)
-                .all(&self.db)
+                .all(&self.conn)
                 .await?
                 .into_iter()
                 .map(token_row)
@@ -416,7 +417,7 @@ impl Accounts {
                         .is_null()
                         .or(tokens::Column::ExpiresAtMs.gt(now.0)),
                 )
-                .count(&self.db)
+                .count(&self.conn)
                 .await?)
         })
         .await
@@ -465,7 +466,7 @@ impl Accounts {
             Ok(tokens::Entity::find()
                 .filter(tokens::Column::Hash.eq(hash))
                 .filter(tokens::Column::RevokedAtMs.is_null())
-                .one(&self.db)
+                .one(&self.conn)
                 .await?
                 .map(token_row))
         })
@@ -513,7 +514,7 @@ impl Accounts {
                 let rows = players::Entity::find()
                     .filter(players::Column::Id.is_in(chunk.iter().map(|p| p.0)))
                     .order_by_asc(players::Column::Id)
-                    .all(&self.db)
+                    .all(&self.conn)
                     .await?;
                 found.extend(rows.into_iter().map(player_row));
             }
@@ -529,7 +530,7 @@ impl Accounts {
         kind: &str,
         now: Timestamp,
     ) -> Result<(), StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         for chunk in names.chunks(MAX_PARAMS / 4) {
             let mut sql = Sql::new(
                 self.backend(),

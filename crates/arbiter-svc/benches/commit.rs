@@ -82,13 +82,19 @@ fn main() {
             let game = Match::new(GameId(0), setup(white, black), Timestamp(0)).expect("setup");
             games.push((store.insert_game(&game, None).await.expect("game"), 0));
         }
-        let mut rng = fastrand::Rng::with_seed(1);
+        let mut rng = hanniball_rng::Rng::new(1);
         let batch = args.batch.min(args.games);
         let (mut done, mut commits) = (0, 0);
         let cpu = cpu_seconds();
         let start = Instant::now();
         while done < args.turns {
-            let mut picked = rng.choose_multiple(0..games.len(), batch);
+            // `batch` distinct games: the front of a partial Fisher-Yates shuffle.
+            let mut picked: Vec<usize> = (0..games.len()).collect();
+            for i in 0..batch.min(picked.len()) {
+                let j = i + rng.below(picked.len() - i);
+                picked.swap(i, j);
+            }
+            picked.truncate(batch);
             picked.sort_unstable();
             let writes: Vec<Write> = picked
                 .iter()

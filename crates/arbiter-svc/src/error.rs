@@ -32,7 +32,6 @@ pub fn refused(error: ActionError) -> ServiceError {
 
 /// [`refused`], where the caller is a player acting in a game that is not theirs: says so with
 /// the game's id.
-#[must_use]
 pub fn refused_in(game: i64) -> impl Fn(ActionError) -> ServiceError {
     move |error| match error {
         ActionError::NotAPlayer(_) => {

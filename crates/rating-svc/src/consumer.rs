@@ -23,13 +23,13 @@ pub async fn run(
     shutdown: CancellationToken,
 ) {
     let arbiter = ArbiterClient::with_interceptor(channel, token);
-    follow_results(arbiter, Rater(shared), max_backoff, shutdown).await;
+    follow_results(arbiter, Follower(shared), max_backoff, shutdown).await;
 }
 
 /// The rating service as a follower of results.
-struct Rater(Arc<Shared>);
+struct Follower(Arc<Shared>);
 
-impl Results for Rater {
+impl Results for Follower {
     async fn cursor(&self) -> Result<i64, String> {
         let cursor = self.0.store.rating_cursor(CONSUMER).await;
         cursor.map_err(|e| e.to_string())

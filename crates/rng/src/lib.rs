@@ -5,9 +5,51 @@
 //! Pure and dependency-free: no OS entropy, no clock, no `std`. The sequence is a contract:
 //! seeds in tests, expected data and bench digests depend on it, so the constants, the output
 //! order and each helper's derivation (`below` by modulo, `below_by_multiply` by
-//! multiply-shift) never change.
+//! multiply-shift, the ranged draws by modulo over the range's width) never change.
 
 #![no_std]
+
+use core::ops::{Bound, RangeBounds};
+
+/// The inclusive bounds of `range` within `min..=max`; panics on an empty range.
+fn bounds<R: RangeBounds<i128>>(range: &R, min: i128, max: i128) -> (i128, i128) {
+    let lo = match range.start_bound() {
+        Bound::Included(&v) => v,
+        Bound::Excluded(&v) => v + 1,
+        Bound::Unbounded => min,
+    };
+    let hi = match range.end_bound() {
+        Bound::Included(&v) => v,
+        Bound::Excluded(&v) => v - 1,
+        Bound::Unbounded => max,
+    };
+    assert!(lo <= hi, "an empty range has nothing to draw");
+    (lo, hi)
+}
+
+/// A draw in a range of one integer type: `lo + below(width)` (the whole `u64` width: one
+/// `next_u64`).
+macro_rules! ranged {
+    ($($name:ident: $t:ty),*) => {$(
+        #[doc = concat!("A `", stringify!($t), "` in `range` (`..`: any).")]
+        pub fn $name<R: RangeBounds<$t>>(&mut self, range: R) -> $t {
+            let widen = |b: Bound<&$t>| match b {
+                Bound::Included(&v) => Bound::Included(v as i128),
+                Bound::Excluded(&v) => Bound::Excluded(v as i128),
+                Bound::Unbounded => Bound::Unbounded,
+            };
+            let wide = (widen(range.start_bound()), widen(range.end_bound()));
+            let (lo, hi) = bounds(&wide, <$t>::MIN as i128, <$t>::MAX as i128);
+            let width = (hi - lo + 1) as u128;
+            let offset = if width > u128::from(u64::MAX) {
+                u128::from(self.next_u64())
+            } else {
+                u128::from(self.below_u64(width as u64))
+            };
+            (lo + offset as i128) as $t
+        }
+    )*};
+}
 
 /// One `u64` of state; the same seed always gives the same sequence.
 #[derive(Clone, Debug)]
@@ -54,6 +96,18 @@ impl Rng {
     /// An item drawn by [`Rng::below`] (`items` not empty).
     pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
         items[self.below(items.len())]
+    }
+
+    ranged!(u8: u8, u16: u16, u32: u32, u64: u64, usize: usize, i32: i32, i64: i64);
+
+    /// A fair coin: the lowest bit of `next_u64`.
+    pub fn bool(&mut self) -> bool {
+        self.next_u64() & 1 == 1
+    }
+
+    /// A number in `[0, 1)`: the top 53 bits of `next_u64`.
+    pub fn f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// [`Rng::pick`] by reference.

@@ -11,7 +11,7 @@ const DEFAULT_GAMES: u64 = 200_000;
 const SEED: u64 = 2013;
 
 /// Plays `games` random games; returns the total number of steps and White's wins.
-fn playouts(games: u64, rng: &mut fastrand::Rng) -> (u64, u64) {
+fn playouts(games: u64, rng: &mut hanniball_rng::Rng) -> (u64, u64) {
     let mut steps = 0;
     let mut white_wins = 0;
     for _ in 0..games {
@@ -49,9 +49,9 @@ fn main() {
         .max(1);
 
     // Warm caches and the branch predictor before timing.
-    playouts(games / 20 + 1, &mut fastrand::Rng::with_seed(SEED ^ 1));
+    playouts(games / 20 + 1, &mut hanniball_rng::Rng::new(SEED ^ 1));
 
-    let mut rng = fastrand::Rng::with_seed(SEED);
+    let mut rng = hanniball_rng::Rng::new(SEED);
     let start = Instant::now();
     let (steps, white_wins) = playouts(games, &mut rng);
     let seconds = start.elapsed().as_secs_f64();

@@ -9,7 +9,7 @@ use hanniball_rules::hanniball::{Position, Ruleset, Step};
 
 /// Mid-game positions: random games from the start, sampled at turns 10..60, at turn start and
 /// mid-turn, with the ball loose and held.
-fn sample_positions(rng: &mut fastrand::Rng, count: usize) -> Vec<Position> {
+fn sample_positions(rng: &mut hanniball_rng::Rng, count: usize) -> Vec<Position> {
     let mut positions = Vec::with_capacity(count);
     while positions.len() < count {
         let mut position = Position::initial(Ruleset::Standard);
@@ -71,7 +71,7 @@ fn bench_legal_steps(positions: &[Position]) {
 }
 
 fn bench_playouts(seconds: f64) {
-    let mut rng = fastrand::Rng::with_seed(7);
+    let mut rng = hanniball_rng::Rng::new(7);
     let start_position = Position::initial(Ruleset::Standard);
     let mut games = 0u64;
     let mut steps = 0u64;
@@ -97,7 +97,7 @@ fn bench_playouts(seconds: f64) {
 fn main() {
     // `cargo bench` passes `--bench`; a quick smoke run (`cargo test --benches`) must stay short.
     let quick = !std::env::args().any(|arg| arg == "--bench");
-    let mut rng = fastrand::Rng::with_seed(42);
+    let mut rng = hanniball_rng::Rng::new(42);
     let positions = sample_positions(&mut rng, if quick { 20 } else { 400 });
     bench_legal_steps(&positions);
     bench_playouts(if quick { 0.2 } else { 5.0 });

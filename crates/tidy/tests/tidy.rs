@@ -459,3 +459,20 @@ fn test_helpers_are_behind_a_test_cfg() {
         "public test helpers without a test cfg: {ungated:?}"
     );
 }
+
+#[test]
+fn one_generator_everywhere_tests_and_benches_included() {
+    let ws = workspace();
+    let mut others = Vec::new();
+    for member in &ws.members {
+        for (dep, _) in &ws.declared[member] {
+            if ["rand", "fastrand", "oorandom", "nanorand", "tinyrand"].contains(&dep.as_str()) {
+                others.push(format!("{member}: {dep}"));
+            }
+        }
+    }
+    assert!(
+        others.is_empty(),
+        "random generators besides hanniball-rng: {others:?}"
+    );
+}

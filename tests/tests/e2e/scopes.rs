@@ -56,7 +56,9 @@ fn calls() -> Vec<(&'static str, Call)> {
     vec![
         ("Accounts/RegisterPlayer", |mut c| {
             Box::pin(async move {
-                let name = format!("new-{}", fastrand::u64(..));
+                static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                let next = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let name = format!("new-{next}");
                 let request = apb::RegisterPlayerRequest {
                     name,
                     ..Default::default()

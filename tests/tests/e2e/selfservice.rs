@@ -568,7 +568,7 @@ struct BotRun {
 /// A bot that knows no rules: it follows its player stream, and whenever a game of its is its
 /// turn it builds the turn from `GetLegalSteps`, checks it with `CheckTurn`, and submits it.
 async fn proto_only_bot(mut client: Client, me: i64, seed: u64) -> BotRun {
-    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut rng = hanniball_rng::Rng::new(seed);
     let mut events = watch_player(&mut client).await;
     let mut run = BotRun {
         games_over: 0,

@@ -125,7 +125,7 @@ async fn play_through_the_api(server: &TestServer, kind: &str, max_turns: u32, s
     let (black, b) = server.player(&format!("{kind}-b-{seed}")).await;
     let game = create(server, white, black, kind, max_turns).await;
     let mut clients = [w, b];
-    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut rng = hanniball_rng::Rng::new(seed);
     let mut multi_step_turns = 0;
     for number in 1.. {
         let mover = usize::from(number % 2 == 0);

@@ -149,7 +149,8 @@ pub struct Correction {
 /// The arbiter's tables.
 #[derive(Clone, Debug)]
 pub struct Store {
-    db: DatabaseConnection,
+    /// Its connection (pool); [`Store::db`] is the plumbing around it.
+    conn: DatabaseConnection,
     /// Where group commits go (see [`Db::commits`]).
     commits: DatabaseConnection,
     plumbing: Db,
@@ -160,7 +161,7 @@ impl Store {
     pub async fn open(db: &Db) -> Result<Store, StoreError> {
         db.migrate::<migration::Migrator>().await?;
         Ok(Store {
-            db: db.connection().clone(),
+            conn: db.connection().clone(),
             commits: db.commits().clone(),
             plumbing: db.clone(),
         })
@@ -211,7 +212,7 @@ impl Store {
         reread(|| async move {
             Ok(games::Entity::find()
                 .filter(games::Column::IdempotencyKey.eq(key))
-                .one(&self.db)
+                .one(&self.conn)
                 .await?
                 .map(|row| GameId(row.id)))
         })
@@ -229,7 +230,7 @@ impl Store {
             for chunk in keys.chunks(1_000) {
                 for row in games::Entity::find()
                     .filter(games::Column::IdempotencyKey.is_in(chunk.iter().copied()))
-                    .all(&self.db)
+                    .all(&self.conn)
                     .await?
                 {
                     if let Some(key) = row.idempotency_key {
@@ -283,7 +284,7 @@ impl Store {
         id: GameId,
     ) -> Result<Option<(Stored, i64)>, StoreError> {
         reread(|| async move {
-            let txn = self.db.begin().await?;
+            let txn = self.conn.begin().await?;
             let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
                 return Ok(None);
             };
@@ -309,7 +310,7 @@ impl Store {
         after: u32,
     ) -> Result<Option<(Stored, i64)>, StoreError> {
         reread(|| async move {
-            let txn = self.db.begin().await?;
+            let txn = self.conn.begin().await?;
             let Some(row) = games::Entity::find_by_id(id.0).one(&txn).await? else {
                 return Ok(None);
             };
@@ -340,7 +341,7 @@ impl Store {
                 .select_only()
                 .column(games::Column::Version)
                 .into_tuple::<i64>()
-                .one(&self.db)
+                .one(&self.conn)
                 .await?)
         })
         .await
@@ -369,7 +370,7 @@ impl Store {
              WHERE clock_leases.owner = EXCLUDED.owner OR clock_leases.expires_at_ms < $3 \
              RETURNING game_id";
         let rows = self
-            .db
+            .conn
             .query_all_raw(Statement::from_sql_and_values(
                 DbBackend::Postgres,
                 sql,
@@ -393,7 +394,7 @@ impl Store {
             return Ok(());
         }
         let ids: Vec<i64> = games.iter().map(|g| g.0).collect();
-        self.db
+        self.conn
             .execute_raw(Statement::from_sql_and_values(
                 DbBackend::Postgres,
                 "DELETE FROM clock_leases WHERE owner = $2 AND game_id IN \
@@ -411,7 +412,7 @@ impl Store {
                 return Ok(None);
             }
             let row = self
-                .db
+                .conn
                 .query_one_raw(Statement::from_sql_and_values(
                     DbBackend::Postgres,
                     "SELECT owner, expires_at_ms FROM clock_leases WHERE game_id = $1",
@@ -433,7 +434,7 @@ impl Store {
                 .filter(games::Column::Status.eq(Status::Active.name()))
                 .order_by_asc(games::Column::Id)
                 .into_tuple::<i64>()
-                .all(&self.db)
+                .all(&self.conn)
                 .await?
                 .into_iter()
                 .map(GameId)
@@ -465,7 +466,7 @@ impl Store {
             if let Some(before) = before {
                 query = query.filter(games::Column::Id.lt(before.0));
             }
-            let rows = query.limit(limit).all(&self.db).await?;
+            let rows = query.limit(limit).all(&self.conn).await?;
             // The last turn of each game still on: its row may lag the log (`log_tail`).
             let active: Vec<i64> = rows
                 .iter()
@@ -481,7 +482,7 @@ impl Store {
                         "\"turns\".\"number\" = (SELECT max(t.number) FROM turns AS t \
                          WHERE t.game_id = \"turns\".\"game_id\")",
                     ))
-                    .all(&self.db)
+                    .all(&self.conn)
                     .await?
             };
             rows.into_iter()
@@ -632,7 +633,7 @@ impl Store {
                 .column(results_outbox::Column::Sequence)
                 .order_by_desc(results_outbox::Column::Sequence)
                 .into_tuple::<i64>()
-                .one(&self.db)
+                .one(&self.conn)
                 .await?
                 .unwrap_or(0))
         })
@@ -650,7 +651,7 @@ impl Store {
                 .filter(results_outbox::Column::Sequence.gt(sequence))
                 .order_by_asc(results_outbox::Column::Sequence)
                 .limit(limit)
-                .find_also_related_games(&self.db)
+                .find_also_related_games(&self.conn)
                 .await?;
             rows.into_iter()
                 .map(|(outbox, game)| {
@@ -732,7 +733,7 @@ impl Store {
 
     /// Number of turns stored in all (for tests and operators).
     pub async fn turn_count(&self) -> Result<u64, StoreError> {
-        Ok(turns::Entity::find().count(&self.db).await?)
+        Ok(turns::Entity::find().count(&self.conn).await?)
     }
 }
 

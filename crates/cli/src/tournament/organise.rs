@@ -22,7 +22,13 @@ impl Calls {
     }
 
     /// `tournament forbid`: two players kept apart from the next round on (or no longer).
-    pub(super) async fn forbid(&mut self, id: i64, first: &str, second: &str, allow: bool) -> Result<()> {
+    pub(super) async fn forbid(
+        &mut self,
+        id: i64,
+        first: &str,
+        second: &str,
+        allow: bool,
+    ) -> Result<()> {
         let first_player_id = player_id(&mut self.accounts, first).await?;
         let second_player_id = player_id(&mut self.accounts, second).await?;
         let answer = self

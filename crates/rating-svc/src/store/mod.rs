@@ -31,7 +31,8 @@ pub mod migration;
 /// The rating service's tables.
 #[derive(Clone, Debug)]
 pub struct Store {
-    db: sea_orm::DatabaseConnection,
+    /// Its connection (pool); [`Store::db`] is the plumbing around it.
+    conn: sea_orm::DatabaseConnection,
     plumbing: Db,
 }
 
@@ -40,7 +41,7 @@ impl Store {
     pub async fn open(db: &Db) -> Result<Store, StoreError> {
         db.migrate::<migration::Migrator>().await?;
         Ok(Store {
-            db: db.connection().clone(),
+            conn: db.connection().clone(),
             plumbing: db.clone(),
         })
     }
@@ -608,7 +609,7 @@ impl Store {
         recorded_at: Timestamp,
         rater: &dyn Rater,
     ) -> Result<Vec<Recorded>, StoreError> {
-        let txn = begin_write(&self.db).await?;
+        let txn = begin_write(&self.conn).await?;
         let backend = self.backend();
         let mut recorded = recorded_games(&txn, backend, events).await?;
         let mut touched = touched_ratings(&txn, events).await?;
@@ -721,7 +722,7 @@ impl Store {
                 "SELECT sequence FROM rating_cursor WHERE consumer = ",
             );
             sql.bind(consumer);
-            match self.db.query_one_raw(sql.statement()).await? {
+            match self.conn.query_one_raw(sql.statement()).await? {
                 Some(row) => Ok(row.try_get_by_index(0)?),
                 None => Ok(0),
             }
@@ -747,7 +748,7 @@ impl Store {
         reread(|| async move {
             let keys: Vec<(String, PlayerId)> =
                 players.iter().map(|p| (ladder.to_owned(), *p)).collect();
-            Ok(load_ratings(&self.db, &keys)
+            Ok(load_ratings(&self.conn, &keys)
                 .await?
                 .into_iter()
                 .map(|((_, player), (rating, last_event))| RatingRow {
@@ -770,7 +771,7 @@ impl Store {
             );
             sql.bind(ladder).push(" AND rating > ").bind(rating);
             let row = self
-                .db
+                .conn
                 .query_one_raw(sql.statement())
                 .await?
                 .ok_or_else(|| StoreError::Database("COUNT gave no row".to_owned()))?;
@@ -820,7 +821,7 @@ impl Store {
             }
             sql.push(" ORDER BY r.rating DESC, r.player_id ASC LIMIT ")
                 .bind(i64::try_from(limit).unwrap_or(i64::MAX));
-            self.db
+            self.conn
                 .query_all_raw(sql.statement())
                 .await?
                 .iter()
@@ -865,7 +866,7 @@ impl Store {
                 .bind(limit);
             }
             sql.push(") AS b ORDER BY sequence DESC LIMIT ").bind(limit);
-            self.db
+            self.conn
                 .query_all_raw(sql.statement())
                 .await?
                 .iter()
@@ -899,7 +900,7 @@ impl Store {
                 .bind(a.0)
                 .push(")) GROUP BY first_player_id, score_half_points");
             let mut record = HeadToHead::default();
-            for row in self.db.query_all_raw(sql.statement()).await? {
+            for row in self.conn.query_all_raw(sql.statement()).await? {
                 let first: i64 = row.try_get_by_index(0)?;
                 let score = score_from(0, row.try_get_by_index(1)?)?;
                 let n = u32::try_from(row.try_get_by_index::<i64>(2)?).unwrap_or(u32::MAX);
@@ -932,7 +933,7 @@ impl Store {
                     &format!("SELECT {EVENT_COLUMNS} FROM rating_events WHERE game_id IN "),
                 );
                 sql.bind_list(chunk.iter().map(|g| g.0));
-                for row in self.db.query_all_raw(sql.statement()).await? {
+                for row in self.conn.query_all_raw(sql.statement()).await? {
                     found.push(event_from(&row)?);
                 }
             }
@@ -966,7 +967,7 @@ impl Store {
             }
             sql.push(" ORDER BY sequence DESC LIMIT ")
                 .bind(i64::try_from(limit).unwrap_or(i64::MAX));
-            self.db
+            self.conn
                 .query_all_raw(sql.statement())
                 .await?
                 .iter()
@@ -984,7 +985,7 @@ impl Store {
         events: &[NewEvent],
         recorded_at: Timestamp,
     ) -> Result<(), StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         for chunk in events.chunks(MAX_PARAMS / EVENT_WIDTH) {
             let mut sql = Sql::new(self.backend(), EVENT_INSERT);
             for (i, event) in chunk.iter().enumerate() {
@@ -1004,7 +1005,7 @@ impl Store {
     /// deleted). One transaction, which keeps other writers out until it ends.
     pub async fn rebuild_ratings(&self, rater: &dyn Rater) -> Result<RebuildReport, StoreError> {
         const PAGE: i64 = 100_000;
-        let txn = begin_write(&self.db).await?;
+        let txn = begin_write(&self.conn).await?;
         let backend = self.backend();
         if backend == DbBackend::Postgres {
             // Reads go on; writers of either table wait until the rebuild commits.

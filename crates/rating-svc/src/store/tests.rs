@@ -112,7 +112,7 @@ fn game(
 
 /// Random games on both ladders with adjustments in between.
 fn random_events(players: &[PlayerId], n: usize, seed: u64) -> Vec<NewEvent> {
-    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut rng = hanniball_rng::Rng::new(seed);
     let mut at = 1_700_000_000_i64;
     let mut events = Vec::new();
     for id in 1..=n as i64 {
@@ -257,7 +257,7 @@ async fn rebuild_equals_incremental() {
         let ids = players(&store, 20).await;
         let events = random_events(&ids, 400, 2);
         // Incrementally, in batches of varying size (the consumer's way), with a cursor.
-        let mut rng = fastrand::Rng::with_seed(3);
+        let mut rng = hanniball_rng::Rng::new(3);
         let mut rest = &events[..];
         let mut cursor = 0;
         while !rest.is_empty() {

@@ -763,7 +763,7 @@ mod tests {
     /// come up too.
     #[test]
     fn the_quick_legal_turn_check_agrees_with_the_step_list() {
-        let mut rng = fastrand::Rng::with_seed(2026);
+        let mut rng = hanniball_rng::Rng::new(2026);
         let (mut agreed, mut stuck, mut stuck_with_offence) = (0, 0, 0);
         for ruleset in [Ruleset::Standard, Ruleset::Zillions2010] {
             for _ in 0..30 {

@@ -42,7 +42,7 @@ struct Stats {
 }
 
 struct Checker {
-    rng: fastrand::Rng,
+    rng: hanniball_rng::Rng,
     stats: Stats,
     disagreements: Vec<(String, String, String)>, // (category, position, detail)
     known: Vec<(String, String)>,
@@ -68,7 +68,7 @@ fn diff_lists(engine: &[String], oracle: &[String]) -> String {
 impl Checker {
     fn new(seed: u64) -> Checker {
         Checker {
-            rng: fastrand::Rng::with_seed(seed),
+            rng: hanniball_rng::Rng::new(seed),
             stats: Stats::default(),
             disagreements: Vec::new(),
             known: Vec::new(),
@@ -381,7 +381,7 @@ impl Checker {
             legal[self.rng.usize(..legal.len())].clone()
         };
         let start_steps = o.legal_steps();
-        let random_start_word = |rng: &mut fastrand::Rng| -> String {
+        let random_start_word = |rng: &mut hanniball_rng::Rng| -> String {
             if start_steps.is_empty() {
                 "e8-e9".to_owned()
             } else {

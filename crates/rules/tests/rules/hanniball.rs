@@ -843,7 +843,7 @@ fn assert_invariants(p: &Position) {
 
 #[test]
 fn random_playouts_keep_every_invariant() {
-    let mut rng = fastrand::Rng::with_seed(2024);
+    let mut rng = hanniball_rng::Rng::new(2024);
     let mut positions_checked = 0;
     for game in 0..60 {
         let ruleset = if game % 2 == 0 {
@@ -883,7 +883,7 @@ fn random_playouts_keep_every_invariant() {
 }
 
 /// A random game of goal-seeking turns, so that games end by goals and own goals too.
-fn goal_seeking_game(start: &Position, rng: &mut fastrand::Rng) -> Playout {
+fn goal_seeking_game(start: &Position, rng: &mut hanniball_rng::Rng) -> Playout {
     let mut position = *start;
     let mut playout = Playout::default();
     while let Some(turn) = goal_seeking_turn(&position, &mut |n| rng.usize(..n)) {
@@ -897,7 +897,7 @@ fn goal_seeking_game(start: &Position, rng: &mut fastrand::Rng) -> Playout {
 
 #[test]
 fn replaying_a_games_turns_reproduces_its_result() {
-    let mut rng = fastrand::Rng::with_seed(99);
+    let mut rng = hanniball_rng::Rng::new(99);
     let mut decisive = 0;
     for game in 0..200 {
         let ruleset = if game % 3 == 0 {
@@ -935,7 +935,7 @@ fn replaying_a_games_turns_reproduces_its_result() {
 
 #[test]
 fn offences_occur_in_random_play_and_removals_are_listed_exactly_then() {
-    let mut rng = fastrand::Rng::with_seed(5);
+    let mut rng = hanniball_rng::Rng::new(5);
     let mut seen = [0usize; 2];
     for _ in 0..40 {
         let mut position = Position::initial(Ruleset::Standard).with_max_turns(100);

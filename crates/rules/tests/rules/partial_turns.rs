@@ -230,7 +230,7 @@ fn check_played_turn(game: &dyn Game, steps: &[String]) -> Box<dyn Game> {
 /// Builds one turn step by step from the listed next steps only (ending at random where it may),
 /// and checks that `play_turn` accepts it and agrees on the position once the turn had to end.
 /// Returns false on a dead end (no step listed and the turn may not end there).
-fn check_built_turn(game: &dyn Game, rng: &mut fastrand::Rng) -> bool {
+fn check_built_turn(game: &dyn Game, rng: &mut hanniball_rng::Rng) -> bool {
     let mut steps: Vec<String> = Vec::new();
     loop {
         let text = steps.join(" ");
@@ -267,7 +267,7 @@ fn check_refusal(game: &dyn Game, text: &str) {
 
 #[test]
 fn hanniball_partial_turns_agree_with_play_turn_in_random_games() {
-    let mut rng = fastrand::Rng::with_seed(19);
+    let mut rng = hanniball_rng::Rng::new(19);
     let (mut turns, mut built, mut dead_ends, mut goals) = (0, 0, 0, 0);
     // The initial position, and a sparse one where White's lion can shoot at once into Black's
     // goal (random play from the start scores rarely: keepers ricochet shots).
@@ -329,7 +329,7 @@ fn hanniball_partial_turns_agree_with_play_turn_in_random_games() {
 }
 
 /// A random paper-football game through the typed API, cut into turns by what each step did.
-fn paper_game_turns(rng: &mut fastrand::Rng) -> Vec<Vec<Direction>> {
+fn paper_game_turns(rng: &mut hanniball_rng::Rng) -> Vec<Vec<Direction>> {
     let mut position = hanniball_rules::paper::Position::initial();
     let mut turns = Vec::new();
     let mut current = Vec::new();
@@ -347,7 +347,7 @@ fn paper_game_turns(rng: &mut fastrand::Rng) -> Vec<Vec<Direction>> {
 
 #[test]
 fn paper_partial_turns_agree_with_play_turn_in_random_games() {
-    let mut rng = fastrand::Rng::with_seed(2013);
+    let mut rng = hanniball_rng::Rng::new(2013);
     let (mut turns, mut bounces) = (0, 0);
     for _ in 0..60 {
         let mut game: Box<dyn Game> =

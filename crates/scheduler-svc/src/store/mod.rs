@@ -28,7 +28,8 @@ const UPDATES_PER_STATEMENT: usize = 500;
 /// The scheduler's tables.
 #[derive(Clone, Debug)]
 pub struct Store {
-    db: sea_orm::DatabaseConnection,
+    /// Its connection (pool); [`Store::db`] is the plumbing around it.
+    conn: sea_orm::DatabaseConnection,
     plumbing: Db,
 }
 
@@ -39,7 +40,7 @@ impl Store {
         // Tournaments that a binary from before search keys created (a rolling upgrade).
         search::fill_search_keys(db.connection(), "tournaments", "name", "search_key").await?;
         Ok(Store {
-            db: db.connection().clone(),
+            conn: db.connection().clone(),
             plumbing: db.clone(),
         })
     }
@@ -423,11 +424,11 @@ impl Store {
     pub async fn tournament_version(&self, id: i64) -> Result<Option<i64>, StoreError> {
         reread(|| async move {
             let mut sql = Sql::new(
-                self.db.get_database_backend(),
+                self.conn.get_database_backend(),
                 "SELECT version FROM tournaments WHERE id = ",
             );
             sql.bind(id);
-            let row = self.db.query_one_raw(sql.statement()).await?;
+            let row = self.conn.query_one_raw(sql.statement()).await?;
             Ok(match row {
                 Some(row) => Some(row.try_get_by_index(0)?),
                 None => None,
@@ -443,7 +444,7 @@ impl Store {
         t: &TournamentRow,
         owner: Option<PlayerId>,
     ) -> Result<i64, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         let id = insert_tournament(&txn, t).await?;
         if let Some(owner) = owner {
             insert_organiser(&txn, id, owner).await?;
@@ -456,13 +457,13 @@ impl Store {
     pub async fn is_organiser(&self, id: i64, player: PlayerId) -> Result<bool, StoreError> {
         reread(|| async move {
             let mut sql = Sql::new(
-                self.db.get_database_backend(),
+                self.conn.get_database_backend(),
                 "SELECT 1 FROM tournament_organisers WHERE tournament_id = ",
             );
             sql.bind(id);
             sql.push(" AND player_id = ");
             sql.bind(player.0);
-            Ok(self.db.query_one_raw(sql.statement()).await?.is_some())
+            Ok(self.conn.query_one_raw(sql.statement()).await?.is_some())
         })
         .await
     }
@@ -476,7 +477,7 @@ impl Store {
         for chunk in ids.chunks(500) {
             let rows = reread(|| async move {
                 let mut sql = Sql::new(
-                    self.db.get_database_backend(),
+                    self.conn.get_database_backend(),
                     "SELECT tournament_id, player_id FROM tournament_organisers WHERE tournament_id IN (",
                 );
                 for (i, id) in chunk.iter().enumerate() {
@@ -486,7 +487,7 @@ impl Store {
                     sql.bind(*id);
                 }
                 sql.push(") ORDER BY tournament_id, player_id");
-                Ok(self.db.query_all_raw(sql.statement()).await?)
+                Ok(self.conn.query_all_raw(sql.statement()).await?)
             })
             .await?;
             for row in rows {
@@ -513,7 +514,7 @@ impl Store {
             return Ok(None);
         }
         let mut sql = Sql::new(
-            self.db.get_database_backend(),
+            self.conn.get_database_backend(),
             "SELECT 1 FROM tournament_organisers WHERE tournament_id = ",
         );
         sql.bind(id);
@@ -530,25 +531,30 @@ impl Store {
     /// Removes an organiser from tournament `id`: whether it was one.
     pub async fn remove_organiser(&self, id: i64, player: PlayerId) -> Result<bool, StoreError> {
         let mut sql = Sql::new(
-            self.db.get_database_backend(),
+            self.conn.get_database_backend(),
             "DELETE FROM tournament_organisers WHERE tournament_id = ",
         );
         sql.bind(id);
         sql.push(" AND player_id = ");
         sql.bind(player.0);
-        Ok(self.db.execute_raw(sql.statement()).await?.rows_affected() > 0)
+        Ok(self
+            .conn
+            .execute_raw(sql.statement())
+            .await?
+            .rows_affected()
+            > 0)
     }
 
     /// The pairs of entrants of tournament `id` who must not meet (smaller id first), in order.
     pub async fn forbidden_pairs(&self, id: i64) -> Result<Vec<(i64, i64)>, StoreError> {
         reread(|| async move {
             let mut sql = Sql::new(
-                self.db.get_database_backend(),
+                self.conn.get_database_backend(),
                 "SELECT first_id, second_id FROM forbidden_pairs WHERE tournament_id = ",
             );
             sql.bind(id);
             sql.push(" ORDER BY first_id, second_id");
-            let rows = self.db.query_all_raw(sql.statement()).await?;
+            let rows = self.conn.query_all_raw(sql.statement()).await?;
             rows.iter()
                 .map(|row| Ok((row.try_get_by_index(0)?, row.try_get_by_index(1)?)))
                 .collect()
@@ -639,7 +645,7 @@ impl Store {
 
     /// One tournament.
     pub async fn tournament(&self, id: i64) -> Result<Option<TournamentRow>, StoreError> {
-        reread(async || Ok(tournaments::Entity::find_by_id(id).one(&self.db).await?)).await
+        reread(async || Ok(tournaments::Entity::find_by_id(id).one(&self.conn).await?)).await
     }
 
     /// Tournaments, newest first, optionally with one status, and only those whose names hold
@@ -658,7 +664,7 @@ impl Store {
             if !name.is_empty() {
                 query = query.filter(name.condition(Alias::new("search_key")));
             }
-            Ok(query.limit(limit).all(&self.db).await?)
+            Ok(query.limit(limit).all(&self.conn).await?)
         })
         .await
     }
@@ -670,7 +676,7 @@ impl Store {
                 .filter(tournament_players::Column::TournamentId.eq(tournament))
                 .order_by_asc(tournament_players::Column::StartRank)
                 .order_by_asc(tournament_players::Column::PlayerId)
-                .all(&self.db)
+                .all(&self.conn)
                 .await?)
         })
         .await
@@ -681,7 +687,7 @@ impl Store {
     pub async fn add_entrant(&self, row: &EntrantRow) -> Result<i64, StoreError> {
         let tournament = row.tournament_id;
         let row: tournament_players::ActiveModel = row.clone().into();
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         tournament_players::Entity::insert(row)
             .exec_without_returning(&txn)
             .await?;
@@ -700,7 +706,7 @@ impl Store {
         rows: &[BoardRow],
         owner: Option<PlayerId>,
     ) -> Result<i64, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         let id = insert_tournament(&txn, t).await?;
         if let Some(owner) = owner {
             insert_organiser(&txn, id, owner).await?;
@@ -741,7 +747,7 @@ impl Store {
         let Some(tournament) = rows.first().map(|row| row.tournament_id) else {
             return Ok(None);
         };
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         // A few hundred rows a statement: within every backend's limit of bound values.
         for chunk in rows.chunks(500) {
             let active: Vec<tournament_players::ActiveModel> =
@@ -763,7 +769,7 @@ impl Store {
         tournament: i64,
         player: PlayerId,
     ) -> Result<bool, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         let in_registration = sea_orm::sea_query::Query::select()
             .column(tournaments::Column::Id)
             .from(tournaments::Entity)
@@ -795,7 +801,7 @@ impl Store {
         player: PlayerId,
         round: i32,
     ) -> Result<bool, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         let done = tournament_players::Entity::update_many()
             .col_expr(
                 tournament_players::Column::WithdrawnFrom,
@@ -821,7 +827,7 @@ impl Store {
     pub async fn request_bye(&self, row: &ByeRow) -> Result<(), StoreError> {
         let tournament = row.tournament_id;
         let active: bye_requests::ActiveModel = row.clone().into();
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         bye_requests::Entity::insert(active)
             .on_conflict(
                 OnConflict::columns([
@@ -844,7 +850,7 @@ impl Store {
         reread(|| async move {
             Ok(bye_requests::Entity::find()
                 .filter(bye_requests::Column::TournamentId.eq(tournament))
-                .all(&self.db)
+                .all(&self.conn)
                 .await?)
         })
         .await
@@ -857,7 +863,7 @@ impl Store {
                 .filter(boards::Column::TournamentId.eq(tournament))
                 .order_by_asc(boards::Column::Round)
                 .order_by_asc(boards::Column::Board)
-                .all(&self.db)
+                .all(&self.conn)
                 .await?)
         })
         .await
@@ -873,7 +879,7 @@ impl Store {
         ranks: &[(PlayerId, i32)],
         rows: &[BoardRow],
     ) -> Result<(), StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         let expected_status = if round == 1 {
             TournamentStatus::Registration
         } else {
@@ -928,7 +934,7 @@ impl Store {
         tournament: i64,
         games: &[(i32, i32, GameId)],
     ) -> Result<i64, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         // A few hundred boards a statement, each chunk of one round (`CASE board WHEN …`).
         let chunks = games
             .chunk_by(|a, b| a.0 == b.0)
@@ -957,7 +963,7 @@ impl Store {
         reread(|| async move {
             Ok(boards::Entity::find()
                 .filter(boards::Column::GameId.eq(game.0))
-                .one(&self.db)
+                .one(&self.conn)
                 .await?)
         })
         .await
@@ -986,7 +992,7 @@ impl Store {
         } else {
             update = update.filter(boards::Column::Result.is_null());
         }
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         let changed = update.exec(&txn).await?.rows_affected == 1;
         let version = if changed {
             Some(bump(&txn, tournament).await?)
@@ -1007,7 +1013,7 @@ impl Store {
         short: bool,
         game: Option<GameId>,
     ) -> Result<i64, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         let mut update = boards::Entity::update_many()
             .col_expr(boards::Column::Result, Expr::value(row.result.as_str()))
             .col_expr(boards::Column::Short, Expr::value(short))
@@ -1054,7 +1060,7 @@ impl Store {
             Ok(board_corrections::Entity::find()
                 .filter(board_corrections::Column::TournamentId.eq(tournament))
                 .order_by_asc(board_corrections::Column::Number)
-                .all(&self.db)
+                .all(&self.conn)
                 .await?)
         })
         .await
@@ -1068,7 +1074,7 @@ impl Store {
         tournament: i64,
         results: &[(i32, i32, &str, bool, Option<GameId>)],
     ) -> Result<i64, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         for (round, board, result, short, game) in results {
             let mut update = boards::Entity::update_many();
             if let Some(game) = game {
@@ -1091,7 +1097,7 @@ impl Store {
 
     /// Marks a tournament finished (once its last round is complete).
     pub async fn finish_tournament(&self, tournament: i64) -> Result<bool, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         let done = tournaments::Entity::update_many()
             .col_expr(
                 tournaments::Column::Status,
@@ -1112,7 +1118,7 @@ impl Store {
     pub async fn scheduler_cursor(&self) -> Result<i64, StoreError> {
         reread(|| async move {
             Ok(scheduler_cursor::Entity::find_by_id(1)
-                .one(&self.db)
+                .one(&self.conn)
                 .await?
                 .map_or(0, |row| row.sequence))
         })
@@ -1131,7 +1137,7 @@ impl Store {
                     .update_column(scheduler_cursor::Column::Sequence)
                     .to_owned(),
             )
-            .exec_without_returning(&self.db)
+            .exec_without_returning(&self.conn)
             .await?;
         Ok(())
     }
@@ -1143,7 +1149,7 @@ impl Store {
     /// nothing changed).
     pub async fn join_queue(&self, row: &QueueRow) -> Result<(), StoreError> {
         let existing = queue_entries::Entity::find_by_id(row.player_id)
-            .one(&self.db)
+            .one(&self.conn)
             .await?;
         let row = row.clone();
         if let Some(old) = existing {
@@ -1163,12 +1169,12 @@ impl Store {
                 return Ok(());
             }
             queue_entries::Entity::delete_by_id(old.player_id)
-                .exec(&self.db)
+                .exec(&self.conn)
                 .await?;
         }
         let active: queue_entries::ActiveModel = row.into();
         queue_entries::Entity::insert(active)
-            .exec_without_returning(&self.db)
+            .exec_without_returning(&self.conn)
             .await?;
         Ok(())
     }
@@ -1176,7 +1182,7 @@ impl Store {
     /// Takes a player out of the queue; false if they were not waiting.
     pub async fn leave_queue(&self, player: PlayerId) -> Result<bool, StoreError> {
         Ok(queue_entries::Entity::delete_by_id(player.0)
-            .exec(&self.db)
+            .exec(&self.conn)
             .await?
             .rows_affected
             == 1)
@@ -1187,7 +1193,7 @@ impl Store {
         reread(|| async move {
             Ok(queue_entries::Entity::find()
                 .order_by_asc(queue_entries::Column::JoinedAtMs)
-                .all(&self.db)
+                .all(&self.conn)
                 .await?)
         })
         .await
@@ -1196,7 +1202,7 @@ impl Store {
     /// Takes both players out of the queue and records their match, in one transaction; `None`
     /// when either has left (or was matched by another replica) meanwhile.
     pub async fn make_match(&self, row: &MatchRow) -> Result<Option<i64>, StoreError> {
-        let txn = self.db.begin().await?;
+        let txn = self.conn.begin().await?;
         let done = queue_entries::Entity::delete_many()
             .filter(queue_entries::Column::PlayerId.is_in([row.white_id, row.black_id]))
             .exec(&txn)
@@ -1220,7 +1226,7 @@ impl Store {
         reread(|| async move {
             Ok(matches::Entity::find()
                 .filter(matches::Column::GameId.is_null())
-                .all(&self.db)
+                .all(&self.conn)
                 .await?)
         })
         .await
@@ -1231,7 +1237,7 @@ impl Store {
         matches::Entity::update_many()
             .col_expr(matches::Column::GameId, Expr::value(game.0))
             .filter(matches::Column::Id.eq(id))
-            .exec(&self.db)
+            .exec(&self.conn)
             .await?;
         Ok(())
     }
@@ -1246,7 +1252,7 @@ impl Store {
                         .or(matches::Column::BlackId.eq(player.0)),
                 )
                 .order_by_desc(matches::Column::Id)
-                .one(&self.db)
+                .one(&self.conn)
                 .await?)
         })
         .await
@@ -1258,11 +1264,11 @@ impl Store {
             use sea_orm::PaginatorTrait;
             let white = matches::Entity::find()
                 .filter(matches::Column::WhiteId.eq(player.0))
-                .count(&self.db)
+                .count(&self.conn)
                 .await?;
             let black = matches::Entity::find()
                 .filter(matches::Column::BlackId.eq(player.0))
-                .count(&self.db)
+                .count(&self.conn)
                 .await?;
             Ok((white, black))
         })

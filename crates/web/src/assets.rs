@@ -49,7 +49,8 @@ a{color:#000;text-decoration:none}.sheet{break-after:page;page-break-after:alway
 section{overflow:visible}}";
 
 /// Live updates on a game's page: each `update` event carries the new board, the turn played,
-/// the status line and the clocks (and, once the game is over, the replay links); the clocks
+/// the status line in each language and the clocks (and, once the game is over, the replay
+/// links in each language: the page takes those of its `<html lang>`); the clocks
 /// tick in between, and the current-turn marker moves to the turn just played.
 pub(crate) const LIVE_SCRIPT: &str = r"
 (function(){
@@ -61,7 +62,8 @@ pub(crate) const LIVE_SCRIPT: &str = r"
   function tick(){ if(running && clocks[running]){ show(clocks[running], Number(clocks[running].dataset.ms) - (Date.now() - since)); } }
   ['white','black'].forEach(function(side){ if(clocks[side] && clocks[side].classList.contains('running')) running = side; });
   setInterval(tick, 250);
-  var last = Number(data.turns);
+  var last = Number(data.turns), lang = document.documentElement.lang;
+  function words(w){ return w && typeof w === 'object' ? (w[lang] || w.en) : w; }
   source.addEventListener('reload', function(){ location.reload(); });
   source.addEventListener('update', function(e){
     var u = JSON.parse(e.data);
@@ -69,7 +71,7 @@ pub(crate) const LIVE_SCRIPT: &str = r"
     if (u.turn && u.turn.number > last + 1) { location.reload(); return; }
     if (u.turn) last = u.turn.number;
     document.getElementById('board').innerHTML = u.board;
-    document.getElementById('status').textContent = u.status;
+    document.getElementById('status').textContent = words(u.status);
     if (u.turn) {
       var ol = document.getElementById('turns');
       ol.querySelectorAll('[aria-current]').forEach(function(el){ el.removeAttribute('aria-current'); });
@@ -78,7 +80,7 @@ pub(crate) const LIVE_SCRIPT: &str = r"
       a.setAttribute('aria-current', 'step'); li.appendChild(a); ol.appendChild(li); ol.scrollTop = ol.scrollHeight;
     }
     if (u.clocks) { ['white','black'].forEach(function(side){ var el = clocks[side]; if(!el) return; el.dataset.ms = u.clocks[side]; el.classList.toggle('running', u.clocks.running === side); show(el, u.clocks[side]); }); running = u.clocks.running; since = Date.now(); }
-    if (u.replay && !document.querySelector('nav.replay')) { document.querySelector('.game').insertAdjacentHTML('beforebegin', u.replay); }
+    if (u.replay && !document.querySelector('nav.replay')) { document.querySelector('.game').insertAdjacentHTML('beforebegin', words(u.replay)); }
     if (u.over) { running = null; source.close(); }
   });
 })();

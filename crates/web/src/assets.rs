@@ -36,8 +36,9 @@ a:focus,button:focus,input:focus{outline:3px solid #a04d00}\
 .rules-board{max-width:26rem;margin:1rem 0}.rules-board svg{width:100%;height:auto}\
 .game>#board{flex:1 1 20rem;max-width:30rem}.game>#board svg{width:100%;max-width:none;height:auto}\
 svg.chart{width:100%;height:13rem;display:block}svg.results{width:100%;max-width:36rem;height:auto;display:block}svg.results text{font-size:12px}table.statistics{font-size:.85rem}table.statistics th{white-space:nowrap}table.statistics th,table.statistics td{padding:.3rem .25rem}svg.chart text{font-size:12px;fill:currentColor}svg text.coord{fill:currentColor}\
-nav.pages{display:flex;gap:1rem}\
+nav.pages{display:flex;gap:1rem}h1{overflow-wrap:anywhere}header [aria-current]{color:#fff;text-decoration:underline}\
 @media (max-width:40rem){main{padding:.5rem}table.fixed .name{max-width:8.5rem}th,td{padding:.25rem .3rem}h1{font-size:1.4rem}\
+table.statistics{font-size:.75rem}table.statistics th,table.statistics td{padding:.25rem .1rem}table.statistics thead th{white-space:normal}\
 .game{gap:.8rem}.game>#board,.game>.side{flex:1 1 100%;max-width:none;min-width:0}.kind{display:block;font-size:.8em}}\
 @media (prefers-color-scheme:dark){:root{--bg:#121712;--line:#3a4438;--fg:#e3e7e1}td small{color:#a9b4a5}\
 pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}header a{color:#fff}[aria-current]{color:#fff}\

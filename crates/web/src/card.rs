@@ -184,10 +184,11 @@ pub(crate) async fn card_page(
         }
         section {
             h2 { (tr!("card-rounds")) }
-            table.card {
+            // The round and the opponent first: on a phone they stay in view as the rest scrolls.
+            table.fixed.card {
                 thead { tr {
-                    th scope="col" { (tr!("col-round")) } th scope="col" { (tr!("col-board")) }
-                    th scope="col" { (tr!("col-colour")) } th scope="col" { (tr!("col-opponent")) }
+                    th scope="col" { (tr!("col-round")) } th.name scope="col" { (tr!("col-opponent")) }
+                    th scope="col" { (tr!("col-board")) } th scope="col" { (tr!("col-colour")) }
                     th scope="col" { (tr!("col-rating")) } th scope="col" { (tr!("col-result")) }
                     th scope="col" { (tr!("col-score")) }
                     @if settings.rated { th scope="col" { (tr!("col-rating-change")) } }
@@ -200,9 +201,7 @@ pub(crate) async fn card_page(
                         @let opponent = if white { b.black_player_id } else { b.white_player_id };
                         tr {
                             td { (b.round) }
-                            td { @if game { (b.number) } }
-                            td { @if game { @if white { (tr!("white")) } @else { (tr!("black")) } } }
-                            td {
+                            td.name {
                                 @if game {
                                     @match entrants.get(&opponent) {
                                         Some(o) => { (card_link(id, opponent, &o.name)) " (" (o.start_rank) ")" }
@@ -210,6 +209,8 @@ pub(crate) async fn card_page(
                                     }
                                 }
                             }
+                            td { @if game { (b.number) } }
+                            td { @if game { @if white { (tr!("white")) } @else { (tr!("black")) } } }
                             td { @if game { (entrants.get(&opponent).map_or(0, |o| o.rating)) } }
                             td {
                                 @if game && b.game_id > 0 && !sign.is_empty() {

@@ -118,6 +118,26 @@ pub(crate) fn error_page(status: StatusCode, message: &str) -> Response {
         .into_response()
 }
 
+/// An error page whose message is the game server's own (its words are English): in another
+/// language the page says so, and marks the message as English.
+pub(crate) fn server_error_page(status: StatusCode, message: &str) -> Response {
+    if crate::i18n::lang() == Lang::En {
+        return error_page(status, message);
+    }
+    (
+        status,
+        page(
+            &status_name(status),
+            html! {
+                h1 { (status.as_u16()) }
+                p { (tr!("error-server-said")) }
+                p lang="en" { (message) }
+            },
+        ),
+    )
+        .into_response()
+}
+
 pub(crate) async fn not_found() -> Response {
     error_page(StatusCode::NOT_FOUND, &tr!("error-no-page"))
 }
@@ -125,9 +145,13 @@ pub(crate) async fn not_found() -> Response {
 /// The HTTP answer for a failed API call.
 pub(crate) fn api_error(status: &tonic::Status) -> Response {
     match status.code() {
-        tonic::Code::NotFound => error_page(StatusCode::NOT_FOUND, status.message()),
-        tonic::Code::InvalidArgument => error_page(StatusCode::BAD_REQUEST, status.message()),
-        tonic::Code::FailedPrecondition => error_page(StatusCode::NOT_FOUND, status.message()),
+        tonic::Code::NotFound => server_error_page(StatusCode::NOT_FOUND, status.message()),
+        tonic::Code::InvalidArgument => {
+            server_error_page(StatusCode::BAD_REQUEST, status.message())
+        }
+        tonic::Code::FailedPrecondition => {
+            server_error_page(StatusCode::NOT_FOUND, status.message())
+        }
         tonic::Code::Unavailable => {
             error_page(StatusCode::SERVICE_UNAVAILABLE, &tr!("error-unreachable"))
         }

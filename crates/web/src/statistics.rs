@@ -173,12 +173,12 @@ pub(crate) async fn statistics_page(
                 table.statistics {
                     thead { tr {
                         th scope="col" { abbr title=(tr!("stat-round-title")) { (tr!("stat-round")) } }
-                        th scope="col" { (tr!("stat-games")) }
+                        th scope="col" { abbr title=(tr!("stat-games-title")) { (tr!("stat-games")) } }
                         th scope="col" { abbr title=(tr!("stat-white-title")) { "1–0" } }
                         th scope="col" { abbr title=(tr!("stat-draw-title")) { "½–½" } }
                         th scope="col" { abbr title=(tr!("stat-black-title")) { "0–1" } }
                         th scope="col" { abbr title=(tr!("stat-forfeits-title")) { (tr!("stat-forfeits")) } }
-                        th scope="col" { (tr!("stat-byes")) }
+                        th scope="col" { abbr title=(tr!("stat-byes-title")) { (tr!("stat-byes")) } }
                         th scope="col" { abbr title=(tr!("stat-upsets-title")) { (tr!("stat-upsets")) } }
                         th scope="col" { abbr title=(tr!("stat-gap-title")) { (tr!("stat-gap")) } }
                         th scope="col" { abbr title=(tr!("stat-open-title")) { (tr!("stat-open")) } }

@@ -15,6 +15,7 @@ use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
 
 use crate::console::{account, import, run};
+use crate::i18n::tr;
 use crate::live::{Feeds, TournamentFeeds};
 use crate::session::{Done, SignInLimit};
 use crate::{
@@ -177,6 +178,9 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         )
     };
     Ok(router
+        // Innermost: the language switch's redirect gets the headers below too, and the ETag
+        // layer hashes each language's own body.
+        .layer(axum::middleware::from_fn(crate::i18n::language))
         .layer(fixed(
             header::CONTENT_SECURITY_POLICY,
             "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
@@ -279,8 +283,8 @@ impl Api {
             Ok(answer) => answer
                 .into_inner()
                 .player
-                .map_or_else(|| format!("player {id}"), |p| p.name),
-            Err(_) => format!("player {id}"),
+                .map_or_else(|| tr!("player-number", id = id), |p| p.name),
+            Err(_) => tr!("player-number", id = id),
         }
     }
 

@@ -36,8 +36,9 @@ a:focus,button:focus,input:focus{outline:3px solid #a04d00}\
 .rules-board{max-width:26rem;margin:1rem 0}.rules-board svg{width:100%;height:auto}\
 .game>#board{flex:1 1 20rem;max-width:30rem}.game>#board svg{width:100%;max-width:none;height:auto}\
 svg.chart{width:100%;height:13rem;display:block}svg.results{width:100%;max-width:36rem;height:auto;display:block}svg.results text{font-size:12px}table.statistics{font-size:.85rem}table.statistics th{white-space:nowrap}table.statistics th,table.statistics td{padding:.3rem .25rem}svg.chart text{font-size:12px;fill:currentColor}svg text.coord{fill:currentColor}\
-nav.pages{display:flex;gap:1rem}\
+nav.pages{display:flex;gap:1rem}h1{overflow-wrap:anywhere}header [aria-current]{color:#fff;text-decoration:underline}\
 @media (max-width:40rem){main{padding:.5rem}table.fixed .name{max-width:8.5rem}th,td{padding:.25rem .3rem}h1{font-size:1.4rem}\
+table.statistics{font-size:.75rem}table.statistics th,table.statistics td{padding:.25rem .1rem}table.statistics thead th{white-space:normal}\
 .game{gap:.8rem}.game>#board,.game>.side{flex:1 1 100%;max-width:none;min-width:0}.kind{display:block;font-size:.8em}}\
 @media (prefers-color-scheme:dark){:root{--bg:#121712;--line:#3a4438;--fg:#e3e7e1}td small{color:#a9b4a5}\
 pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}header a{color:#fff}[aria-current]{color:#fff}\
@@ -49,7 +50,8 @@ a{color:#000;text-decoration:none}.sheet{break-after:page;page-break-after:alway
 section{overflow:visible}}";
 
 /// Live updates on a game's page: each `update` event carries the new board, the turn played,
-/// the status line and the clocks (and, once the game is over, the replay links); the clocks
+/// the status line in each language and the clocks (and, once the game is over, the replay
+/// links in each language: the page takes those of its `<html lang>`); the clocks
 /// tick in between, and the current-turn marker moves to the turn just played.
 pub(crate) const LIVE_SCRIPT: &str = r"
 (function(){
@@ -61,7 +63,8 @@ pub(crate) const LIVE_SCRIPT: &str = r"
   function tick(){ if(running && clocks[running]){ show(clocks[running], Number(clocks[running].dataset.ms) - (Date.now() - since)); } }
   ['white','black'].forEach(function(side){ if(clocks[side] && clocks[side].classList.contains('running')) running = side; });
   setInterval(tick, 250);
-  var last = Number(data.turns);
+  var last = Number(data.turns), lang = document.documentElement.lang;
+  function words(w){ return w && typeof w === 'object' ? (w[lang] || w.en) : w; }
   source.addEventListener('reload', function(){ location.reload(); });
   source.addEventListener('update', function(e){
     var u = JSON.parse(e.data);
@@ -69,7 +72,7 @@ pub(crate) const LIVE_SCRIPT: &str = r"
     if (u.turn && u.turn.number > last + 1) { location.reload(); return; }
     if (u.turn) last = u.turn.number;
     document.getElementById('board').innerHTML = u.board;
-    document.getElementById('status').textContent = u.status;
+    document.getElementById('status').textContent = words(u.status);
     if (u.turn) {
       var ol = document.getElementById('turns');
       ol.querySelectorAll('[aria-current]').forEach(function(el){ el.removeAttribute('aria-current'); });
@@ -78,7 +81,7 @@ pub(crate) const LIVE_SCRIPT: &str = r"
       a.setAttribute('aria-current', 'step'); li.appendChild(a); ol.appendChild(li); ol.scrollTop = ol.scrollHeight;
     }
     if (u.clocks) { ['white','black'].forEach(function(side){ var el = clocks[side]; if(!el) return; el.dataset.ms = u.clocks[side]; el.classList.toggle('running', u.clocks.running === side); show(el, u.clocks[side]); }); running = u.clocks.running; since = Date.now(); }
-    if (u.replay && !document.querySelector('nav.replay')) { document.querySelector('.game').insertAdjacentHTML('beforebegin', u.replay); }
+    if (u.replay && !document.querySelector('nav.replay')) { document.querySelector('.game').insertAdjacentHTML('beforebegin', words(u.replay)); }
     if (u.over) { running = null; source.close(); }
   });
 })();

@@ -13,12 +13,25 @@ use hanniball_proto::scheduler::v1 as spb;
 use maud::html;
 
 use crate::app::Api;
-use crate::html::{error_page, page, player_link, points};
+use crate::html::{error_page, page, player_link, points, points_count};
+use crate::i18n::{decimal, tr};
 use crate::tournament::{bad_tournament_id, card_link, read, tiebreak_meaning};
 use crate::url::game_id;
 
 /// What one round gave the player: the result's sign and the half-points it scored.
-fn outcome(board: &spb::Board, me: i64, bye_halves: u32) -> (&'static str, u32) {
+fn outcome(board: &spb::Board, me: i64, bye_halves: u32) -> (String, u32) {
+    let (sign, halves) = sign(board, me, bye_halves);
+    let sign = match sign {
+        "bye" => tr!("bye"),
+        "half-point bye" => tr!("bye-half"),
+        "zero-point bye" => tr!("bye-zero"),
+        "not paired" => tr!("not-paired"),
+        sign => sign.to_owned(),
+    };
+    (sign, halves)
+}
+
+fn sign(board: &spb::Board, me: i64, bye_halves: u32) -> (&'static str, u32) {
     match spb::BoardKind::try_from(board.kind).unwrap_or(spb::BoardKind::Unspecified) {
         spb::BoardKind::Game => {
             let white = board.white_player_id == me;
@@ -89,13 +102,13 @@ async fn ratings(
     (change, performance)
 }
 
-/// A signed rating change (`+12.4`, `−3.0`).
+/// A signed rating change (`+12.4`, `−3.0`; `+12,4` in Russian and French).
 fn signed(change: f64) -> String {
-    if change < 0.0 {
+    decimal(&if change < 0.0 {
         format!("−{:.1}", -change)
     } else {
         format!("+{change:.1}")
-    }
+    })
 }
 
 pub(crate) async fn card_page(
@@ -106,17 +119,14 @@ pub(crate) async fn card_page(
         return bad_tournament_id();
     };
     let Some(me) = game_id(&player) else {
-        return error_page(StatusCode::BAD_REQUEST, "A player id is a positive number.");
+        return error_page(StatusCode::BAD_REQUEST, &tr!("error-player-id"));
     };
     let (tournament, standings) = match read(&mut api, id, 0).await {
         Ok(both) => both,
         Err(response) => return response,
     };
     let Some(entrant) = tournament.entrants.iter().find(|e| e.player_id == me) else {
-        return error_page(
-            StatusCode::NOT_FOUND,
-            "This player does not play in this tournament.",
-        );
+        return error_page(StatusCode::NOT_FOUND, &tr!("error-not-entrant"));
     };
     let settings = tournament.settings.clone().unwrap_or_default();
     let bye = if settings.bye_points == 0 && !settings.bye_points_set {
@@ -149,7 +159,7 @@ pub(crate) async fn card_page(
     let total: f64 = change.values().sum();
     let row = standings.standings.iter().find(|s| s.player_id == me);
     let mut running = 0;
-    let rounds: Vec<(&spb::Board, &str, u32)> = mine
+    let rounds: Vec<(&spb::Board, String, u32)> = mine
         .iter()
         .map(|b| {
             let (sign, halves) = outcome(b, me, bye);
@@ -161,38 +171,46 @@ pub(crate) async fn card_page(
         p.noprint { a href={ "/tournaments/" (id) } { "← " (settings.name) } }
         h1 { (entrant.name) }
         p id="card-summary" {
-            "No. " (entrant.start_rank) " · rating " (entrant.rating) " · "
-            (points(entrant.score_halves)) " points"
-            @if let Some(row) = row { " · rank " (row.rank) " after round " (standings.rounds) }
-            @if entrant.withdrawn_from > 0 { " · withdrawn from round " (entrant.withdrawn_from) }
-            " · " (player_link(me, "all games and ratings"))
+            (tr!("card-number", number = entrant.start_rank)) " · "
+            (tr!("card-rating", rating = entrant.rating)) " · "
+            (points_count(entrant.score_halves))
+            @if let Some(row) = row {
+                " · " (tr!("card-rank", rank = row.rank, round = standings.rounds))
+            }
+            @if entrant.withdrawn_from > 0 {
+                " · " (tr!("card-withdrawn", round = entrant.withdrawn_from))
+            }
+            " · " (player_link(me, &tr!("card-all-games")))
         }
         section {
-            h2 { "Rounds" }
-            table.card {
+            h2 { (tr!("card-rounds")) }
+            // The round and the opponent first: on a phone they stay in view as the rest scrolls.
+            table.fixed.card {
                 thead { tr {
-                    th scope="col" { "Round" } th scope="col" { "Board" } th scope="col" { "Colour" }
-                    th scope="col" { "Opponent" } th scope="col" { "Rating" } th scope="col" { "Result" }
-                    th scope="col" { "Score" }
-                    @if settings.rated { th scope="col" { "Rating change" } }
+                    th scope="col" { (tr!("col-round")) } th.name scope="col" { (tr!("col-opponent")) }
+                    th scope="col" { (tr!("col-board")) } th scope="col" { (tr!("col-colour")) }
+                    th scope="col" { (tr!("col-rating")) } th scope="col" { (tr!("col-result")) }
+                    th scope="col" { (tr!("col-score")) }
+                    @if settings.rated { th scope="col" { (tr!("col-rating-change")) } }
                 } }
                 tbody {
-                    @for &(b, sign, score) in &rounds {
+                    @for (b, sign, score) in &rounds {
+                        @let (b, score) = (*b, *score);
                         @let game = b.kind == spb::BoardKind::Game as i32;
                         @let white = b.white_player_id == me;
                         @let opponent = if white { b.black_player_id } else { b.white_player_id };
                         tr {
                             td { (b.round) }
-                            td { @if game { (b.number) } }
-                            td { @if game { @if white { "white" } @else { "black" } } }
-                            td {
+                            td.name {
                                 @if game {
                                     @match entrants.get(&opponent) {
                                         Some(o) => { (card_link(id, opponent, &o.name)) " (" (o.start_rank) ")" }
-                                        None => { "player " (opponent) }
+                                        None => { (tr!("player-number", id = opponent)) }
                                     }
                                 }
                             }
+                            td { @if game { (b.number) } }
+                            td { @if game { @if white { (tr!("white")) } @else { (tr!("black")) } } }
                             td { @if game { (entrants.get(&opponent).map_or(0, |o| o.rating)) } }
                             td {
                                 @if game && b.game_id > 0 && !sign.is_empty() {
@@ -208,23 +226,28 @@ pub(crate) async fn card_page(
                 }
             }
             @if settings.rated && !change.is_empty() {
-                p id="rating-change" { "Rating change in this tournament: " (signed(total)) }
+                p id="rating-change" { (tr!("card-rating-change", change = signed(total))) }
             }
             @if let Some(p) = &performance {
                 p id="performance" {
-                    "Performance rating " (format!("{:.0}", p.performance)) " (FIDE: the opponents' average "
-                    (format!("{:.0}", p.average_opponent)) " plus dp for " (p.score) " of " (p.games) " rated games)"
+                    (tr!(
+                        "card-performance",
+                        performance = format!("{:.0}", p.performance),
+                        average = format!("{:.0}", p.average_opponent),
+                        score = decimal(&p.score.to_string()),
+                        games = p.games
+                    ))
                 }
             }
         }
         @if let Some(row) = row {
             @if !standings.tiebreak_names.is_empty() {
                 section {
-                    h2 { "Tie-breaks after round " (standings.rounds) }
+                    h2 { (tr!("card-tiebreaks", round = standings.rounds)) }
                     dl.legend id="card-tiebreaks" {
                         @for (name, value) in standings.tiebreak_names.iter().zip(&row.tiebreaks) {
-                            dt { (name) ": " (value) }
-                            dd { (tiebreak_meaning(name).as_deref().unwrap_or("a tie-break of the tournament's settings")) }
+                            dt { (name) ": " (decimal(value)) }
+                            dd { (tiebreak_meaning(name).unwrap_or_else(|| tr!("tb-unknown"))) }
                         }
                     }
                 }
@@ -247,13 +270,37 @@ mod tests {
             result: result.to_owned(),
             ..Default::default()
         };
-        assert_eq!(outcome(&board(spb::BoardKind::Game, "1-0"), 1, 2), ("1", 2));
-        assert_eq!(outcome(&board(spb::BoardKind::Game, "1-0"), 2, 2), ("0", 0));
-        assert_eq!(outcome(&board(spb::BoardKind::Game, "-/+"), 2, 2), ("+", 2));
-        assert_eq!(outcome(&board(spb::BoardKind::Game, "-/-"), 1, 2), ("−", 0));
+        assert_eq!(
+            outcome(&board(spb::BoardKind::Game, "1-0"), 1, 2),
+            ("1".to_owned(), 2)
+        );
+        assert_eq!(
+            outcome(&board(spb::BoardKind::Game, "1-0"), 2, 2),
+            ("0".to_owned(), 0)
+        );
+        assert_eq!(
+            outcome(&board(spb::BoardKind::Game, "-/+"), 2, 2),
+            ("+".to_owned(), 2)
+        );
+        assert_eq!(
+            outcome(&board(spb::BoardKind::Game, "-/-"), 1, 2),
+            ("−".to_owned(), 0)
+        );
         assert_eq!(
             outcome(&board(spb::BoardKind::PairingBye, ""), 1, 1),
-            ("bye", 1)
+            ("bye".to_owned(), 1)
+        );
+        assert_eq!(
+            crate::i18n::within(crate::i18n::Lang::Ru, "/", || outcome(
+                &board(spb::BoardKind::HalfPointBye, ""),
+                1,
+                2
+            )),
+            ("пропуск за ½ очка".to_owned(), 1)
+        );
+        assert_eq!(
+            crate::i18n::within(crate::i18n::Lang::Fr, "/", || signed(-3.04)),
+            "−3,0"
         );
         assert_eq!(signed(-3.04), "−3.0");
         assert_eq!(signed(12.44), "+12.4");

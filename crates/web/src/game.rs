@@ -9,12 +9,13 @@ use maud::{Markup, PreEscaped, html};
 
 use crate::app::Api;
 use crate::html::{api_error, error_page, page_with, player_link};
+use crate::i18n::tr;
 use crate::tournament::tournament_of;
 use crate::url::{game_id, query_value};
 
 /// The page for a path whose game id is not one.
 pub(crate) fn bad_game_id() -> Response {
-    error_page(StatusCode::BAD_REQUEST, "A game id is a positive number.")
+    error_page(StatusCode::BAD_REQUEST, &tr!("error-game-id"))
 }
 
 /// `1-0`, `0-1`, `1/2-1/2` or `*`.
@@ -94,14 +95,11 @@ pub(crate) fn side_name(side: i32) -> &'static str {
 /// The status line of a game.
 pub(crate) fn status_line(state: &pb::GameState) -> String {
     match &state.result {
-        Some(result) => format!("Game over: {}", result.summary),
-        None => format!(
-            "{} to move, turn {}",
-            match side_name(state.side_to_move) {
-                "white" => "White",
-                _ => "Black",
-            },
-            state.next_turn_number
+        Some(result) => tr!("game-over", summary = result.summary.as_str()),
+        None => tr!(
+            "to-move",
+            side = side_name(state.side_to_move),
+            turn = state.next_turn_number
         ),
     }
 }
@@ -124,7 +122,7 @@ fn position_after(game: &pb::Game, shown: usize) -> String {
 
 /// Links to step through the turns (`?turn=N`); the arrow keys follow them (`/assets/keys.js`).
 pub(crate) fn replay_nav(id: i64, shown: usize, total: usize) -> Markup {
-    let link = |to: usize, label: &str, rel: &str, enabled: bool| {
+    let link = |to: usize, label: String, rel: &str, enabled: bool| {
         html! {
             @if enabled {
                 a href={ "/games/" (id) "?turn=" (to) } id=(rel) rel=(rel) { (label) }
@@ -134,13 +132,13 @@ pub(crate) fn replay_nav(id: i64, shown: usize, total: usize) -> Markup {
         }
     };
     html! {
-        nav.replay aria-label="replay" {
+        nav.replay aria-label=(tr!("replay-label")) {
             p {
-                "Showing the position after turn " (shown) " of " (total) ": "
-                (link(0, "« start", "first", shown > 0)) " · "
-                (link(shown.saturating_sub(1), "◀ previous", "prev", shown > 0)) " · "
-                (link(shown + 1, "next ▶", "next", shown < total)) " · "
-                (link(total, "end »", "last", shown < total))
+                (tr!("replay-showing", shown = shown, total = total)) " "
+                (link(0, tr!("replay-start"), "first", shown > 0)) " · "
+                (link(shown.saturating_sub(1), tr!("replay-previous"), "prev", shown > 0)) " · "
+                (link(shown + 1, tr!("replay-next"), "next", shown < total)) " · "
+                (link(total, tr!("replay-end"), "last", shown < total))
             }
         }
     }
@@ -174,14 +172,15 @@ pub(crate) fn origin(tag: &str) -> Origin {
     }
 }
 
-/// When, for people (`2026.11.26 16:20 UTC`) and for machines (`2026-11-26T16:20Z`, a
-/// `<time>` element's `datetime`), from milliseconds since the Unix epoch.
+/// When, for people in their language (`26 November 2026, 16:20 UTC`) and for machines
+/// (`2026-11-26T16:20Z`, a `<time>` element's `datetime`), from milliseconds since the Unix
+/// epoch.
 pub(crate) fn date_time(ms: i64) -> (String, String) {
     let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
     let (hour, minute) = (minutes / 60, minutes % 60);
     let day = hanniball_rules::record::date(ms);
     (
-        format!("{day} {hour:02}:{minute:02} UTC"),
+        crate::i18n::date_time(ms),
         format!("{}T{hour:02}:{minute:02}Z", day.replace('.', "-")),
     )
 }
@@ -191,11 +190,11 @@ pub(crate) fn date_time(ms: i64) -> (String, String) {
 fn context_line(game: &pb::Game, tournament: Option<&spb::Tournament>) -> Markup {
     let (when, machine) = date_time(game.created_at_ms);
     let time_control = match game.time_control {
-        Some(tc) => format!(
-            "time control {}",
-            hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms)
+        Some(tc) => tr!(
+            "time-control",
+            control = hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms)
         ),
-        None => "untimed".to_owned(),
+        None => tr!("untimed"),
     };
     html! {
         p.context id="context" {
@@ -204,14 +203,15 @@ fn context_line(game: &pb::Game, tournament: Option<&spb::Tournament>) -> Markup
                     a href={ "/tournaments/" (id) } id="tournament-link" {
                         (tournament
                             .and_then(|t| t.settings.as_ref())
-                            .map_or_else(|| format!("Tournament {id}"), |s| s.name.clone()))
+                            .map_or_else(|| tr!("tournament-number", id = id), |s| s.name.clone()))
                     }
-                    " · round " (round) " · board " (board) " · "
+                    " · " (tr!("round-board", round = round, board = board)) " · "
                 }
-                Origin::Queue => { "matchmaking queue · " }
+                Origin::Queue => { (tr!("queue")) " · " }
                 Origin::Other => {}
             }
-            (game.kind) " · " (time_control) " · " @if game.rated { "rated" } @else { "unrated" }
+            (game.kind) " · " (time_control) " · "
+            @if game.rated { (tr!("rated")) } @else { (tr!("unrated")) }
             " · " time datetime=(machine) { (when) }
         }
     }
@@ -293,21 +293,21 @@ pub(crate) async fn game_page(
             let (white_ms, black_ms) = clocks_at(c, now_ms());
             html! {
                 p {
-                    "Clocks: "
+                    (tr!("clocks")) " "
                     span.clock.running[running(pb::Side::White)] id="clock-white" data-ms=(white_ms) { (clock(white_ms)) }
-                    " White · "
+                    " " (tr!("clock-white")) " · "
                     span.clock.running[running(pb::Side::Black)] id="clock-black" data-ms=(black_ms) { (clock(black_ms)) }
-                    " Black"
+                    " " (tr!("clock-black"))
                 }
             }
         }
-        _ => html! { p { "Untimed." } },
+        _ => html! { p { (tr!("untimed-game")) } },
     };
     let replay =
         (replaying.is_some() || state.result.is_some()).then(|| replay_nav(id, shown, total));
     let live = state.result.is_none() && replaying.is_none();
     let body = html! {
-        h1 { "Game " (id) ": " (white) " – " (black) }
+        h1 { (tr!("game-heading", id = id, white = white.as_str(), black = black.as_str())) }
         (context_line(&game, tournament.as_ref()))
         @if let Some(replay) = replay { (replay) }
         div.game {
@@ -319,11 +319,11 @@ pub(crate) async fn game_page(
             div id="board" aria-live="off" { (board(&game.kind, &state, last)) }
             div.side {
                 p {
-                    "White: " strong { (player_link(game.white_player_id, &white)) }
-                    " · Black: " strong { (player_link(game.black_player_id, &black)) }
+                    (tr!("white-label")) " " strong { (player_link(game.white_player_id, &white)) }
+                    " · " (tr!("black-label")) " " strong { (player_link(game.black_player_id, &black)) }
                 }
-                p { a href={ "/games/" (id) "/record" } download { "Download the game record" } }
-                h2 { "Turns" }
+                p { a href={ "/games/" (id) "/record" } download { (tr!("download-record")) } }
+                h2 { (tr!("turns")) }
                 ol.turns id="turns" {
                     @for turn in &game.turns {
                         li value=(turn.number) {
@@ -346,7 +346,7 @@ pub(crate) async fn game_page(
             script src="/assets/live.js" data-game=(id) data-turns=(total) defer {}
         }
     };
-    page_with(&format!("Game {id}"), head, body).into_response()
+    page_with(&tr!("game-title", id = id), head, body).into_response()
 }
 
 #[cfg(test)]
@@ -393,7 +393,7 @@ mod tests {
         assert_eq!(
             date_time(86_400_000 + 61_000),
             (
-                "1970.01.02 00:01 UTC".to_owned(),
+                "2 January 1970, 00:01 UTC".to_owned(),
                 "1970-01-02T00:01Z".to_owned()
             )
         );

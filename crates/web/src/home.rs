@@ -10,13 +10,14 @@ use maud::{Markup, html};
 use crate::app::Api;
 use crate::game::score;
 use crate::html::{api_error, page, player_link};
+use crate::i18n::tr;
 use crate::tournament::tournament_status;
 
 pub(crate) async fn home(State(mut api): State<Api>) -> Response {
     let mut sections: Vec<Markup> = Vec::new();
     for (title, status) in [
-        ("Live games", pb::GameStatus::Active),
-        ("Recently finished", pb::GameStatus::Finished),
+        (tr!("home-live"), pb::GameStatus::Active),
+        (tr!("home-finished"), pb::GameStatus::Finished),
     ] {
         let games = match api.games(status).await {
             Ok(games) => games,
@@ -34,12 +35,13 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
             section {
                 h2 { (title) }
                 @if games.is_empty() {
-                    p { "None." }
+                    p { (tr!("none")) }
                 } @else {
                     table {
                         thead { tr {
-                            th scope="col" { "Game" } th scope="col" { "White" }
-                            th scope="col" { "Black" } th scope="col" { "Turns" } th scope="col" { "Result" }
+                            th scope="col" { (tr!("col-game")) } th scope="col" { (tr!("col-white")) }
+                            th scope="col" { (tr!("col-black")) } th scope="col" { (tr!("col-turns")) }
+                            th scope="col" { (tr!("col-result")) }
                         } }
                         tbody {
                             @for game in &games {
@@ -71,15 +73,16 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
         };
         sections.push(html! {
             section {
-                h2 { "Tournaments" }
+                h2 { (tr!("home-tournaments")) }
                 @if tournaments.is_empty() {
-                    p { "None." }
+                    p { (tr!("none")) }
                 } @else {
                     ul {
                         @for t in &tournaments {
                             li {
                                 a href={ "/tournaments/" (t.id) } { (t.settings.as_ref().map_or("", |s| s.name.as_str())) }
-                                " · " (tournament_status(t.status)) " · round " (t.current_round) " of " (t.rounds)
+                                " · " (tournament_status(t.status)) " · "
+                                (tr!("round-of", round = t.current_round, rounds = t.rounds))
                             }
                         }
                     }
@@ -107,11 +110,11 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
         }
         sections.push(html! {
             section {
-                h2 { "Ladders" }
+                h2 { (tr!("home-ladders")) }
                 @for (ladder, top) in &tops {
                     h3 { a href={ "/ladders/" (ladder.name) } { (ladder.name) } " (" (ladder.system) ")" }
                     @if top.is_empty() {
-                        p { "No rated games yet." }
+                        p { (tr!("home-no-rated")) }
                     } @else {
                         ol {
                             @for entry in top {
@@ -124,7 +127,7 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
         });
     }
     page(
-        "Live games, tournaments and ladders",
+        &tr!("home-title"),
         html! { h1 { "HanniBall" } @for section in &sections { (section) } },
     )
     .into_response()

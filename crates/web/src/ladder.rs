@@ -9,6 +9,7 @@ use maud::html;
 
 use crate::app::Api;
 use crate::html::{api_error, page, player_link, unavailable};
+use crate::i18n::tr;
 use crate::url::{query_encode, query_value, query_values};
 
 pub(crate) async fn ladder_page(
@@ -17,7 +18,7 @@ pub(crate) async fn ladder_page(
     uri: axum::http::Uri,
 ) -> Response {
     let Some(rating) = api.rating.as_mut() else {
-        return unavailable("ladders");
+        return unavailable(crate::html::Missing::Ladders);
     };
     let current = query_value(uri.query(), "page").unwrap_or_default();
     let min_games: u32 = query_value(uri.query(), "min_games")
@@ -66,36 +67,40 @@ pub(crate) async fn ladder_page(
         link(&answer.next_page_token, &trail)
     });
     let body = html! {
-        h1 { "Ladder " (name) }
+        h1 { (tr!("ladder-title", name = name.as_str())) }
         form method="get" {
-            label { "At least " input type="number" name="min_games" min="0" value=(min_games) size="4"; " rated games" }
+            label {
+                (tr!("ladder-at-least")) " "
+                input type="number" name="min_games" min="0" value=(min_games) size="4";
+                " " (tr!("ladder-rated-games"))
+            }
             " "
-            button type="submit" { "Filter" }
+            button type="submit" { (tr!("ladder-filter")) }
         }
         table {
             thead { tr {
-                th scope="col" { "Rank" } th scope="col" { "Player" }
-                th scope="col" { "Rating" } th scope="col" { "Games" }
+                th scope="col" { (tr!("col-rank-long")) } th scope="col" { (tr!("col-player")) }
+                th scope="col" { (tr!("col-rating")) } th scope="col" { (tr!("col-games")) }
             } }
             tbody {
                 @for entry in &answer.entries {
                     tr {
                         td { (entry.rank) }
                         td { (player_link(entry.player_id, &entry.name)) }
-                        td { (format!("{:.0}", entry.rating)) @if entry.provisional { abbr title="provisional" { "?" } } }
+                        td { (format!("{:.0}", entry.rating)) @if entry.provisional { abbr title=(tr!("provisional")) { "?" } } }
                         td { (entry.games) }
                     }
                 }
             }
         }
-        @if answer.entries.is_empty() { p { "No rated players here." } }
+        @if answer.entries.is_empty() { p { (tr!("ladder-empty")) } }
         @if previous.is_some() || next.is_some() {
-            nav.pages aria-label="pages" {
-                @if let Some(href) = &previous { a rel="prev" id="previous-page" href=(href) { "Previous page" } }
-                @if let Some(href) = &top { " " a id="first-page" href=(href) { "Top" } }
-                @if let Some(href) = &next { " " a rel="next" id="next-page" href=(href) { "Next page" } }
+            nav.pages aria-label=(tr!("pages")) {
+                @if let Some(href) = &previous { a rel="prev" id="previous-page" href=(href) { (tr!("page-previous")) } }
+                @if let Some(href) = &top { " " a id="first-page" href=(href) { (tr!("page-top")) } }
+                @if let Some(href) = &next { " " a rel="next" id="next-page" href=(href) { (tr!("page-next")) } }
             }
         }
     };
-    page(&format!("Ladder {name}"), body).into_response()
+    page(&tr!("ladder-title", name = name.as_str()), body).into_response()
 }

@@ -12,15 +12,20 @@
 //! `/statistics` and players' cards (`/players/{player}`), `/players/{id}`, `/ladders/{name}`,
 //! `/search?q=`, `/rules`; the organiser's `/sign-in`, `/account` and `/console`.
 //!
+//! Languages: every page in English, Russian or French (`i18n`: Fluent messages in
+//! `locales/{en,ru,fr}/main.ftl`), chosen by the `lang` cookie the header's switch sets, else
+//! by `Accept-Language`.
+//!
 //! What this crate does NOT do: no SQL, no rules of its own (it draws positions with the rules
 //! crate's renderer), no process set-up.
 //!
 //! Code map: `app` (router, shared state, serving, ETags); a module per page family (`home`,
 //! `game` and `record`, `tournament`, `card`, `statistics`, `player`, `ladder`, `rules`,
 //! `search`); `console` (sign-in, account, the organiser's console); `session` (cookies, CSRF,
-//! failed sign-ins, forms that act once); `html` (layout, error pages); `url` (ids in paths,
-//! query strings); `assets` (style sheet, icon, scripts); `live` (the fan-out of watched games,
-//! the poller of watched tournaments, their event streams).
+//! failed sign-ins, forms that act once); `html` (layout, error pages); `i18n` (languages, the
+//! switch, dates and numbers); `url` (ids in paths, query strings); `assets` (style sheet, icon,
+//! scripts); `live` (the fan-out of watched games, the poller of watched tournaments, their event
+//! streams).
 
 mod app;
 mod assets;
@@ -29,6 +34,7 @@ mod console;
 mod game;
 mod home;
 mod html;
+mod i18n;
 mod ladder;
 mod live;
 mod player;

@@ -14,6 +14,7 @@ use tokio_stream::StreamExt;
 use crate::app::{Api, Scheduler};
 use crate::game::{bad_game_id, board, clocks_at, now_ms, replay_nav, side_name, status_line};
 use crate::html::{api_error, unavailable};
+use crate::i18n::{Lang, within};
 use crate::tournament::{bad_tournament_id, is_live, tournament_of};
 use crate::url::game_id;
 
@@ -87,14 +88,23 @@ fn update(id: i64, kind: &str, event: pb::GameEvent) -> Option<serde_json::Value
             "running": side_name(c.running),
         })
     });
+    // One update goes to every page watching, whatever its language: the words come in each
+    // language and the page's script takes its own (`<html lang>`).
+    let each = |f: &dyn Fn() -> String| {
+        let mut words = serde_json::Map::new();
+        for lang in Lang::ALL {
+            words.insert(lang.code().to_owned(), within(lang, "/", f).into());
+        }
+        serde_json::Value::Object(words)
+    };
     let replay = state.result.as_ref().map(|_| {
         let total = state.next_turn_number.saturating_sub(1) as usize;
-        replay_nav(id, total, total).into_string()
+        each(&|| replay_nav(id, total, total).into_string())
     });
     Some(serde_json::json!({
         "board": board(kind, &state, turn.as_ref().map(|t| t.turn.as_str())).into_string(),
         "replay": replay,
-        "status": status_line(&state),
+        "status": each(&|| status_line(&state)),
         "turn": turn.map(|t| serde_json::json!({"number": t.number, "text": t.turn})),
         "clocks": clocks,
         "over": state.result.is_some(),
@@ -228,7 +238,7 @@ pub(crate) async fn tournament_events(State(api): State<Api>, Path(id): Path<Str
         return bad_tournament_id();
     };
     let Some(mut scheduler) = api.scheduler.clone() else {
-        return unavailable("tournaments");
+        return unavailable(crate::html::Missing::Tournaments);
     };
     let tournament = match tournament_of(&mut scheduler, id).await {
         Ok(t) => t,

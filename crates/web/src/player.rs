@@ -11,6 +11,7 @@ use maud::{Markup, html};
 use crate::app::Api;
 use crate::game::score;
 use crate::html::{api_error, error_page, page, player_link};
+use crate::i18n::tr;
 use crate::url::game_id;
 
 /// A rating history as an SVG line chart (oldest to newest, `(when, rating)` in unix ms), with
@@ -45,18 +46,19 @@ fn rating_chart(ratings: &[(i64, f64)]) -> Markup {
         .collect();
     let first = ratings[0];
     let last = ratings[ratings.len() - 1];
-    let (from, to) = (
-        hanniball_rules::record::date(first.0),
-        hanniball_rules::record::date(last.0),
-    );
+    let (from, to) = (crate::i18n::date(first.0), crate::i18n::date(last.0));
     // SVG elements are closed explicitly (`{}`): inside `<svg>` a start tag is not void.
     html! {
         svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img"
-            aria-label={
-                "rating history from " (from) " to " (to) ": from " (format!("{:.0}", first.1))
-                " to " (format!("{:.0}", last.1)) ", lowest " (format!("{low:.0}"))
-                ", highest " (format!("{high:.0}"))
-            } {
+            aria-label=(tr!(
+                "chart-history",
+                from = from.as_str(),
+                to = to.as_str(),
+                first = format!("{:.0}", first.1),
+                last = format!("{:.0}", last.1),
+                low = format!("{low:.0}"),
+                high = format!("{high:.0}")
+            )) {
             rect width="100%" height="100%" fill="none" stroke="#8a9687" {}
             svg x="0" y="20" width="100%" height="148" viewBox="-70 -4 680 148"
                 preserveAspectRatio="none" {
@@ -73,7 +75,7 @@ fn rating_chart(ratings: &[(i64, f64)]) -> Markup {
 
 pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<String>) -> Response {
     let Some(id) = game_id(&id) else {
-        return error_page(StatusCode::BAD_REQUEST, "A player id is a positive number.");
+        return error_page(StatusCode::BAD_REQUEST, &tr!("error-player-id"));
     };
     let player = match api
         .accounts
@@ -84,7 +86,7 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
     {
         Ok(answer) => match answer.into_inner().player {
             Some(player) => player,
-            None => return error_page(StatusCode::NOT_FOUND, "No such player."),
+            None => return error_page(StatusCode::NOT_FOUND, &tr!("error-no-player")),
         },
         Err(status) => return api_error(&status),
     };
@@ -141,15 +143,15 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
             ladders_shown.push(html! {
                 section {
                     h2 {
-                        "Ladder " a href={ "/ladders/" (ladder.name) } { (ladder.name) }
+                        (tr!("ladder-word")) " " a href={ "/ladders/" (ladder.name) } { (ladder.name) }
                         ": " (format!("{:.0}", ratings.last().map_or(0.0, |r| r.1)))
                     }
                     (rating_chart(&ratings))
-                    h3 { "Head to head (last " (history.len()) " rated games)" }
+                    h3 { (tr!("head-to-head", count = history.len())) }
                     table {
                         thead { tr {
-                            th scope="col" { "Opponent" } th scope="col" { "Won" }
-                            th scope="col" { "Drawn" } th scope="col" { "Lost" }
+                            th scope="col" { (tr!("col-opponent")) } th scope="col" { (tr!("col-won")) }
+                            th scope="col" { (tr!("col-drawn")) } th scope="col" { (tr!("col-lost")) }
                         } }
                         tbody {
                             @for ((name, opponent), [won, drawn, lost]) in &against {
@@ -196,14 +198,14 @@ async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> Markup {
         .await;
     html! {
         section {
-            h2 { "Recent games" }
+            h2 { (tr!("recent-games")) }
             @if games.is_empty() {
-                p { "None." }
+                p { (tr!("none")) }
             } @else {
                 table.games {
                     thead { tr {
-                        th scope="col" { "Game" } th scope="col" { "Colour" }
-                        th scope="col" { "Opponent" } th scope="col" { "Result" }
+                        th scope="col" { (tr!("col-game")) } th scope="col" { (tr!("col-colour")) }
+                        th scope="col" { (tr!("col-opponent")) } th scope="col" { (tr!("col-result")) }
                     } }
                     tbody {
                         @for game in games {
@@ -211,18 +213,18 @@ async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> Markup {
                             @let opponent = if white { game.black_player_id } else { game.white_player_id };
                             @let outcome = score(game.state.as_ref());
                             @let mine = match (outcome, white) {
-                                ("1-0", true) | ("0-1", false) => "won",
-                                ("1-0", false) | ("0-1", true) => "lost",
-                                ("1/2-1/2", _) => "drawn",
-                                _ if game.state.as_ref().is_some_and(|s| s.result.is_some()) => "aborted",
-                                _ => "playing",
+                                ("1-0", true) | ("0-1", false) => tr!("game-won"),
+                                ("1-0", false) | ("0-1", true) => tr!("game-lost"),
+                                ("1/2-1/2", _) => tr!("game-drawn"),
+                                _ if game.state.as_ref().is_some_and(|s| s.result.is_some()) => tr!("game-aborted"),
+                                _ => tr!("playing"),
                             };
                             tr {
                                 td {
                                     a href={ "/games/" (game.id) } { (game.id) } " "
-                                    span.kind { (game.kind) " · " (hanniball_rules::record::date(game.created_at_ms)) }
+                                    span.kind { (game.kind) " · " (crate::i18n::date(game.created_at_ms)) }
                                 }
-                                td { @if white { "white" } @else { "black" } }
+                                td { @if white { (tr!("white")) } @else { (tr!("black")) } }
                                 td { (player_link(opponent, names.get(&opponent).map_or("", String::as_str))) }
                                 td.res { (mine) " " (outcome) }
                             }
@@ -251,11 +253,13 @@ mod tests {
         assert!(chart.starts_with("<svg") && chart.ends_with("</svg>"));
         assert!(
             chart.contains(
-                "from 1970.01.02 to 1970.02.10: from 1500 to 1550, lowest 1490, highest 1550"
+                "from 2 January 1970 to 10 February 1970: from 1500 to 1550, lowest 1490, highest 1550"
             ),
             "{chart}"
         );
-        assert!(chart.contains(">1970.01.02</text>") && chart.contains(">1970.02.10</text>"));
+        assert!(
+            chart.contains(">2 January 1970</text>") && chart.contains(">10 February 1970</text>")
+        );
         // Four points; the highest at the top of the plot, the lowest at its bottom.
         let points = chart.split("points=\"").nth(1).expect("points");
         let points: Vec<&str> = points.split('"').next().expect("end").split(' ').collect();

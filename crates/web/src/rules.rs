@@ -5,15 +5,25 @@ use axum::response::{Html, IntoResponse, Response};
 use maud::{PreEscaped, html};
 
 use crate::html::page;
+use crate::i18n::{Lang, tr, within};
 
 /// The rules and notation of both games, as the arbiter enforces them (`docs/RULES.md`).
 const RULES: &str = include_str!("../../../docs/RULES.md");
 
 /// `/rules`: `docs/RULES.md` as a page, with each game's initial position drawn as on a game page.
-/// Rendered once: the text is part of the binary.
+/// Rendered once per language: the text is part of the binary. The rules are written in English
+/// only; the page around them is in the visitor's language and says so.
 pub(crate) async fn rules_page() -> Response {
-    static PAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let html = PAGE.get_or_init(|| {
+    static PAGES: [std::sync::OnceLock<String>; 3] = [const { std::sync::OnceLock::new() }; 3];
+    let lang = crate::i18n::lang();
+    let slot = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+    // Rendered as if asked at `/rules` itself: the page is shared by every query.
+    let html = PAGES[slot].get_or_init(|| within(lang, "/rules", render));
+    Html(html.clone()).into_response()
+}
+
+fn render() -> String {
+    {
         // The repository's own document and the rules crate's drawings: trusted HTML.
         let parser = pulldown_cmark::Parser::new_ext(RULES, pulldown_cmark::Options::ENABLE_TABLES);
         let mut document = String::with_capacity(2 * RULES.len());
@@ -30,13 +40,9 @@ pub(crate) async fn rules_page() -> Response {
             (
                 "<h3 id=\"1-1-board-and-coordinates\">",
                 hanniball,
-                "HanniBall: the initial position (White at the bottom).",
+                tr!("rules-hanniball-figure"),
             ),
-            (
-                "<h3 id=\"2-2-segments\">",
-                paper,
-                "Paper football: the field and the ball at the start.",
-            ),
+            ("<h3 id=\"2-2-segments\">", paper, tr!("rules-paper-figure")),
         ];
         let mut rest = document.as_str();
         let mut parts = Vec::new();
@@ -47,17 +53,21 @@ pub(crate) async fn rules_page() -> Response {
             }
         }
         let body = html! {
-            @for (text, figure) in &parts {
-                (PreEscaped(*text))
-                @if let Some((svg, caption)) = figure {
-                    figure.rules-board { (PreEscaped(svg)) figcaption { (caption) } }
-                }
+            @if crate::i18n::lang() != Lang::En {
+                p.note id="rules-language" { (tr!("rules-in-english")) }
             }
-            (PreEscaped(rest))
+            div lang="en" {
+                @for (text, figure) in &parts {
+                    (PreEscaped(*text))
+                    @if let Some((svg, caption)) = figure {
+                        figure.rules-board { (PreEscaped(svg)) figcaption lang=(crate::i18n::lang().code()) { (caption) } }
+                    }
+                }
+                (PreEscaped(rest))
+            }
         };
-        page("Rules", body).0
-    });
-    Html(html.clone()).into_response()
+        page(&tr!("rules-title"), body).0
+    }
 }
 
 /// A heading's anchor: its words in lower case joined by `-` (`1.11 Notation` → `1-11-notation`).

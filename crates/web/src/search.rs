@@ -14,6 +14,7 @@ use maud::{Markup, html};
 use crate::app::Api;
 use crate::game::score;
 use crate::html::{error_page, page, player_link, search_form};
+use crate::i18n::tr;
 use crate::tournament::tournament_status;
 use crate::url::query_value;
 
@@ -30,16 +31,16 @@ pub(crate) async fn search_page(State(mut api): State<Api>, uri: axum::http::Uri
     if query.chars().count() > MAX_QUERY {
         return error_page(
             StatusCode::BAD_REQUEST,
-            &format!("A search is at most {MAX_QUERY} characters."),
+            &tr!("search-too-long", count = MAX_QUERY),
         );
     }
     if query.is_empty() {
         let body = html! {
-            h1 { "Search" }
+            h1 { (tr!("search-title")) }
             (search_form(query))
-            p { "Search for a player or tournament by name (or part of it), or for a game or tournament by its number." }
+            p { (tr!("search-help")) }
         };
-        return page("Search", body).into_response();
+        return page(&tr!("search-title"), body).into_response();
     }
     let number = query
         .trim_start_matches('#')
@@ -82,29 +83,30 @@ pub(crate) async fn search_page(State(mut api): State<Api>, uri: axum::http::Uri
         .await;
     let name = |id: i64| player_link(id, names.get(&id).map_or("", String::as_str));
     let body = html! {
-        h1 { "Search" }
+        h1 { (tr!("search-title")) }
         (search_form(query))
         section id="found-players" {
-            h2 { "Players" }
+            h2 { (tr!("search-players")) }
             (list(players.iter().take(SHOWN).map(|p| player_link(p.id, &p.name))))
         }
         section id="found-tournaments" {
-            h2 { "Tournaments" }
+            h2 { (tr!("search-tournaments")) }
             (list(tournaments.iter().take(SHOWN).map(|t| html! {
                 a href={ "/tournaments/" (t.id) } { (t.settings.as_ref().map_or("", |s| s.name.as_str())) }
-                " · " (tournament_status(t.status)) " · round " (t.current_round) " of " (t.rounds)
+                " · " (tournament_status(t.status)) " · "
+                (tr!("round-of", round = t.current_round, rounds = t.rounds))
             })))
         }
         section id="found-games" {
-            h2 { "Games" }
+            h2 { (tr!("search-games")) }
             (list(games.iter().map(|g| html! {
-                a href={ "/games/" (g.id) } { "game " (g.id) }
+                a href={ "/games/" (g.id) } { (tr!("game-number", id = g.id)) }
                 " · " (name(g.white_player_id)) " – " (name(g.black_player_id))
                 " · " (g.kind) " · " (score(g.state.as_ref()))
             })))
         }
     };
-    page(&format!("Search: {query}"), body).into_response()
+    page(&tr!("search-results-title", query = query), body).into_response()
 }
 
 /// A list of `items`, or "None found."
@@ -112,7 +114,7 @@ fn list(items: impl Iterator<Item = Markup>) -> Markup {
     let items: Vec<Markup> = items.collect();
     html! {
         @if items.is_empty() {
-            p { "None found." }
+            p { (tr!("none-found")) }
         } @else {
             ul { @for item in &items { li { (item) } } }
         }

@@ -9,6 +9,7 @@ use maud::{Markup, html};
 
 use crate::app::Api;
 use crate::html::page;
+use crate::i18n::tr;
 use crate::tournament::{bad_tournament_id, read};
 use crate::url::game_id;
 
@@ -103,9 +104,12 @@ fn chart(rounds: &[(u32, Counts)]) -> Markup {
     let label = rounds
         .iter()
         .map(|(r, c)| {
-            format!(
-                "round {r}: {} white wins, {} draws, {} black wins",
-                c.white_wins, c.draws, c.black_wins
+            tr!(
+                "chart-round",
+                round = *r,
+                white = c.white_wins,
+                draws = c.draws,
+                black = c.black_wins
             )
         })
         .collect::<Vec<_>>()
@@ -116,7 +120,7 @@ fn chart(rounds: &[(u32, Counts)]) -> Markup {
                 @let y = 4 + ROW * i as u32;
                 @let played = c.played().max(1);
                 @let part = |n: u32| W * n / played;
-                text x="0" y=(y + 16) { "R" (round) }
+                text x="0" y=(y + 16) { (tr!("col-round-short", round = *round)) }
                 @let (w, d) = (part(c.white_wins), part(c.draws));
                 @let b = if c.played() == 0 { 0 } else { W - w - d };
                 rect x="40" y=(y) width=(w) height=(ROW - 6) fill="#e8ece6" stroke="#596356" {}
@@ -126,7 +130,7 @@ fn chart(rounds: &[(u32, Counts)]) -> Markup {
                 @if c.draws > 0 { text x=(44 + w) y=(y + 15) fill="#1d2327" { (c.draws) } }
                 @if c.black_wins > 0 { text x=(44 + w + d) y=(y + 15) fill="#ffffff" { (c.black_wins) } }
             }
-            text x="40" y=(height - 4) font-size="11" { "White wins · draws · Black wins" }
+            text x="40" y=(height - 4) font-size="11" { (tr!("chart-legend")) }
         }
     }
 }
@@ -160,33 +164,34 @@ pub(crate) async fn statistics_page(
     };
     let body = html! {
         p.noprint { a href={ "/tournaments/" (id) } { "← " (name) } }
-        h1 { (name) ": statistics" }
+        h1 { (tr!("statistics-title", name = name)) }
         @if rounds.is_empty() {
-            p { "No round is paired yet." }
+            p { (tr!("statistics-none")) }
         } @else {
             (chart(&rounds))
             section {
                 table.statistics {
                     thead { tr {
-                        th scope="col" { abbr title="round" { "Rd" } } th scope="col" { "Games" }
-                        th scope="col" { abbr title="White won" { "1–0" } }
-                        th scope="col" { abbr title="drawn" { "½–½" } }
-                        th scope="col" { abbr title="Black won" { "0–1" } }
-                        th scope="col" { abbr title="forfeits" { "Forf." } }
-                        th scope="col" { "Byes" }
-                        th scope="col" { abbr title="upsets: decisive games the lower-rated player won" { "Ups." } }
-                        th scope="col" { abbr title="the average rating difference between opponents" { "Gap" } }
-                        th scope="col" { abbr title="games without a result yet" { "Open" } }
+                        th scope="col" { abbr title=(tr!("stat-round-title")) { (tr!("stat-round")) } }
+                        th scope="col" { abbr title=(tr!("stat-games-title")) { (tr!("stat-games")) } }
+                        th scope="col" { abbr title=(tr!("stat-white-title")) { "1–0" } }
+                        th scope="col" { abbr title=(tr!("stat-draw-title")) { "½–½" } }
+                        th scope="col" { abbr title=(tr!("stat-black-title")) { "0–1" } }
+                        th scope="col" { abbr title=(tr!("stat-forfeits-title")) { (tr!("stat-forfeits")) } }
+                        th scope="col" { abbr title=(tr!("stat-byes-title")) { (tr!("stat-byes")) } }
+                        th scope="col" { abbr title=(tr!("stat-upsets-title")) { (tr!("stat-upsets")) } }
+                        th scope="col" { abbr title=(tr!("stat-gap-title")) { (tr!("stat-gap")) } }
+                        th scope="col" { abbr title=(tr!("stat-open-title")) { (tr!("stat-open")) } }
                     } }
                     tbody {
                         @for (round, c) in &rounds { (row(html! { (round) }, c)) }
                     }
-                    tfoot { (row(html! { "All" }, &total)) }
+                    tfoot { (row(html! { (tr!("stat-all")) }, &total)) }
                 }
             }
         }
     };
-    page(&format!("{name}: statistics"), body).into_response()
+    page(&tr!("statistics-title", name = name), body).into_response()
 }
 
 #[cfg(test)]

@@ -8,23 +8,21 @@ use maud::{Markup, html};
 
 use crate::app::{Api, Scheduler};
 use crate::html::{api_error, error_page, page, page_with, points, unavailable};
+use crate::i18n::{decimal, tr};
 use crate::url::{game_id, query_value};
 
-pub(crate) fn tournament_status(status: i32) -> &'static str {
+pub(crate) fn tournament_status(status: i32) -> String {
     match spb::TournamentStatus::try_from(status) {
-        Ok(spb::TournamentStatus::Registration) => "open for registration",
-        Ok(spb::TournamentStatus::Running) => "running",
-        Ok(spb::TournamentStatus::Finished) => "finished",
-        _ => "unknown",
+        Ok(spb::TournamentStatus::Registration) => tr!("status-registration"),
+        Ok(spb::TournamentStatus::Running) => tr!("status-running"),
+        Ok(spb::TournamentStatus::Finished) => tr!("status-finished"),
+        _ => tr!("status-unknown"),
     }
 }
 
 /// The page for a path whose tournament id is not one.
 pub(crate) fn bad_tournament_id() -> Response {
-    error_page(
-        StatusCode::BAD_REQUEST,
-        "A tournament id is a positive number.",
-    )
+    error_page(StatusCode::BAD_REQUEST, &tr!("error-tournament-id"))
 }
 
 pub(crate) async fn tournament_page(
@@ -40,10 +38,7 @@ pub(crate) async fn tournament_page(
         Some(text) => match text.parse::<u32>() {
             Ok(round) if round > 0 => round,
             _ => {
-                return error_page(
-                    StatusCode::BAD_REQUEST,
-                    "after= takes a round number (1, 2, …).",
-                );
+                return error_page(StatusCode::BAD_REQUEST, &tr!("error-after"));
             }
         },
     };
@@ -56,7 +51,7 @@ pub(crate) async fn tournament_page(
     let settings = tournament.settings.clone().unwrap_or_default();
     let live = is_live(&tournament);
     let time_control = settings.time_control.map_or_else(
-        || "untimed".to_owned(),
+        || tr!("untimed"),
         |tc| hanniball_rules::record::time_control(tc.initial_ms, tc.increment_ms),
     );
     // Pairings and results, newest round first.
@@ -64,22 +59,23 @@ pub(crate) async fn tournament_page(
     let body = html! {
         h1 { (settings.name) }
         p id="summary" data-live[live] {
-            (tournament_status(tournament.status)) " · round " (tournament.current_round)
-            " of " (tournament.rounds) " · " (tournament.entrants.len()) " players · "
+            (tournament_status(tournament.status)) " · "
+            (tr!("round-of", round = tournament.current_round, rounds = tournament.rounds)) " · "
+            (tr!("players-count", count = tournament.entrants.len())) " · "
             (time_control) " · "
-            @if settings.over_the_board { "played over the board" } @else { "played online" }
+            @if settings.over_the_board { (tr!("over-the-board")) } @else { (tr!("online")) }
             " · " a href={ "/tournaments/" (id) "/trf" } download { "TRF" }
-            " · " a href={ "/tournaments/" (id) "/print" } id="print-link" { "Print pairings and standings" }
-            " · " a href={ "/tournaments/" (id) "/statistics" } id="statistics-link" { "Statistics" }
+            " · " a href={ "/tournaments/" (id) "/print" } id="print-link" { (tr!("print-link")) }
+            " · " a href={ "/tournaments/" (id) "/statistics" } id="statistics-link" { (tr!("statistics-link")) }
         }
         section id="standings" {
             h2 {
-                @if standings.rounds == 0 { "Standings before round 1" }
-                @else { "Standings after round " (standings.rounds) }
+                @if standings.rounds == 0 { (tr!("standings-before")) }
+                @else { (tr!("standings-after", round = standings.rounds)) }
             }
             @if complete > 1 {
-                nav.pages.noprint aria-label="standings after round" {
-                    "After round:"
+                nav.pages.noprint aria-label=(tr!("standings-nav")) {
+                    (tr!("standings-nav-label"))
                     @for round in 1..=complete {
                         " "
                         @if round == standings.rounds {
@@ -98,7 +94,7 @@ pub(crate) async fn tournament_page(
         (corrections(&tournament))
         @for round in rounds(&tournament).iter().rev() {
             section id={ "round-" (round) } {
-                h2 { "Round " (round) }
+                h2 { (tr!("round-heading", round = *round)) }
                 (round_table(&tournament, *round, &before))
             }
         }
@@ -135,10 +131,7 @@ pub(crate) async fn print_page(
         Some(text) => match text.parse::<u32>() {
             Ok(round) if all.contains(&round) => vec![round],
             _ => {
-                return error_page(
-                    StatusCode::NOT_FOUND,
-                    &format!("This tournament has no round {text} paired."),
-                );
+                return error_page(StatusCode::NOT_FOUND, &tr!("error-no-round", round = text));
             }
         },
     };
@@ -147,23 +140,23 @@ pub(crate) async fn print_page(
     let before = points_before(&tournament);
     let body = html! {
         p.noprint {
-            a href={ "/tournaments/" (id) } { "Back to " (name) }
-            " · each sheet below prints on a page of its own."
+            a href={ "/tournaments/" (id) } { (tr!("print-back", name = name)) }
+            " · " (tr!("print-note"))
         }
         @for round in &wanted {
             section.sheet id={ "sheet-round-" (round) } {
-                h2 { (name) ": round " (round) " pairings" }
+                h2 { (tr!("print-round", name = name, round = *round)) }
                 (round_table(&tournament, *round, &before))
             }
         }
         section.sheet id="sheet-standings" {
-            h2 { (name) ": standings after round " (standings.rounds) }
+            h2 { (tr!("print-standings", name = name, round = standings.rounds)) }
             (standings_table(id, &standings))
             (legend(&standings.tiebreak_names))
             (rules_note(&standings))
         }
     };
-    page(&format!("{} (print)", settings.name), body).into_response()
+    page(&tr!("print-title", name = name), body).into_response()
 }
 
 /// A tournament and its standings, both asked for at once (a large tournament's page waits for
@@ -174,7 +167,7 @@ pub(crate) async fn read(
     after_round: u32,
 ) -> Result<(spb::Tournament, spb::GetStandingsResponse), Response> {
     let Some(scheduler) = api.scheduler.as_mut() else {
-        return Err(unavailable("tournaments"));
+        return Err(unavailable(crate::html::Missing::Tournaments));
     };
     let mut other = scheduler.clone();
     let (tournament, standings) = tokio::join!(
@@ -223,45 +216,41 @@ fn rounds(tournament: &spb::Tournament) -> Vec<u32> {
 /// `BH-M1`, `ARO-C1`).
 pub(crate) fn tiebreak_meaning(acronym: &str) -> Option<String> {
     if acronym == "BH-C1" {
-        return Some("Buchholz Cut-1: Buchholz without the lowest opponent's score".to_owned());
+        return Some(tr!("tb-bh-c1"));
     }
     let (base, cut) = acronym.split_once('-').unwrap_or((acronym, ""));
     let meaning = match base {
-        "BH" => "Buchholz: the sum of the opponents' scores",
-        "FB" => "fore-Buchholz: Buchholz with every last-round game counted as a draw",
-        "AOB" => "the average of the opponents' Buchholz",
-        "SB" => {
-            "Sonneborn-Berger: each opponent's score times the points scored against them, summed"
-        }
-        "PS" => "progressive score: the running score after each round, summed",
-        "KS" => "Koya: the points scored against opponents with at least half the points",
-        "DE" => "direct encounter: the results among the tied players",
-        "WIN" => "rounds won, with or without playing (a bye or forfeit win counts)",
-        "WON" => "games won over the board",
-        "STD" => "standard points: each round counted 1, ½ or 0, whatever the point system",
-        "BPG" => "games played with black",
-        "BWG" => "games won with black",
-        "REP" | "GE" => "rounds the player chose to play",
-        "VUR" => "voluntarily unplayed rounds (fewer ranks higher)",
-        "ARO" => "the average rating of the opponents",
-        "TPR" => "tournament performance rating",
-        "PTP" => "perfect tournament performance",
-        "APRO" => "the average of the opponents' performance ratings",
-        "APPO" => "the average of the opponents' perfect performances",
-        "RTNG" => "the player's rating",
-        "TPN" => "the tournament pairing number (lower ranks higher)",
+        "BH" => tr!("tb-bh"),
+        "FB" => tr!("tb-fb"),
+        "AOB" => tr!("tb-aob"),
+        "SB" => tr!("tb-sb"),
+        "PS" => tr!("tb-ps"),
+        "KS" => tr!("tb-ks"),
+        "DE" => tr!("tb-de"),
+        "WIN" => tr!("tb-win"),
+        "WON" => tr!("tb-won"),
+        "STD" => tr!("tb-std"),
+        "BPG" => tr!("tb-bpg"),
+        "BWG" => tr!("tb-bwg"),
+        "REP" | "GE" => tr!("tb-rep"),
+        "VUR" => tr!("tb-vur"),
+        "ARO" => tr!("tb-aro"),
+        "TPR" => tr!("tb-tpr"),
+        "PTP" => tr!("tb-ptp"),
+        "APRO" => tr!("tb-apro"),
+        "APPO" => tr!("tb-appo"),
+        "RTNG" => tr!("tb-rtng"),
+        "TPN" => tr!("tb-tpn"),
         _ => return None,
     };
     let number = |text: &str| text.parse::<u32>().ok().filter(|n| *n > 0);
     let cut = match (cut.chars().next(), cut.get(1..).and_then(number)) {
-        (None, _) => String::new(),
-        (Some('C'), Some(1)) if !cut.contains('H') => ", without the lowest".to_owned(),
-        (Some('C'), Some(n)) if !cut.contains('H') => format!(", without the {n} lowest"),
-        (Some('M'), Some(1)) => ", without the highest and the lowest".to_owned(),
-        (Some('M'), Some(n)) => format!(", without the {n} highest and the {n} lowest"),
-        _ => ", with a cut".to_owned(),
+        (None, _) => return Some(meaning),
+        (Some('C'), Some(n)) if !cut.contains('H') => tr!("tb-cut-lowest", count = n),
+        (Some('M'), Some(n)) => tr!("tb-cut-median", count = n),
+        _ => tr!("tb-cut-other"),
     };
-    Some(format!("{meaning}{cut}"))
+    Some(tr!("tb-with-cut", meaning = meaning, cut = cut))
 }
 
 /// The standings as a table whose rank and player columns stay in view when it scrolls.
@@ -269,10 +258,10 @@ fn standings_table(tournament: i64, standings: &spb::GetStandingsResponse) -> Ma
     html! {
         table.fixed.standings {
             thead { tr {
-                th scope="col" { abbr title="rank" { "Rk" } }
-                th.name scope="col" { "Player" }
-                th scope="col" { "Rating" }
-                th scope="col" { "Points" }
+                th scope="col" { abbr title=(tr!("col-rank-title")) { (tr!("col-rank")) } }
+                th.name scope="col" { (tr!("col-player")) }
+                th scope="col" { (tr!("col-rating")) }
+                th scope="col" { (tr!("col-points")) }
                 @for tiebreak in &standings.tiebreak_names {
                     @match tiebreak_meaning(tiebreak) {
                         Some(meaning) => { th scope="col" { abbr title=(meaning) { (tiebreak) } } }
@@ -286,8 +275,8 @@ fn standings_table(tournament: i64, standings: &spb::GetStandingsResponse) -> Ma
                         td { (row.rank) }
                         td.name { (card_link(tournament, row.player_id, &row.name)) }
                         td { (row.rating) }
-                        td { (row.points) }
-                        @for value in &row.tiebreaks { td { (value) } }
+                        td { (decimal(&row.points)) }
+                        @for value in &row.tiebreaks { td { (decimal(value)) } }
                     }
                 }
             }
@@ -302,7 +291,7 @@ fn legend(names: &[String]) -> Markup {
             dl.legend id="tiebreak-legend" {
                 @for name in names {
                     dt { (name) }
-                    dd { (tiebreak_meaning(name).as_deref().unwrap_or("a tie-break of the tournament's settings")) }
+                    dd { (tiebreak_meaning(name).unwrap_or_else(|| tr!("tb-unknown"))) }
                 }
             }
         }
@@ -316,17 +305,13 @@ fn rules_note(standings: &spb::GetStandingsResponse) -> Markup {
         return html! {};
     }
     let unrated = match standings.tiebreak_unrated.as_str() {
-        "" | "drop" => {
-            "rating-based tie-breaks (ARO, TPR, PTP, APRO, APPO, RTNG) are left out while \
-             anyone is unrated, as FIDE says"
-                .to_owned()
-        }
-        "ignore" => "rating-based tie-breaks count rated opponents only".to_owned(),
-        rating => format!("they count as rated {rating}"),
+        "" | "drop" => tr!("unrated-drop"),
+        "ignore" => tr!("unrated-ignore"),
+        rating => tr!("unrated-as", rating = rating),
     };
     html! {
         p id="tiebreak-rules" {
-            "Tie-breaks follow FIDE C.07, " (standings.tiebreak_rules) " text. Unrated players: " (unrated) "."
+            (tr!("tiebreak-rules", text = standings.tiebreak_rules.as_str(), unrated = unrated))
         }
     }
 }
@@ -403,7 +388,7 @@ fn round_table(
     let seat = |id: i64| {
         let name = names
             .get(&id)
-            .map_or_else(|| format!("player {id}"), |n| (*n).to_owned());
+            .map_or_else(|| tr!("player-number", id = id), |n| (*n).to_owned());
         html! {
             (card_link(tournament.id, id, &name)) " " small { "(" (points(before.get(&(round, id)).copied().unwrap_or(0))) ")" }
         }
@@ -412,8 +397,8 @@ fn round_table(
     html! {
         table.pairings {
             thead { tr {
-                th scope="col" { "Board" } th scope="col" { "White" }
-                th scope="col" { "Result" } th scope="col" { "Black" }
+                th scope="col" { (tr!("col-board")) } th scope="col" { (tr!("col-white")) }
+                th scope="col" { (tr!("col-result")) } th scope="col" { (tr!("col-black")) }
             } }
             tbody {
                 @for b in tournament.boards.iter().filter(|b| b.round == round) {
@@ -426,16 +411,16 @@ fn round_table(
                                 td {
                                     @if b.game_id > 0 {
                                         a href={ "/games/" (b.game_id) } {
-                                            @if b.result.is_empty() { "playing" } @else { (b.result) }
+                                            @if b.result.is_empty() { (tr!("playing")) } @else { (b.result) }
                                         }
                                     } @else { (b.result) }
                                 }
                                 td { (seat(b.black_player_id)) }
                             }
-                            spb::BoardKind::PairingBye => { td { (points(bye)) } td { "bye" } }
-                            spb::BoardKind::HalfPointBye => { td { (points(1)) } td { "half-point bye" } }
-                            spb::BoardKind::ZeroPointBye => { td { (points(0)) } td { "zero-point bye" } }
-                            _ => { td { (points(0)) } td { "absent" } }
+                            spb::BoardKind::PairingBye => { td { (points(bye)) } td { (tr!("bye")) } }
+                            spb::BoardKind::HalfPointBye => { td { (points(1)) } td { (tr!("bye-half")) } }
+                            spb::BoardKind::ZeroPointBye => { td { (points(0)) } td { (tr!("bye-zero")) } }
+                            _ => { td { (points(0)) } td { (tr!("absent")) } }
                         }
                     }
                 }
@@ -490,7 +475,11 @@ pub(crate) fn cross_cell(
             format!(
                 "{}{}{mine}",
                 ranks.get(&opponent).copied().unwrap_or(0),
-                if white { "w" } else { "b" }
+                if white {
+                    tr!("cross-white")
+                } else {
+                    tr!("cross-black")
+                }
             )
         }
         spb::BoardKind::PairingBye => "+".to_owned(),
@@ -556,24 +545,28 @@ fn crosstable(
         .collect();
     html! {
         section id="crosstable" {
-            h2 { "Crosstable" }
+            h2 { (tr!("crosstable")) }
             p.noprint {
                 @if by_rank {
-                    a href={ "/tournaments/" (id) "#crosstable" } { "by starting rank" }
-                    " · " strong { "by final rank" }
+                    a href={ "/tournaments/" (id) "#crosstable" } { (tr!("by-start-rank")) }
+                    " · " strong { (tr!("by-final-rank")) }
                 } @else {
-                    strong { "by starting rank" }
-                    " · " a href={ "/tournaments/" (id) "?order=rank#crosstable" } id="by-rank" { "by final rank" }
+                    strong { (tr!("by-start-rank")) }
+                    " · " a href={ "/tournaments/" (id) "?order=rank#crosstable" } id="by-rank" { (tr!("by-final-rank")) }
                 }
             }
             table.cross.fixed {
                 thead { tr {
                     th scope="col" {
-                        @if by_rank { abbr title="final rank" { "Rk" } } @else { abbr title="starting rank" { "No" } }
+                        @if by_rank {
+                            abbr title=(tr!("col-final-rank-title")) { (tr!("col-rank")) }
+                        } @else {
+                            abbr title=(tr!("col-start-rank-title")) { (tr!("col-number")) }
+                        }
                     }
-                    th.name scope="col" { "Player" }
-                    @for round in 1..=rounds { th scope="col" { "R" (round) } }
-                    th scope="col" { "Points" }
+                    th.name scope="col" { (tr!("col-player")) }
+                    @for round in 1..=rounds { th scope="col" { (tr!("col-round-short", round = round)) } }
+                    th scope="col" { (tr!("col-points")) }
                     @if with_tiebreaks {
                         @for name in &standings.tiebreak_names { th scope="col" { (name) } }
                     }
@@ -593,7 +586,7 @@ fn crosstable(
                             @if with_tiebreaks {
                                 @let values = tiebreaks.get(&entrant.player_id).copied().unwrap_or_default();
                                 @for i in 0..standings.tiebreak_names.len() {
-                                    td { (values.get(i).map_or("", String::as_str)) }
+                                    td { (decimal(values.get(i).map_or("", String::as_str))) }
                                 }
                             }
                         }
@@ -609,7 +602,7 @@ pub(crate) async fn trf_download(State(mut api): State<Api>, Path(id): Path<Stri
         return bad_tournament_id();
     };
     let Some(scheduler) = api.scheduler.as_mut() else {
-        return unavailable("tournaments");
+        return unavailable(crate::html::Missing::Tournaments);
     };
     match scheduler
         .export_trf(spb::ExportTrfRequest { tournament_id: id })
@@ -635,12 +628,13 @@ fn corrections(t: &spb::Tournament) -> Markup {
     html! {
         @if !t.corrections.is_empty() {
             section id="corrections" {
-                h2 { "Result corrections" }
+                h2 { (tr!("corrections")) }
                 div.scroll tabindex="0" {
                     table {
                         thead { tr {
-                            th scope="col" { "Board" } th scope="col" { "Was" } th scope="col" { "Now" }
-                            th scope="col" { "By" } th scope="col" { "Why" }
+                            th scope="col" { (tr!("col-board")) } th scope="col" { (tr!("col-was")) }
+                            th scope="col" { (tr!("col-now")) } th scope="col" { (tr!("col-by")) }
+                            th scope="col" { (tr!("col-why")) }
                         } }
                         tbody {
                             @for c in &t.corrections {
@@ -649,7 +643,7 @@ fn corrections(t: &spb::Tournament) -> Markup {
                                     td { (c.previous) } td { (c.result) } td { (c.by) }
                                     td {
                                         (c.note)
-                                        @if c.after_pairing { " (after the next round was paired: its pairings stand)" }
+                                        @if c.after_pairing { " " (tr!("correction-after-pairing")) }
                                     }
                                 }
                             }

@@ -498,7 +498,7 @@ pub(crate) async fn overflow(client: &Client) -> String {
 
 /// A club's Swiss: seven players with long names (a bye each round), four rounds with four
 /// tie-breaks, three rounds played (every result kind), the fourth paired; its id.
-async fn club_tournament(served: &ServedGame) -> i64 {
+pub(crate) async fn club_tournament(served: &ServedGame) -> i64 {
     use hanniball_proto::accounts::v1 as apb;
     use hanniball_proto::scheduler::v1 as spb;
     let url = served.url.as_str();

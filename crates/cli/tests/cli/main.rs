@@ -6,6 +6,7 @@ mod common;
 mod admin_rotation;
 mod bot_runner;
 mod browser;
+mod browser_languages;
 mod console;
 mod console_browser;
 mod edge_fuzz;

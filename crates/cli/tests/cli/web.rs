@@ -3,7 +3,9 @@
 //! are played through gRPC, offers the game record (the same as `hanniball game export`), and bad
 //! or unknown ids get 400 and 404 pages.
 
-use crate::common::{ServedGame, authed, data_dir, http_get, ok_as, read_token, web_only};
+use crate::common::{
+    ServedGame, authed, data_dir, http_get, http_get_with, ok_as, read_token, web_only,
+};
 
 use hanniball_proto::arbiter::v1 as pb;
 
@@ -637,12 +639,15 @@ async fn a_players_card_shows_each_round_the_rating_change_and_the_tiebreaks() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         // Two rounds: two rows, a running score that ends at the standings' points.
-        let rows = card.split("<table class=\"card\">").nth(1).expect("rounds");
+        let rows = card
+            .split("<table class=\"fixed card\">")
+            .nth(1)
+            .expect("rounds");
         let rows = rows.split("</table>").next().expect("end");
         assert_eq!(rows.matches("<tr>").count(), 3, "{card}");
         let summary = card.split("id=\"card-summary\">").nth(1).expect("summary");
         let total = summary
-            .split(" points")
+            .split(" point")
             .next()
             .expect("points")
             .rsplit(" · ")
@@ -733,5 +738,230 @@ async fn pages_load_their_scripts_from_the_site_and_the_policy_allows_no_other()
         assert!(head.contains("cache-control: public, max-age="), "{head}");
     }
     assert_eq!(http_get(&web, "/assets/other.js").0, 404);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The messages of one language's `.ftl` file that are plain text (no placeable, one line), by id.
+fn plain_messages(lang: &str) -> std::collections::BTreeMap<String, String> {
+    let path = format!(
+        "{}/../web/locales/{lang}/main.ftl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|line| !line.starts_with(['#', ' ']))
+        .filter_map(|line| line.split_once(" = "))
+        .filter(|(_, value)| !value.contains('{') && !value.is_empty())
+        .map(|(id, value)| (id.to_owned(), value.to_owned()))
+        .collect()
+}
+
+/// What a person reads on a page in its language: the text between its tags (style sheet,
+/// scripts and what is marked English left out) and the titles, labels and placeholders of its
+/// elements, a piece a line, unescaped.
+fn words(html: &str) -> String {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        out.push(&rest[..start]);
+        let tag_end = rest[start..]
+            .find('>')
+            .map_or(rest.len(), |e| start + e + 1);
+        let tag = &rest[start..tag_end];
+        for attribute in ["title=\"", "aria-label=\"", "placeholder=\""] {
+            for value in tag.split(attribute).skip(1) {
+                out.push(value.split('"').next().unwrap_or_default());
+            }
+        }
+        rest = &rest[tag_end..];
+        // A style sheet's or a script's text is not read; what is marked English (the rules
+        // document, the game server's own messages) is English in every language.
+        for element in ["style", "script", "p lang=\"en\"", "div lang=\"en\""] {
+            if tag.starts_with(&format!("<{element}")) {
+                let close = format!("</{}>", element.split(' ').next().unwrap_or_default());
+                rest = rest.find(&close).map_or("", |e| &rest[e..]);
+            }
+        }
+    }
+    out.push(rest);
+    out.iter()
+        .map(|piece| {
+            piece
+                .replace("&quot;", "\"")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The (name, points) rows of a tournament page's standings with a decimal point.
+fn standings_numbers(html: &str) -> Vec<(String, String)> {
+    page_standings(html)
+        .into_iter()
+        .map(|(name, points)| (name, points.replace(',', ".")))
+        .collect()
+}
+
+/// Every kind of page in English, Russian and French: each says its language, shows no message
+/// id or formatting error where a message should be, and none of the English words its language
+/// has its own for (the rules text aside, which is English only, as the page says); the language
+/// comes from the `lang` cookie, else `Accept-Language`; `?lang=` sets the cookie and goes back to
+/// the page; answers vary by both headers, and each language's page has its own ETag; the
+/// numbers of the standings are the same in every language.
+#[tokio::test]
+async fn every_page_reads_in_each_language_with_no_message_missing() {
+    let dir = data_dir("web-languages");
+    let (served, web) = ServedGame::start_with_web(&dir).await;
+    let (url, admin) = (served.url.clone(), served.admin.clone());
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--server", url.as_str()]);
+        ok_as(&admin, &all)
+    };
+    let id = five_players_one_round(&run, &["Langues", "--rounds", "3", "--rated"]);
+    run(&["tournament", "result", &id, "2", "1", "0-1"]);
+    let (_, page) = http_get(&web, &format!("/tournaments/{id}"));
+    let prefix = format!("href=\"/tournaments/{id}/players/");
+    let card = page
+        .split(prefix.as_str())
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("a card")
+        .to_owned();
+    let game = served.game.id;
+    let white = served.game.white_player_id;
+    let pages: Vec<(String, u16)> = vec![
+        ("/".to_owned(), 200),
+        ("/rules".to_owned(), 200),
+        (format!("/tournaments/{id}"), 200),
+        (format!("/tournaments/{id}?order=rank&after=1"), 200),
+        (format!("/tournaments/{id}/print"), 200),
+        (format!("/tournaments/{id}/statistics"), 200),
+        (format!("/tournaments/{id}/players/{card}"), 200),
+        (format!("/games/{game}"), 200),
+        (format!("/games/{game}?turn=0"), 200),
+        (format!("/players/{white}"), 200),
+        ("/ladders/hanniball".to_owned(), 200),
+        ("/search".to_owned(), 200),
+        ("/search?q=ann".to_owned(), 200),
+        ("/sign-in".to_owned(), 200),
+        ("/no-such-page".to_owned(), 404),
+        ("/games/x".to_owned(), 400),
+        (format!("/tournaments/{id}?after=3"), 404),
+    ];
+    let english = plain_messages("en");
+    for lang in ["en", "ru", "fr"] {
+        let own = plain_messages(lang);
+        // English words that this language says otherwise (long enough not to be a name).
+        let foreign: Vec<&String> = english
+            .iter()
+            .filter(|(id, text)| text.chars().count() >= 8 && own.get(*id) != Some(*text))
+            .map(|(_, text)| text)
+            .collect();
+        assert!(
+            lang == "en" || foreign.len() >= 80,
+            "{lang}: {}",
+            foreign.len()
+        );
+        for (path, expected) in &pages {
+            let (code, head, body) = http_get_with(&web, path, &format!("Cookie: lang={lang}\r\n"));
+            assert_eq!(code, *expected, "{lang} {path}: {body}");
+            assert!(
+                body.contains(&format!("<html lang=\"{lang}\">")),
+                "{lang} {path}: {body}"
+            );
+            assert!(
+                head.contains("vary: accept-language, cookie"),
+                "{lang} {path}: {head}"
+            );
+            for marker in ["⟦", "{ $", "{$"] {
+                assert!(!body.contains(marker), "{lang} {path}: {marker} in {body}");
+            }
+            // The rules document itself is English in every language.
+            let chrome = words(&body);
+            for text in &foreign {
+                assert!(
+                    !chrome.contains(text.as_str()),
+                    "{lang} {path}: untranslated \"{text}\" in {chrome}"
+                );
+            }
+        }
+    }
+    // Russian and French pages say the rules are in English; the English one need not.
+    let (_, _, ru) = http_get_with(&web, "/rules", "Cookie: lang=ru\r\n");
+    assert!(ru.contains("id=\"rules-language\""), "{ru}");
+    assert!(!http_get(&web, "/rules").1.contains("id=\"rules-language\""));
+
+    // Without the cookie, Accept-Language decides by its weights; the cookie overrides it.
+    let lang_of = |extra: &str| {
+        let (_, _, body) = http_get_with(&web, "/", extra);
+        body.split("<html lang=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(lang_of(""), "en");
+    assert_eq!(
+        lang_of("Accept-Language: de-DE, fr-CA;q=0.8, en;q=0.5\r\n"),
+        "fr"
+    );
+    assert_eq!(lang_of("Accept-Language: en;q=0.4, ru;q=0.9\r\n"), "ru");
+    assert_eq!(lang_of("Accept-Language: de, it\r\n"), "en");
+    assert_eq!(
+        lang_of("Accept-Language: fr\r\nCookie: hb_x=1; lang=ru\r\n"),
+        "ru"
+    );
+    // The switch: a cookie for a year, and back to the same page without `lang=`.
+    let (code, head, _) = http_get_with(&web, &format!("/tournaments/{id}?after=1&lang=fr"), "");
+    assert_eq!(code, 303, "{head}");
+    assert!(
+        head.contains("set-cookie: lang=fr; path=/; max-age=31536000"),
+        "{head}"
+    );
+    assert!(
+        head.contains(&format!("location: /tournaments/{id}?after=1\r\n")),
+        "{head}"
+    );
+    assert!(head.contains("content-security-policy"), "{head}");
+    let (code, head, _) = http_get_with(&web, "//elsewhere.example/?lang=ru", "");
+    assert_eq!(code, 303);
+    assert!(head.contains("location: /elsewhere.example/\r\n"), "{head}");
+    // Each language's page has its own tag, and a tag of one is no 304 for another.
+    let tag = |lang: &str| {
+        let (_, head, _) = http_get_with(&web, "/rules", &format!("Cookie: lang={lang}\r\n"));
+        head.lines()
+            .find_map(|l| l.strip_prefix("etag: "))
+            .expect("an etag")
+            .replacen("w/", "W/", 1)
+    };
+    assert_ne!(tag("en"), tag("ru"));
+    assert_ne!(tag("ru"), tag("fr"));
+    let (code, _, _) = http_get_with(
+        &web,
+        "/rules",
+        &format!("Cookie: lang=fr\r\nIf-None-Match: {}\r\n", tag("ru")),
+    );
+    assert_eq!(code, 200);
+    // The same standings in every language, points written as each writes them.
+    let standings = |lang: &str| {
+        let (_, _, body) = http_get_with(
+            &web,
+            &format!("/tournaments/{id}"),
+            &format!("Cookie: lang={lang}\r\n"),
+        );
+        body
+    };
+    let (en, ru, fr) = (standings("en"), standings("ru"), standings("fr"));
+    assert_eq!(standings_numbers(&ru), standings_numbers(&en));
+    assert_eq!(standings_numbers(&fr), standings_numbers(&en));
+    assert!(
+        en.contains("<td>0.5</td>") && ru.contains("<td>0,5</td>"),
+        "{ru}"
+    );
+    assert!(ru.contains("Турнирная таблица после тура 1"), "{ru}");
+    assert!(fr.contains("Classement après la ronde 1"), "{fr}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -419,7 +419,7 @@ mod tests {
 
     #[test]
     fn times_are_written_in_utc() {
-        assert_eq!(when(0), "1970.01.01 00:00 UTC");
-        assert_eq!(when(1_795_910_400_000), "2026.11.29 00:00 UTC");
+        assert_eq!(when(0), "1 January 1970, 00:00 UTC");
+        assert_eq!(when(1_795_910_400_000), "29 November 2026, 00:00 UTC");
     }
 }

@@ -227,7 +227,7 @@ pub(crate) async fn console_page(
     };
     let done = outcome(&api, query.as_deref(), &visitor);
     let Some(mut scheduler) = api.as_user(&visitor.token).scheduler else {
-        return page::unavailable("tournaments");
+        return page::unavailable(crate::html::Missing::Tournaments);
     };
     let listed = scheduler
         .list_tournaments(spb::ListTournamentsRequest {

@@ -55,7 +55,7 @@ pub(crate) async fn tournament_page(
     let done = outcome(&api, query.as_deref(), &visitor);
     let user = api.as_user(&visitor.token);
     let Some(mut scheduler) = user.scheduler else {
-        return page::unavailable("tournaments");
+        return page::unavailable(crate::html::Missing::Tournaments);
     };
     let t = match scheduler
         .get_tournament(spb::GetTournamentRequest { tournament_id: id })

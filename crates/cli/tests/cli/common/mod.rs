@@ -346,39 +346,53 @@ impl ServedGame {
 /// GET `path` from `addr` over plain HTTP/1.1 (a connection per request): the status code and the
 /// body, de-chunked when the answer is chunked.
 pub fn http_get(addr: &str, path: &str) -> (u16, String) {
+    let (code, _, body) = http_get_with(addr, path, "");
+    (code, body)
+}
+
+/// [`http_get`] with `extra` request headers (each line ending in `\r\n`): the status code, the
+/// head in lower case and the body.
+pub fn http_get_with(addr: &str, path: &str, extra: &str) -> (u16, String, String) {
     use std::io::{Read, Write};
     let mut stream = std::net::TcpStream::connect(addr).expect("connect");
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Connection: close\r\n\r\n"
     )
     .expect("request");
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).expect("answer");
-    let (head, body) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("answer");
+    let split = answer
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("an HTTP answer");
+    let head = String::from_utf8_lossy(&answer[..split]).to_ascii_lowercase();
+    let body = &answer[split + 4..];
     let code = head
         .split_whitespace()
         .nth(1)
         .and_then(|c| c.parse().ok())
         .expect("a status code");
-    if !head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        return (code, body.to_owned());
+    if !head.contains("transfer-encoding: chunked") {
+        return (code, head, String::from_utf8(body.to_vec()).expect("UTF-8"));
     }
-    let mut out = String::new();
+    // Chunk sizes count bytes: a chunk may end inside a character.
+    let mut out = Vec::new();
     let mut rest = body;
     loop {
-        let (size, after) = rest.split_once("\r\n").expect("chunk size");
+        let line = rest
+            .windows(2)
+            .position(|w| w == b"\r\n")
+            .expect("chunk size");
+        let size = std::str::from_utf8(&rest[..line]).expect("size");
         let size = usize::from_str_radix(size.trim(), 16).expect("hex size");
         if size == 0 {
             break;
         }
-        out.push_str(&after[..size]);
-        rest = &after[size + 2..];
+        out.extend_from_slice(&rest[line + 2..line + 2 + size]);
+        rest = &rest[line + 4 + size..];
     }
-    (code, out)
+    (code, head, String::from_utf8(out).expect("UTF-8"))
 }
 
 impl ServedGame {

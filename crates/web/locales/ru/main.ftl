@@ -1,0 +1,297 @@
+# Страницы по-русски. Каждое сообщение есть и в en/main.ftl, и в fr/main.ftl, с теми же
+# переменными (это проверяют тесты крейта).
+
+## Оформление, шапка, ошибки
+
+nav-site = сайт
+nav-rules = Правила
+nav-organisers = Организаторам
+nav-language = язык
+search-label = Поиск игроков, турниров и партий
+search-placeholder = Игрок, турнир, партия
+search-button = Найти
+status-400 = Неверный запрос
+status-403 = Доступ запрещён
+status-404 = Не найдено
+status-429 = Слишком много запросов
+status-502 = Ошибка шлюза
+status-503 = Сервис недоступен
+status-other = Ошибка
+error-no-page = Такой страницы нет.
+error-unreachable = Игровой сервер недоступен; попробуйте чуть позже.
+error-server-said = Ответ игрового сервера (на английском):
+error-server = Игровой сервер ответил ошибкой.
+error-no-tournaments = Этот сервер не показывает турниров.
+error-no-ladders = Этот сервер не показывает рейтинг-листов.
+error-tournament-id = Номер турнира — целое положительное число.
+error-game-id = Номер партии — целое положительное число.
+error-player-id = Номер игрока — целое положительное число.
+error-no-player = Такого игрока нет.
+error-after = after= принимает номер тура (1, 2, …).
+error-no-round = В этом турнире нет пар тура { $round }.
+error-not-entrant = Этот игрок не участвует в этом турнире.
+
+## Общие слова
+
+none = Нет.
+none-found = Ничего не найдено.
+white = белые
+black = чёрные
+playing = идёт
+rated = рейтинговая
+unrated = без рейтинга
+untimed = без контроля времени
+player-number = игрок { $id }
+game-number = партия { $id }
+tournament-number = Турнир { $id }
+round-of = тур { $round } из { $rounds }
+players-count = { $count ->
+    [one] { $count } участник
+    [few] { $count } участника
+    [many] { $count } участников
+   *[other] { $count } участника
+}
+points-count = { $count ->
+    [one] { $points } очко
+    [few] { $points } очка
+    [many] { $points } очков
+   *[other] { $points } очка
+}
+date = { $day } { $month ->
+    [1] января
+    [2] февраля
+    [3] марта
+    [4] апреля
+    [5] мая
+    [6] июня
+    [7] июля
+    [8] августа
+    [9] сентября
+    [10] октября
+    [11] ноября
+   *[12] декабря
+} { $year }
+date-time = { $date }, { $time } UTC
+col-game = Партия
+col-games = Партии
+col-white = Белые
+col-black = Чёрные
+col-turns = Ходы
+col-result = Итог
+col-board = Доска
+col-player = Игрок
+col-rating = Рейтинг
+col-points = Очки
+col-rank = М
+col-rank-title = место
+col-rank-long = Место
+col-final-rank-title = итоговое место
+col-start-rank-title = стартовый номер
+col-number = №
+col-round = Тур
+col-round-short = Т{ $round }
+col-colour = Цвет
+col-opponent = Соперник
+col-score = Сумма
+col-rating-change = Изм. рейтинга
+col-won = Победы
+col-drawn = Ничьи
+col-lost = Поражения
+col-was = Было
+col-now = Стало
+col-by = Кто
+col-why = Причина
+
+## Главная
+
+home-title = Партии онлайн, турниры и рейтинг-листы
+home-live = Идущие партии
+home-finished = Недавно завершённые
+home-tournaments = Турниры
+home-ladders = Рейтинг-листы
+home-no-rated = Рейтинговых партий ещё нет.
+
+## Турнир
+
+status-registration = идёт регистрация
+status-running = идёт
+status-finished = завершён
+status-unknown = неизвестно
+over-the-board = играется очно
+online = играется онлайн
+print-link = Печать пар и таблицы
+statistics-link = Статистика
+standings-before = Турнирная таблица до 1-го тура
+standings-after = Турнирная таблица после тура { $round }
+standings-nav = таблица после тура
+standings-nav-label = После тура:
+round-heading = Тур { $round }
+crosstable = Кросс-таблица
+by-start-rank = по стартовым номерам
+by-final-rank = по итоговым местам
+cross-white = б
+cross-black = ч
+bye = свободен
+bye-half = пропуск за ½ очка
+bye-zero = пропуск за 0 очков
+absent = отсутствует
+not-paired = без пары
+corrections = Исправления результатов
+correction-after-pairing = (после жеребьёвки следующего тура: её пары остаются в силе)
+tiebreak-rules = Дополнительные показатели — по FIDE C.07, редакция { $text } года. Игроки без рейтинга: { $unrated }.
+unrated-drop = показатели по рейтингу (ARO, TPR, PTP, APRO, APPO, RTNG) не учитываются, пока у кого-то нет рейтинга, как требует FIDE
+unrated-ignore = показатели по рейтингу учитывают только соперников с рейтингом
+unrated-as = считаются игроками с рейтингом { $rating }
+print-title = { $name } (печать)
+print-back = Назад: { $name }
+print-note = каждый лист ниже печатается на отдельной странице.
+print-round = { $name }: пары тура { $round }
+print-standings = { $name }: таблица после тура { $round }
+
+## Дополнительные показатели (FIDE C.07)
+
+tb-bh-c1 = Усечённый Бухгольц-1: Бухгольц без худшего результата соперника
+tb-bh = Бухгольц: сумма очков соперников
+tb-fb = предварительный Бухгольц: Бухгольц, где каждая партия последнего тура считается ничьей
+tb-aob = средний Бухгольц соперников
+tb-sb = Зоннеборн — Бергер: сумма очков каждого соперника, умноженных на очки, набранные против него
+tb-ps = прогрессивный подсчёт: сумма очков, набранных к концу каждого тура
+tb-ks = Койя: очки, набранные против соперников, набравших не меньше половины очков
+tb-de = личная встреча: результаты партий между игроками с равными очками
+tb-win = выигранные туры, с игрой или без (считаются и свободный тур, и победа по неявке)
+tb-won = партии, выигранные за доской
+tb-std = стандартные очки: каждый тур считается как 1, ½ или 0, какова бы ни была система подсчёта
+tb-bpg = партии, сыгранные чёрными
+tb-bwg = партии, выигранные чёрными
+tb-rep = туры, которые игрок решил сыграть
+tb-vur = добровольно пропущенные туры (чем меньше, тем выше)
+tb-aro = средний рейтинг соперников
+tb-tpr = турнирный перформанс
+tb-ptp = идеальный турнирный перформанс
+tb-apro = средний перформанс соперников
+tb-appo = средний идеальный перформанс соперников
+tb-rtng = рейтинг игрока
+tb-tpn = стартовый номер (чем меньше, тем выше)
+tb-unknown = дополнительный показатель из настроек турнира
+tb-with-cut = { $meaning }, { $cut }
+tb-cut-lowest = { $count ->
+    [1] без худшего
+   *[other] без { $count } худших
+}
+tb-cut-median = { $count ->
+    [1] без лучшего и худшего
+   *[other] без { $count } лучших и { $count } худших
+}
+tb-cut-other = с отсечением
+
+## Карточка игрока
+
+card-number = Стартовый № { $number }
+card-rating = рейтинг { $rating }
+card-rank = место { $rank } после тура { $round }
+card-withdrawn = выбыл с тура { $round }
+card-all-games = все партии и рейтинги
+card-rounds = Туры
+card-rating-change = Изменение рейтинга в этом турнире: { $change }
+card-performance = Турнирный перформанс { $performance } (по FIDE: средний рейтинг соперников { $average } плюс dp за { $score } из { $games } { $games ->
+    [one] рейтинговой партии
+   *[other] рейтинговых партий
+})
+card-tiebreaks = Дополнительные показатели после тура { $round }
+
+## Статистика
+
+statistics-title = { $name }: статистика
+statistics-none = Пары ещё не составлены ни для одного тура.
+chart-round = тур { $round }: побед белых — { $white }, ничьих — { $draws }, побед чёрных — { $black }
+chart-legend = Победы белых · ничьи · победы чёрных
+stat-round = Тур
+stat-round-title = тур
+stat-games = Парт.
+stat-games-title = сыгранные партии
+stat-white-title = победа белых
+stat-draw-title = ничья
+stat-black-title = победа чёрных
+stat-forfeits = Неяв.
+stat-forfeits-title = неявки
+stat-byes = Проп.
+stat-byes-title = пропуски туров
+stat-upsets = Сенс.
+stat-upsets-title = сенсации: результативные партии, выигранные игроком с меньшим рейтингом
+stat-gap = Разн.
+stat-gap-title = средняя разница рейтингов соперников
+stat-open = Идут
+stat-open-title = партии, у которых ещё нет результата
+stat-all = Всего
+
+## Партия
+
+game-title = Партия { $id }
+game-heading = Партия { $id }: { $white } – { $black }
+game-over = Партия окончена: { $summary }
+to-move = { $side ->
+    [white] Ходят белые
+   *[black] Ходят чёрные
+}, ход { $turn }
+time-control = контроль времени { $control }
+round-board = тур { $round } · доска { $board }
+queue = очередь подбора соперников
+clocks = Часы:
+clock-white = белые
+clock-black = чёрные
+untimed-game = Без контроля времени.
+white-label = Белые:
+black-label = Чёрные:
+download-record = Скачать запись партии
+turns = Ходы
+replay-label = просмотр
+replay-showing = Позиция после хода { $shown } из { $total }:
+replay-start = « в начало
+replay-previous = ◀ назад
+replay-next = вперёд ▶
+replay-end = в конец »
+
+## Игрок
+
+chart-history = рейтинг с { $from } по { $to }: от { $first } до { $last }, наименьший { $low }, наибольший { $high }
+ladder-word = Рейтинг-лист
+head-to-head = Личные встречи ({ $count ->
+    [one] последняя { $count } рейтинговая партия
+    [few] последние { $count } рейтинговые партии
+   *[other] последние { $count } рейтинговых партий
+})
+recent-games = Последние партии
+game-won = победа
+game-lost = поражение
+game-drawn = ничья
+game-aborted = прервана
+
+## Рейтинг-лист
+
+ladder-title = Рейтинг-лист { $name }
+ladder-at-least = Не менее
+ladder-rated-games = рейтинговых партий
+ladder-filter = Показать
+ladder-empty = Здесь нет игроков с рейтингом.
+provisional = предварительный
+pages = страницы
+page-previous = Предыдущая страница
+page-top = В начало
+page-next = Следующая страница
+
+## Поиск
+
+search-title = Поиск
+search-help = Ищите игрока или турнир по названию (или его части), партию или турнир — по номеру.
+search-results-title = Поиск: { $query }
+search-players = Игроки
+search-tournaments = Турниры
+search-games = Партии
+search-too-long = Запрос — не длиннее { $count } символов.
+
+## Правила
+
+rules-title = Правила
+rules-in-english = Текст правил приведён на английском языке.
+rules-hanniball-figure = HanniBall: начальная позиция (белые внизу).
+rules-paper-figure = Бумажный футбол: поле и мяч в начале игры.

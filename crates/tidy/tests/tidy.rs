@@ -39,9 +39,9 @@ const KNOWN_CYCLES: &[&str] = &[
      paper::notation, paper::position, paper::seam, paper::svg",
     "hanniball-scheduler-svc: core, import, model, service",
     "hanniball-svc-kit: edge, server",
-    "hanniball-web: app, card, console, console::account, console::import, console::run, game, \
-     home, ladder, live, player, record, search, session, statistics, tournament",
-    "hanniball-web: assets, html",
+    "hanniball-web: app, assets, card, console, console::account, console::import, \
+     console::run, game, home, html, i18n, ladder, live, player, record, rules, search, session, \
+     statistics, tournament",
 ];
 
 /// Dependencies whose users are not in the package's own sources, as (package, dependency, why).

@@ -1,5 +1,5 @@
 //! The Accounts service's data: players and their tokens (hashes, scopes, expiry, revocation),
-//! their SQL and their migrations ([`migration::Migrator`], tracked in a table of their own).
+//! their SQL and their migrations ([`hanniball_migration_accounts::Migrator`], tracked in a table of their own).
 //!
 //! A crate of its own, not a module of a service crate: the Accounts service is served beside
 //! the arbiter (`hanniball-arbiter-svc`), and every service's auth (`hanniball-svc-kit`) checks
@@ -10,7 +10,6 @@
 //! service's tables.
 
 pub mod entities;
-pub mod migration;
 
 use std::collections::HashMap;
 
@@ -43,7 +42,8 @@ pub struct Accounts {
 impl Accounts {
     /// The accounts tables of `db`, after applying their pending migrations.
     pub async fn open(db: &Db) -> Result<Accounts, StoreError> {
-        db.migrate::<migration::Migrator>().await?;
+        db.migrate::<hanniball_migration_accounts::Migrator>()
+            .await?;
         // Players that a binary from before search keys registered (a rolling upgrade).
         search::fill_search_keys(db.connection(), "players", "name", "search_key").await?;
         Ok(Accounts {

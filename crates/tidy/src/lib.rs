@@ -330,15 +330,16 @@ fn strongly_connected<'a>(edges: &BTreeMap<&'a str, BTreeSet<&'a str>>) -> Vec<V
     state.groups
 }
 
-/// The dependency rules ARCHITECTURE states, one per line that says "never depend on": the
-/// packages named before those words may not reach, directly or through others, the
-/// packages named after them.
+/// The dependency rules ARCHITECTURE states, one per clause (lines split at "; ") that says
+/// "never depend on": the packages named before those words may not reach, directly or
+/// through others, the packages named after them.
 #[must_use]
 pub fn never_rules(architecture: &str) -> Vec<(Vec<String>, Vec<String>)> {
     architecture
         .lines()
-        .filter_map(|line| {
-            let (before, after) = line.split_once(" never depend on ")?;
+        .flat_map(|line| line.split("; "))
+        .filter_map(|clause| {
+            let (before, after) = clause.split_once(" never depend on ")?;
             Some((backticked(before), backticked(after)))
         })
         .filter(|(from, to)| !from.is_empty() && !to.is_empty())
@@ -360,9 +361,13 @@ fn backticked(text: &str) -> Vec<String> {
 pub fn mapped_packages(architecture: &str) -> BTreeSet<String> {
     architecture
         .lines()
-        .filter(|line| line.starts_with("| `crates/") || line.starts_with("| `tests/`"))
+        .filter(|line| {
+            ["| `crates/", "| `migrations/", "| `tests/`"]
+                .iter()
+                .any(|start| line.starts_with(start))
+        })
         .filter_map(|line| line.split('|').nth(2))
-        .filter_map(|cell| backticked(cell).into_iter().next())
+        .flat_map(backticked)
         .collect()
 }
 

@@ -80,14 +80,20 @@ fn module_paths_follow_the_file_layout() {
 
 #[test]
 fn never_rules_are_read_from_their_lines() {
-    let text = "x\n- `hanniball-a` and `hanniball-b` never depend on `hanniball-c`.\n\
-                - nothing here never depend on anything\n";
+    let text = "x\n- `hanniball-a` and `hanniball-b` never depend on `hanniball-c`; `hanniball-d` \
+                never depend on `hanniball-e`.\n- nothing here never depend on anything\n";
     assert_eq!(
         never_rules(text),
-        vec![(
-            vec!["hanniball-a".to_owned(), "hanniball-b".to_owned()],
-            vec!["hanniball-c".to_owned()]
-        )]
+        vec![
+            (
+                vec!["hanniball-a".to_owned(), "hanniball-b".to_owned()],
+                vec!["hanniball-c".to_owned()]
+            ),
+            (
+                vec!["hanniball-d".to_owned()],
+                vec!["hanniball-e".to_owned()]
+            )
+        ]
     );
 }
 

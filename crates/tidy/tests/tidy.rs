@@ -108,7 +108,7 @@ fn exempt(relative: &str) -> bool {
         || relative.contains("/benches/")
         || relative.ends_with("/tests.rs")
         || relative.contains("/migration")
-        || relative.contains("/migrations/")
+        || relative.starts_with("migrations/")
         || relative.contains("/fuzz-kit/")
         || relative.contains("/tidy/")
 }

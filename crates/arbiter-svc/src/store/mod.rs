@@ -1,5 +1,5 @@
 //! The arbiter's data: games, the append-only turn log, the results outbox and clock leases;
-//! their SQL and their migrations ([`migration::Migrator`], tracked in a table of their own).
+//! their SQL and their migrations ([`hanniball_migration_arbiter::Migrator`], tracked in a table of their own).
 //! The same code serves SQLite (the embedded default) and PostgreSQL (production).
 //!
 //! What this module does NOT do: no rules, no clocks, no gRPC, no other service's tables (a
@@ -8,7 +8,6 @@
 
 mod convert;
 pub mod entities;
-pub mod migration;
 
 use hanniball_arbiter::{
     Clocks, FinalResult, GameId, Match, PlayerId, Setup, Status, Stored, Timestamp, Transition,
@@ -159,7 +158,8 @@ pub struct Store {
 impl Store {
     /// The arbiter's tables in `db`, after applying their pending migrations.
     pub async fn open(db: &Db) -> Result<Store, StoreError> {
-        db.migrate::<migration::Migrator>().await?;
+        db.migrate::<hanniball_migration_arbiter::Migrator>()
+            .await?;
         Ok(Store {
             conn: db.connection().clone(),
             commits: db.commits().clone(),

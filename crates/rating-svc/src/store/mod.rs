@@ -1,5 +1,5 @@
 //! The rating service's data: the rating event log, ratings per ladder, the results cursor;
-//! their SQL and their migrations ([`migration::Migrator`], tracked in a table of their own).
+//! their SQL and their migrations ([`hanniball_migration_rating::Migrator`], tracked in a table of their own).
 //! No other service's tables: players are ids (Accounts knows who they are).
 //!
 //! The store keeps what the rating service decided and replays the log on request; the maths is
@@ -26,8 +26,6 @@ use hanniball_db::{Db, MAX_PARAMS, Sql, begin_write, reread};
 
 pub use hanniball_db::StoreError;
 
-pub mod migration;
-
 /// The rating service's tables.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -39,7 +37,7 @@ pub struct Store {
 impl Store {
     /// The rating tables in `db`, after applying their pending migrations.
     pub async fn open(db: &Db) -> Result<Store, StoreError> {
-        db.migrate::<migration::Migrator>().await?;
+        db.migrate::<hanniball_migration_rating::Migrator>().await?;
         Ok(Store {
             conn: db.connection().clone(),
             plumbing: db.clone(),

@@ -18,8 +18,6 @@ use hanniball_db::{Db, Sql, reread, search};
 
 pub use hanniball_db::StoreError;
 
-pub mod migration;
-
 /// Rows one batched `UPDATE … CASE` changes at most: three bound values each stays far within
 /// every backend's limit.
 const UPDATES_PER_STATEMENT: usize = 500;
@@ -36,7 +34,8 @@ pub struct Store {
 impl Store {
     /// The scheduler's tables in `db`, after applying their pending migrations.
     pub async fn open(db: &Db) -> Result<Store, StoreError> {
-        db.migrate::<migration::Migrator>().await?;
+        db.migrate::<hanniball_migration_scheduler::Migrator>()
+            .await?;
         // Tournaments that a binary from before search keys created (a rolling upgrade).
         search::fill_search_keys(db.connection(), "tournaments", "name", "search_key").await?;
         Ok(Store {

@@ -126,7 +126,7 @@ fn start_server() -> (String, String) {
                 failed_auth_per_minute: 0,
                 ..hanniball_svc_kit::EdgeLimits::default()
             };
-            let running = hanniball_arbiter_svc::start_with_limits(
+            let running = hanniball_e2e::start_arbiter_with_limits(
                 store,
                 listener,
                 options,

@@ -295,6 +295,7 @@ async fn web_pages(rating: &str, token: &str, tokens: &[String], queries: usize)
     let router = hanniball_web::router(&hanniball_web::WebOptions {
         // The ladder page asks only the rating service; the arbiter channel stays unused.
         arbiter_url: url.clone(),
+        accounts_url: None,
         scheduler_url: None,
         rating_url: Some(url),
         token: token.to_owned(),
@@ -344,7 +345,7 @@ fn main() {
         let accounts = Accounts::open(&db).await.expect("accounts");
         let store = Store::open(&db).await.expect("rating tables");
         rebuild(&store, &accounts, &args).await;
-        let directory = Directory::local(hanniball_arbiter_svc::lookup::LocalAccounts(accounts));
+        let directory = Directory::local(hanniball_accounts_svc::lookup::LocalAccounts(accounts));
         leaderboards(db, directory, &args).await;
     });
 }

@@ -22,8 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use hanniball_arbiter_svc::store::Store;
-use hanniball_arbiter_svc::{Clock, Options, Running};
+use hanniball_arbiter_svc::{Clock, Options};
 use hanniball_db::Db;
+use hanniball_e2e::Running;
 use hanniball_e2e::{Bearer, arg_value, goal_game, percentile};
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
 use hanniball_proto::arbiter::v1 as pb;
@@ -61,7 +62,7 @@ impl Replicas {
                 failed_auth_per_minute: 0,
                 ..hanniball_svc_kit::EdgeLimits::default()
             };
-            let server = hanniball_arbiter_svc::start_with_limits(
+            let server = hanniball_e2e::start_arbiter_with_limits(
                 store,
                 listener,
                 options,

@@ -95,6 +95,7 @@ fn main() {
         let web = listener.local_addr().expect("addr").to_string();
         let router = hanniball_web::router(&hanniball_web::WebOptions {
             arbiter_url: server.url(),
+            accounts_url: None,
             scheduler_url: None,
             rating_url: None,
             token: ADMIN_TOKEN.to_owned(),
@@ -280,6 +281,7 @@ async fn tournament_page(players: usize, rounds: u32, pages: usize) {
     let web = listener.local_addr().expect("addr").to_string();
     let router = hanniball_web::router(&hanniball_web::WebOptions {
         arbiter_url: url.clone(),
+        accounts_url: None,
         scheduler_url: Some(url.clone()),
         rating_url: None,
         token: ADMIN_TOKEN.to_owned(),

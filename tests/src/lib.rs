@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use hanniball_arbiter::Timestamp;
-use hanniball_arbiter_svc::{Clock, ManualClock, Options, Running};
+use hanniball_arbiter_svc::Arbiter as ArbiterService;
+use hanniball_arbiter_svc::{Clock, ManualClock, Options};
 use hanniball_db::Db;
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::accounts::v1::accounts_client::AccountsClient;
@@ -43,7 +44,7 @@ pub async fn start_at(db_url: &str, start: Timestamp) -> TestServer {
         admin_token: ADMIN_TOKEN.into(),
         clock,
     };
-    let running = hanniball_arbiter_svc::start(db, listener, options, CancellationToken::new())
+    let running = start_arbiter(db, listener, options, CancellationToken::new())
         .await
         .expect("server starts");
     TestServer {
@@ -72,29 +73,28 @@ async fn serve_services(db_url: &str, with_rating: bool) -> (String, Cancellatio
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("port");
     let url = format!("http://{}", listener.local_addr().expect("addr"));
     let shutdown = CancellationToken::new();
-    let arbiter = hanniball_arbiter_svc::Arbiter::build(
-        db.clone(),
-        Options {
-            admin_token: ADMIN_TOKEN.into(),
-            clock: Clock::System,
-        },
-        shutdown.clone(),
-    )
-    .await
-    .expect("arbiter");
+    let options = Options {
+        admin_token: ADMIN_TOKEN.into(),
+        clock: Clock::System,
+    };
+    let (accounts_room, arbiter) = arbiter_and_accounts(&db, options, &shutdown)
+        .await
+        .expect("arbiter");
     let mut options = SchedulerOptions::new(ADMIN_TOKEN, &url);
     if !with_rating {
         options.rating_url = None;
     }
     options.tick = std::time::Duration::from_millis(50);
-    let accounts = arbiter.accounts().clone();
+    let accounts = accounts_room.directory().clone();
     let scheduler = Scheduler::build(db.clone(), accounts.clone(), &options, shutdown.clone())
         .await
         .expect("scheduler");
     let mut routes = tonic::service::RoutesBuilder::default();
+    accounts_room.add_to(&mut routes);
     arbiter.add_to(&mut routes);
     scheduler.add_to(&mut routes);
-    let mut names = hanniball_arbiter_svc::Arbiter::SERVICE_NAMES.to_vec();
+    let mut names = ArbiterService::SERVICE_NAMES.to_vec();
+    names.extend(hanniball_accounts_svc::Accounts::SERVICE_NAMES);
     names.extend(Scheduler::SERVICE_NAMES);
     if with_rating {
         use hanniball_rating_svc::{Rating, RatingOptions};
@@ -119,13 +119,99 @@ async fn serve_services(db_url: &str, with_rating: bool) -> (String, Cancellatio
     (url, shutdown)
 }
 
+/// Accounts and the arbiter of one process on `db`: the arbiter asks Accounts directly.
+pub async fn arbiter_and_accounts(
+    db: &Db,
+    options: Options,
+    shutdown: &CancellationToken,
+) -> Result<(hanniball_accounts_svc::Accounts, ArbiterService), hanniball_svc_kit::ServiceError> {
+    let accounts = hanniball_accounts_svc::Accounts::build(
+        db,
+        options.admin_token.clone(),
+        options.clock.clone(),
+        shutdown.clone(),
+    )
+    .await?;
+    let arbiter = ArbiterService::build(
+        db.clone(),
+        accounts.directory().clone(),
+        options,
+        shutdown.clone(),
+    )
+    .await?;
+    Ok((accounts, arbiter))
+}
+
+/// A running arbiter server (Accounts beside it).
+#[derive(Debug)]
+pub struct Running {
+    /// The address it listens on.
+    pub addr: std::net::SocketAddr,
+    /// Its hub (tests look inside).
+    pub hub: Arc<hanniball_arbiter_svc::Hub>,
+    /// Accounts served beside it.
+    pub accounts: hanniball_accounts_svc::Accounts,
+    served: hanniball_svc_kit::Served,
+}
+
+impl Running {
+    /// Stops gracefully: open streams end, in-flight calls finish, then the server returns.
+    pub async fn stop(self) -> Result<(), tonic::transport::Error> {
+        self.served.stop().await
+    }
+
+    /// Waits until the server stops (after `shutdown` is cancelled elsewhere).
+    pub async fn wait(self) -> Result<(), tonic::transport::Error> {
+        self.served.wait().await
+    }
+}
+
+/// Starts the arbiter and Accounts on `listener` with the default edge limits.
+pub async fn start_arbiter(
+    db: Db,
+    listener: TcpListener,
+    options: Options,
+    shutdown: CancellationToken,
+) -> Result<Running, hanniball_svc_kit::ServiceError> {
+    let limits = hanniball_svc_kit::EdgeLimits::default();
+    start_arbiter_with_limits(db, listener, options, limits, shutdown).await
+}
+
+/// [`start_arbiter`] with the given edge limits (the admin token is always trusted); the load
+/// benchmark turns the per-caller limits off to measure the server itself.
+pub async fn start_arbiter_with_limits(
+    db: Db,
+    listener: TcpListener,
+    options: Options,
+    limits: hanniball_svc_kit::EdgeLimits,
+    shutdown: CancellationToken,
+) -> Result<Running, hanniball_svc_kit::ServiceError> {
+    let mut limits = limits;
+    limits.admin_token = Some(options.admin_token.clone());
+    let (accounts, arbiter) = arbiter_and_accounts(&db, options, &shutdown).await?;
+    let mut routes = tonic::service::RoutesBuilder::default();
+    accounts.add_to(&mut routes);
+    arbiter.add_to(&mut routes);
+    let mut names = ArbiterService::SERVICE_NAMES.to_vec();
+    names.extend(hanniball_accounts_svc::Accounts::SERVICE_NAMES);
+    let served = hanniball_svc_kit::serve_with(listener, routes, &names, shutdown, limits)
+        .await
+        .map_err(|e| hanniball_svc_kit::ServiceError::Internal(format!("cannot serve: {e}")))?;
+    Ok(Running {
+        addr: served.addr,
+        hub: arbiter.hub,
+        accounts,
+        served,
+    })
+}
+
 /// Registers bot `name` through `accounts` (the admin's); returns its id and its first token.
 /// Accounts' tables in `db` (migrated), as the services of one process look callers up.
 pub async fn local_accounts(db: &Db) -> hanniball_svc_kit::Directory {
     let accounts = hanniball_accounts::Accounts::open(db)
         .await
         .expect("accounts");
-    hanniball_svc_kit::Directory::local(hanniball_arbiter_svc::lookup::LocalAccounts(accounts))
+    hanniball_svc_kit::Directory::local(hanniball_accounts_svc::lookup::LocalAccounts(accounts))
 }
 
 pub async fn register_bot(accounts: &mut Accounts, name: &str) -> (i64, String) {

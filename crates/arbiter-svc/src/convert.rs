@@ -1,6 +1,5 @@
 //! Domain types to protobuf messages and back: every conversion of this service in one file.
 
-use hanniball_accounts::Player;
 use hanniball_arbiter::{Clocks, Event, FinalResult, Reason, Status, TimeControl, TurnRecord};
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_rules::{EndReason, GameResult, Outcome, Side};
@@ -223,20 +222,4 @@ pub fn game_event(event: &Event, after: &StateView) -> pb::GameEvent {
         }),
     };
     pb::GameEvent { event: Some(event) }
-}
-
-pub fn player(row: &Player) -> hanniball_proto::accounts::v1::Player {
-    use hanniball_proto::accounts::v1::PlayerKind;
-    let kind = match row.kind.as_str() {
-        "bot" => PlayerKind::Bot,
-        "human" => PlayerKind::Human,
-        _ => PlayerKind::Unspecified,
-    };
-    hanniball_proto::accounts::v1::Player {
-        id: row.id.0,
-        name: row.name.clone(),
-        kind: kind as i32,
-        created_at_ms: row.created_at.0,
-        organiser: row.organiser,
-    }
 }

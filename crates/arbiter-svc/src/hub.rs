@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Duration;
 
-use hanniball_accounts::Accounts;
 use hanniball_arbiter::{
     ActionError, Actor, Event, GameId, Match, PlayerId, Setup, Status, Timestamp, Transition,
     TurnPlan, TurnRecord,
@@ -23,11 +22,11 @@ use crate::store::{NewGame, Store, StoreError, Write};
 use tokio::sync::{Mutex, Notify, broadcast};
 use tokio_util::sync::CancellationToken;
 
-use crate::clock::Clock;
 use crate::convert;
 use crate::error::{ServiceError, ServiceResult, refused, refused_in};
 use crate::view::{GameView, StateView};
 use crate::writer::Writer;
+use hanniball_svc_kit::Clock;
 
 /// How long a finished game stays loaded for readers before it is unloaded.
 const FINISHED_IDLE: Duration = Duration::from_secs(30);
@@ -96,10 +95,8 @@ struct Cell {
 #[derive(Debug)]
 pub struct Hub {
     pub store: Store,
-    /// Accounts' tables (players and tokens), served beside the arbiter: the hub checks a
-    /// game's players with it.
-    pub accounts: Accounts,
-    /// The same Accounts, as every service's auth asks it.
+    /// Accounts, as every service asks it (in this process or over gRPC): the hub checks a
+    /// game's players with it, the services' auth their tokens.
     pub directory: Directory,
     writer: Writer,
     pub clock: Clock,
@@ -122,13 +119,12 @@ impl Hub {
     #[must_use]
     pub fn new(
         store: Store,
-        accounts: Accounts,
+        directory: Directory,
         clock: Clock,
         shutdown: CancellationToken,
     ) -> Arc<Hub> {
         Arc::new(Hub {
-            directory: Directory::local(crate::lookup::LocalAccounts(accounts.clone())),
-            accounts,
+            directory,
             replicated: store.shared_by_replicas(),
             writer: Writer::start(store.clone()),
             store,
@@ -163,7 +159,7 @@ impl Hub {
             return self.view(id, true).await;
         }
         for (side, player) in [("white", setup.white), ("black", setup.black)] {
-            if self.accounts.player(player).await?.is_none() {
+            if self.directory.player(player).await?.is_none() {
                 return Err(ServiceError::NotFound {
                     what: "player",
                     id: format!("{player} ({side})"),
@@ -187,7 +183,7 @@ impl Hub {
             .collect();
         players.sort_unstable();
         players.dedup();
-        let known = self.accounts.player_names(&players).await?;
+        let known = self.directory.player_names(&players).await?;
         let now = self.clock.now();
         let mut checked: Vec<(Match, Option<String>)> = Vec::with_capacity(games.len());
         for (index, (setup, key)) in games.into_iter().enumerate() {

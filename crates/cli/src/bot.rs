@@ -61,6 +61,10 @@ pub struct BotArgs {
     /// reconnected, game_started, game_over, error, summary), for scripts.
     #[arg(long)]
     pub json: bool,
+    /// Accounts' URL, where it runs apart from the arbiter (`serve --only accounts`);
+    /// default: the server's.
+    #[arg(long)]
+    pub accounts: Option<String>,
 }
 
 /// A deadline on the wall clock (the bots crate reads no clock itself).
@@ -191,7 +195,7 @@ impl Bot {
         if let Some(name) = self.names.lock().expect("names lock").get(&id) {
             return name.clone();
         }
-        let Ok(channel) = self.channel() else {
+        let Ok(channel) = self.accounts_channel() else {
             return format!("player {id}");
         };
         let accounts = AccountsClient::with_interceptor(channel, Bearer::new(&self.token));
@@ -224,6 +228,16 @@ impl Bot {
         hanniball_client::connect_with(&self.server, &self.tls).context("bad server URL")
     }
 
+    /// Accounts' channel: `--accounts`, else the server's.
+    fn accounts_channel(&self) -> Result<Channel> {
+        match &self.args.accounts {
+            Some(url) => {
+                hanniball_client::connect_with(url, &self.tls).context("bad --accounts URL")
+            }
+            None => self.channel(),
+        }
+    }
+
     fn arbiter(&self) -> Result<Arbiter> {
         Ok(ArbiterClient::with_interceptor(
             self.channel()?,
@@ -245,7 +259,7 @@ impl Bot {
                 .with_context(|| format!("--time {}", crate::client::quoted(time)))?;
         }
         let mut accounts =
-            AccountsClient::with_interceptor(self.channel()?, Bearer::new(&self.token));
+            AccountsClient::with_interceptor(self.accounts_channel()?, Bearer::new(&self.token));
         let mut retry = Duration::from_secs(1);
         let me = loop {
             let mut request = tonic::Request::new(apb::WhoAmIRequest {});

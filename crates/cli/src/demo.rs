@@ -324,6 +324,7 @@ async fn register_bots(
                     // The demo tells the story itself; its bots speak only of trouble.
                     quiet: true,
                     json: false,
+                    accounts: None,
                 },
                 server,
                 &bot_token,

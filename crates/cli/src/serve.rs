@@ -41,8 +41,8 @@ pub struct MigrateArgs {
     /// Database URL (overrides database.url).
     #[arg(long)]
     database: Option<String>,
-    /// Migrate one service's tables only (the arbiter's with Accounts'), for a service that
-    /// runs on a database of its own (default: every service's).
+    /// Migrate one service's tables only (the arbiter's with Accounts', unless `accounts`), for
+    /// a service that runs on a database of its own (default: every service's).
     #[arg(long, value_enum)]
     only: Option<Service>,
 }
@@ -52,7 +52,7 @@ pub async fn migrate(args: MigrateArgs) -> Result<()> {
     if args.only == Some(Service::Web) {
         anyhow::bail!(
             "the web pages have no tables (they are a client of the API): nothing to migrate; \
-             --only takes arbiter, rating or scheduler"
+             --only takes accounts, arbiter, rating or scheduler"
         );
     }
     let mut settings = Settings::load(args.config.as_deref())?;
@@ -75,6 +75,9 @@ pub async fn migrate(args: MigrateArgs) -> Result<()> {
 async fn migrate_all(url: &str, only: Option<Service>) -> Result<(), hanniball_db::StoreError> {
     let runs = |service: Service| only.is_none_or(|only| only == service);
     let db = Db::connect(url).await?;
+    if runs(Service::Accounts) || runs(Service::Arbiter) {
+        hanniball_accounts_svc::Accounts::migrate(&db).await?;
+    }
     if runs(Service::Arbiter) {
         hanniball_arbiter_svc::Arbiter::migrate(&db).await?;
     }
@@ -90,7 +93,10 @@ async fn migrate_all(url: &str, only: Option<Service>) -> Result<(), hanniball_d
 /// The services of the backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Service {
-    /// Games, rules, clocks, accounts.
+    /// Players, tokens, passwords and sessions (served with the arbiter unless
+    /// `services.accounts_url` names another process).
+    Accounts,
+    /// Games, rules, clocks (and Accounts, unless `services.accounts_url` is set).
     Arbiter,
     /// Ratings, leaderboards, history.
     Rating,
@@ -426,6 +432,8 @@ pub(crate) async fn start_web(
     };
     let options = hanniball_web::WebOptions {
         arbiter_url: or_here(&settings.services.arbiter_url),
+        accounts_url: (!settings.services.accounts_url.is_empty())
+            .then(|| settings.services.accounts_url.clone()),
         scheduler_url: Some(or_here(&settings.services.scheduler_url)),
         rating_url: Some(or_here(&settings.services.rating_url)),
         token: if settings.web.token.is_empty() {
@@ -622,34 +630,32 @@ pub async fn launch(
     let runs = |service: Service| only.is_none_or(|only| only == service);
     let mut routes = RoutesBuilder::default();
     let mut names: Vec<&'static str> = Vec::new();
-    // Accounts is served by the arbiter: the other services of this process ask it directly;
-    // without it here, they ask the arbiter's process over gRPC (its tables are not here).
-    let accounts = if runs(Service::Arbiter) {
+    let accounts = launch_accounts(
+        settings,
+        &db,
+        token,
+        only,
+        &here,
+        (&mut routes, &mut names),
+        &shutdown,
+    )
+    .await?;
+    let accounts = || {
+        accounts
+            .clone()
+            .expect("made when the arbiter, rating or the scheduler runs here")
+    };
+    if runs(Service::Arbiter) {
         let options = Options {
             admin_token: token.clone(),
             clock: Clock::System,
         };
-        let arbiter = Arbiter::build(db.clone(), options, shutdown.clone())
+        let arbiter = Arbiter::build(db.clone(), accounts(), options, shutdown.clone())
             .await
             .map_err(|error| anyhow::anyhow!("{error}"))?;
         arbiter.add_to(&mut routes);
         names.extend(Arbiter::SERVICE_NAMES);
-        Some(arbiter.accounts().clone())
-    } else if runs(Service::Rating) || runs(Service::Scheduler) {
-        let url = or_here(&settings.services.arbiter_url);
-        let tls = tls_for(&settings.services.arbiter_url);
-        Some(
-            Directory::remote(&url, &tls, token.clone(), shutdown.clone())
-                .with_context(|| format!("services.arbiter_url {url:?} (Accounts)"))?,
-        )
-    } else {
-        None
-    };
-    let accounts = || {
-        accounts
-            .clone()
-            .expect("made when rating or the scheduler runs here")
-    };
+    }
     if runs(Service::Rating) {
         let mut options = hanniball_rating_svc::RatingOptions::new(token);
         options.arbiter_url = Some(or_here(&settings.services.arbiter_url));
@@ -725,4 +731,60 @@ fn redact(url: &str) -> String {
         }
         _ => url.to_owned(),
     }
+}
+
+/// Accounts for [`launch`]: served here when asked alone, in the whole process, or beside the
+/// arbiter when no `services.accounts_url` names another process (the other services of this
+/// process then ask it directly); else, when a service here needs it, reached over gRPC (at
+/// `services.accounts_url`, or the arbiter's URL). `None` when nothing here needs it.
+async fn launch_accounts(
+    settings: &Settings,
+    db: &Db,
+    token: &hanniball_svc_kit::AdminToken,
+    only: Option<Service>,
+    here: &str,
+    (routes, names): (&mut RoutesBuilder, &mut Vec<&'static str>),
+    shutdown: &CancellationToken,
+) -> Result<Option<Directory>> {
+    let runs = |service: Service| only.is_none_or(|only| only == service);
+    let configured_or_here = |url: &str| {
+        if url.is_empty() {
+            (here.to_owned(), hanniball_svc_kit::ClientTls::default())
+        } else {
+            (url.to_owned(), settings.services.tls.client())
+        }
+    };
+    let accounts_elsewhere = !settings.services.accounts_url.is_empty();
+    let accounts_here = match only {
+        None => !accounts_elsewhere,
+        Some(Service::Accounts) => true,
+        Some(Service::Arbiter) => !accounts_elsewhere,
+        Some(_) => false,
+    };
+    Ok(if accounts_here {
+        let room = hanniball_accounts_svc::Accounts::build(
+            db,
+            token.clone(),
+            Clock::System,
+            shutdown.clone(),
+        )
+        .await
+        .map_err(|error| anyhow::anyhow!("{error}"))?;
+        room.add_to(routes);
+        names.extend(hanniball_accounts_svc::Accounts::SERVICE_NAMES);
+        Some(room.directory().clone())
+    } else if runs(Service::Arbiter) || runs(Service::Rating) || runs(Service::Scheduler) {
+        let configured = if accounts_elsewhere {
+            &settings.services.accounts_url
+        } else {
+            &settings.services.arbiter_url
+        };
+        let (url, tls) = configured_or_here(configured);
+        Some(
+            Directory::remote(&url, &tls, token.clone(), shutdown.clone())
+                .with_context(|| format!("services.accounts_url {url:?} (Accounts)"))?,
+        )
+    } else {
+        None
+    })
 }

@@ -49,6 +49,9 @@ pub const DEFAULT_WEB_LISTEN: &str = "127.0.0.1:8080";
 pub struct Services {
     /// The arbiter's URL for the services that call it (scheduler, rating); empty: this process.
     pub arbiter_url: String,
+    /// Accounts' URL when it runs in a process of its own (`serve --only accounts`); empty:
+    /// served with the arbiter (this process, or `arbiter_url`).
+    pub accounts_url: String,
     /// The rating service's URL for the scheduler and the web pages; empty: this process.
     pub rating_url: String,
     /// The scheduler's URL for the web pages; empty: this process.
@@ -242,6 +245,7 @@ impl Settings {
             .set_default("log.filter", "info")?
             .set_default("log.format", "text")?
             .set_default("services.arbiter_url", "")?
+            .set_default("services.accounts_url", "")?
             .set_default("services.rating_url", "")?
             .set_default("services.scheduler_url", "")?
             .set_default("matchmaking.base_window", 100)?

@@ -7,6 +7,7 @@
 //! no process set-up.
 
 pub mod auth;
+pub mod clock;
 pub mod directory;
 pub mod edge;
 pub mod failure;
@@ -17,6 +18,7 @@ pub mod server;
 pub mod tls;
 
 pub use auth::{AdminToken, Auth, AuthError, Caller, Grant, Scope, Scopes};
+pub use clock::{Clock, ManualClock};
 pub use directory::{Directory, Lookup, Player, Token, TokenEvent};
 pub use edge::{EdgeLayer, EdgeLimits};
 pub use failure::{ServiceError, ServiceResult, internal_status, store_status};

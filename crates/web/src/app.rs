@@ -31,8 +31,10 @@ type Rating = RatingClient<InterceptedService<Channel, Bearer>>;
 /// Where the web part finds the API, and as whom it calls.
 #[derive(Clone, Debug)]
 pub struct WebOptions {
-    /// The arbiter (accounts are served with it); several URLs separated by commas balance.
+    /// The arbiter; several URLs separated by commas balance.
     pub arbiter_url: String,
+    /// Accounts, when it runs apart from the arbiter (`None`: at `arbiter_url`).
+    pub accounts_url: Option<String>,
     /// The scheduler, for tournament pages (`None`: none).
     pub scheduler_url: Option<String>,
     /// The rating service, for ladder pages (`None`: none).
@@ -55,6 +57,7 @@ impl WebOptions {
     pub fn new(arbiter_url: &str, token: &str) -> WebOptions {
         WebOptions {
             arbiter_url: arbiter_url.to_owned(),
+            accounts_url: None,
             scheduler_url: None,
             rating_url: None,
             token: token.to_owned(),
@@ -82,8 +85,8 @@ pub(crate) struct Api {
     pub(crate) rating: Option<Rating>,
     pub(crate) feeds: std::sync::Arc<Feeds>,
     pub(crate) tournaments: std::sync::Arc<TournamentFeeds>,
-    /// The connections, for calls made as a signed-in visitor.
-    channel: Channel,
+    /// The connections, for calls made as a signed-in visitor (Accounts', the scheduler's).
+    accounts_channel: Channel,
     scheduler_channel: Option<Channel>,
     pub(crate) sign_ins: std::sync::Arc<SignInLimit>,
     pub(crate) done: std::sync::Arc<Done>,
@@ -103,16 +106,17 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
             .transpose()
     };
     let scheduler_channel = other(&options.scheduler_url)?;
+    let accounts_channel = other(&options.accounts_url)?.unwrap_or_else(|| channel.clone());
     let api = Api {
         arbiter: ArbiterClient::with_interceptor(channel.clone(), bearer.clone()),
-        accounts: AccountsClient::with_interceptor(channel.clone(), bearer.clone()),
+        accounts: AccountsClient::with_interceptor(accounts_channel.clone(), bearer.clone()),
         scheduler: scheduler_channel
             .clone()
             .map(|c| SchedulerClient::with_interceptor(c, bearer.clone())),
         rating: other(&options.rating_url)?.map(|c| RatingClient::with_interceptor(c, bearer)),
         feeds: std::sync::Arc::default(),
         tournaments: std::sync::Arc::default(),
-        channel,
+        accounts_channel,
         scheduler_channel,
         sign_ins: std::sync::Arc::new(SignInLimit::new(options.failed_sign_ins_per_minute)),
         done: std::sync::Arc::default(),
@@ -267,7 +271,10 @@ impl Api {
     pub(crate) fn as_user(&self, token: &str) -> UserApi {
         let bearer = Bearer::new(token);
         UserApi {
-            accounts: AccountsClient::with_interceptor(self.channel.clone(), bearer.clone()),
+            accounts: AccountsClient::with_interceptor(
+                self.accounts_channel.clone(),
+                bearer.clone(),
+            ),
             scheduler: self
                 .scheduler_channel
                 .clone()

@@ -260,7 +260,7 @@ async fn the_consumer_waits_for_an_arbiter_that_starts_later() {
             clock,
         };
         let running =
-            hanniball_arbiter_svc::start(store, listener, options, CancellationToken::new())
+            hanniball_e2e::start_arbiter(store, listener, options, CancellationToken::new())
                 .await
                 .expect("arbiter starts");
         let server = TestServer {

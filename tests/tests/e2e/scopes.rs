@@ -646,10 +646,10 @@ async fn serve(db: &str) -> (String, CancellationToken) {
         admin_token: ADMIN_TOKEN.into(),
         clock: Clock::System,
     };
-    let arbiter = Arbiter::build(db.clone(), options, shutdown.clone())
+    let (accounts_room, arbiter) = hanniball_e2e::arbiter_and_accounts(&db, options, &shutdown)
         .await
         .expect("arbiter");
-    let accounts = arbiter.accounts().clone();
+    let accounts = accounts_room.directory().clone();
     let rating = Rating::build(
         db.clone(),
         accounts.clone(),
@@ -664,10 +664,12 @@ async fn serve(db: &str) -> (String, CancellationToken) {
         .await
         .expect("scheduler");
     let mut routes = RoutesBuilder::default();
+    accounts_room.add_to(&mut routes);
     arbiter.add_to(&mut routes);
     rating.add_to(&mut routes);
     scheduler.add_to(&mut routes);
     let mut names = Arbiter::SERVICE_NAMES.to_vec();
+    names.extend(hanniball_accounts_svc::Accounts::SERVICE_NAMES);
     names.extend(Rating::SERVICE_NAMES);
     names.extend(Scheduler::SERVICE_NAMES);
     hanniball_svc_kit::serve(listener, routes, &names, shutdown.clone())

@@ -1,8 +1,9 @@
-//! The three services as separate processes, each on a database of its own (SQLite files, and
-//! PostgreSQL databases when `HANNIBALL_TEST_POSTGRES_URL` is set): each database holds its
-//! service's tables only, a rated Swiss among bot processes is played to its end, a revoked
-//! token is refused by every service within about a second and ends the arbiter's stream, and
-//! each service survives a kill -9 and a restart.
+//! The four services (Accounts, arbiter, rating, scheduler) as separate processes, each on a
+//! database of its own (SQLite files, and PostgreSQL databases when
+//! `HANNIBALL_TEST_POSTGRES_URL` is set): each database holds its service's tables only, a rated
+//! Swiss among bot processes is played to its end, a revoked token is refused by every service
+//! within about a second and ends the arbiter's stream, and each service survives a kill -9 and
+//! a restart.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -29,15 +30,13 @@ fn ok(args: &[&str]) -> String {
     common::ok_as(ADMIN, args)
 }
 
-/// The tables each service owns (Accounts' go with the arbiter).
+/// The tables each service owns.
+const ACCOUNTS_TABLES: &[&str] = &["passwords", "players", "tokens"];
 const ARBITER_TABLES: &[&str] = &[
     "clock_leases",
     "games",
-    "passwords",
-    "players",
     "result_corrections",
     "results_outbox",
-    "tokens",
     "turns",
 ];
 const RATING_TABLES: &[&str] = &["rating_cursor", "rating_events", "ratings"];
@@ -105,13 +104,15 @@ fn serve(dir: &Path, name: &str, listen: &str, env: &[(String, String)]) -> (Kil
     common::serve_args(dir, &["--only", name, "--listen", listen], &env)
 }
 
-fn bot(server: &str, token: &str, strategy: &str) -> KillOnDrop {
+fn bot(server: &str, accounts: &str, token: &str, strategy: &str) -> KillOnDrop {
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_hanniball"))
         .args([
             "bot",
             "run",
             "--server",
             server,
+            "--accounts",
+            accounts,
             "--token",
             token,
             "--strategy",
@@ -167,11 +168,11 @@ async fn channel(url: &str) -> Channel {
         .expect("connect")
 }
 
-/// The databases of one run: the arbiter's (with Accounts), the rating service's, the
-/// scheduler's.
-fn databases(dir: &Path) -> Vec<[String; 3]> {
+/// The databases of one run: Accounts', the arbiter's, the rating service's, the scheduler's.
+fn databases(dir: &Path) -> Vec<[String; 4]> {
     let sqlite = |name: &str| format!("sqlite://{}?mode=rwc", dir.join(name).display());
     let mut runs = vec![[
+        sqlite("accounts.sqlite"),
         sqlite("arbiter.sqlite"),
         sqlite("rating.sqlite"),
         sqlite("scheduler.sqlite"),
@@ -183,39 +184,46 @@ fn databases(dir: &Path) -> Vec<[String; 3]> {
                 .block_on(hanniball_db::testing::postgres_url(&base))
                 .expect("a fresh PostgreSQL database")
         };
-        runs.push([fresh(), fresh(), fresh()]);
+        runs.push([fresh(), fresh(), fresh(), fresh()]);
     }
     runs
 }
 
 #[test]
-fn three_services_on_three_databases_play_a_rated_swiss_and_survive_kill_9() {
+fn four_services_on_four_databases_play_a_rated_swiss_and_survive_kill_9() {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     let root = std::env::temp_dir().join(format!("hb-three-{}-{nanos}", std::process::id()));
-    for (run, [arbiter_db, rating_db, scheduler_db]) in databases(&root).into_iter().enumerate() {
+    for (run, dbs) in databases(&root).into_iter().enumerate() {
         let dir = root.join(run.to_string());
         std::fs::create_dir_all(&dir).expect("dir");
-        play(&dir, &arbiter_db, &rating_db, &scheduler_db);
+        play(&dir, &dbs);
     }
 }
 
-fn play(dir: &Path, arbiter_db: &str, rating_db: &str, scheduler_db: &str) {
+fn play(dir: &Path, [accounts_db, arbiter_db, rating_db, scheduler_db]: &[String; 4]) {
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    let mut arbiter = Service::start("arbiter", dir, arbiter_db, &[]);
+    let mut accounts = Service::start("accounts", dir, accounts_db, &[]);
+    let accounts_url = accounts.url.clone();
+    let to_accounts = ("HANNIBALL__SERVICES__ACCOUNTS_URL", accounts_url.as_str());
+    let mut arbiter = Service::start("arbiter", dir, arbiter_db, &[to_accounts]);
     let arbiter_url = arbiter.url.clone();
     let mut rating = Service::start(
         "rating",
         dir,
         rating_db,
-        &[("HANNIBALL__SERVICES__ARBITER_URL", &arbiter_url)],
+        &[
+            to_accounts,
+            ("HANNIBALL__SERVICES__ARBITER_URL", &arbiter_url),
+        ],
     );
     let mut scheduler = Service::start(
         "scheduler",
         dir,
         scheduler_db,
         &[
+            to_accounts,
             ("HANNIBALL__SERVICES__ARBITER_URL", &arbiter_url),
             ("HANNIBALL__SERVICES__RATING_URL", &rating.url),
         ],
@@ -223,6 +231,7 @@ fn play(dir: &Path, arbiter_db: &str, rating_db: &str, scheduler_db: &str) {
 
     // Each database holds its own service's tables and nobody else's.
     for (db, owned) in [
+        (accounts_db.as_str(), ACCOUNTS_TABLES),
         (arbiter_db, ARBITER_TABLES),
         (rating_db, RATING_TABLES),
         (scheduler_db, SCHEDULER_TABLES),
@@ -243,10 +252,10 @@ fn play(dir: &Path, arbiter_db: &str, rating_db: &str, scheduler_db: &str) {
     let mut bots = Vec::new();
     let mut ids = Vec::new();
     for (i, name) in names.iter().enumerate() {
-        let (id, token) = register(&arbiter_url, name);
+        let (id, token) = register(&accounts_url, name);
         ids.push(id);
         let strategy = if i % 2 == 0 { "greedy" } else { "random" };
-        bots.push(bot(&arbiter_url, &token, strategy));
+        bots.push(bot(&arbiter_url, &accounts_url, &token, strategy));
     }
     let created = ok(&[
         "tournament",
@@ -283,7 +292,8 @@ fn play(dir: &Path, arbiter_db: &str, rating_db: &str, scheduler_db: &str) {
     );
     ok(&["tournament", "start", &id, "--server", &scheduler.url]);
 
-    revoked_everywhere(&runtime, &arbiter_url, &rating.url, &scheduler.url, &id);
+    let urls = [&*accounts_url, &*arbiter_url, &*rating.url, &*scheduler.url];
+    revoked_everywhere(&runtime, urls, &id);
 
     // kill -9 of each service in turn while the tournament runs; each comes back on its port
     // and database, and the others (and the bots) carry on with it.
@@ -292,6 +302,7 @@ fn play(dir: &Path, arbiter_db: &str, rating_db: &str, scheduler_db: &str) {
         t.current_round >= n || t.status == spb::TournamentStatus::Finished as i32
     };
     wait_for(120, "round 1 under way", || round(1));
+    accounts.kill_and_restart();
     arbiter.kill_and_restart();
     wait_for(300, "round 2", || round(2));
     rating.kill_and_restart();
@@ -438,20 +449,19 @@ fn corrected_in_three_processes(
     });
 }
 
-/// A token revoked through Accounts (the arbiter's process) ends its stream there and is refused
-/// by the rating service and the scheduler, each in another process, within about a second:
-/// they drop it when Accounts pushes the revocation, not when their 10 s cache lapses.
+/// A token revoked through Accounts (a process of its own) ends the arbiter's stream and is
+/// refused by the rating service and the scheduler, each in another process, within about a
+/// second: they drop it when Accounts pushes the revocation, not when their 10 s cache lapses.
 fn revoked_everywhere(
     runtime: &tokio::runtime::Runtime,
-    arbiter: &str,
-    rating: &str,
-    scheduler: &str,
+    [accounts, arbiter, rating, scheduler]: [&str; 4],
     tournament: &str,
 ) {
-    let (_, token) = register(arbiter, "three-watcher");
+    let (_, token) = register(accounts, "three-watcher");
     let tournament: i64 = tournament.parse().expect("tournament id");
     runtime.block_on(async {
-        let mut own = AccountsClient::with_interceptor(channel(arbiter).await, Bearer::new(&token));
+        let mut own =
+            AccountsClient::with_interceptor(channel(accounts).await, Bearer::new(&token));
         let token_id = own
             .who_am_i(apb::WhoAmIRequest {})
             .await
@@ -487,7 +497,7 @@ fn revoked_everywhere(
             .expect("the scheduler accepts it");
 
         let mut admin =
-            AccountsClient::with_interceptor(channel(arbiter).await, Bearer::new(ADMIN));
+            AccountsClient::with_interceptor(channel(accounts).await, Bearer::new(ADMIN));
         admin
             .revoke_token(apb::RevokeTokenRequest { token_id })
             .await

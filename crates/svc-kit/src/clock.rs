@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hanniball_arbiter::Timestamp;
+use hanniball_ids::Timestamp;
 use tokio::sync::watch;
 
 /// A source of time that can also wait for a moment to come.

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use hanniball_accounts::{Accounts, Player, StoreError, Token, TokenEvent};
-use hanniball_arbiter::PlayerId;
+use hanniball_ids::PlayerId;
 use hanniball_svc_kit::directory::TokenEvents;
 use tokio::sync::broadcast;
 

@@ -2,13 +2,12 @@
 //! table, checks, cache and revocation as any) marked with a label and always expiring, so every
 //! service accepts it and a revocation ends it everywhere at once.
 
-use hanniball_arbiter::Timestamp;
+use hanniball_ids::Timestamp;
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_svc_kit::auth::{Caller, Scope, hash_token, new_token};
 use hanniball_svc_kit::limits;
 use tonic::{Request, Status};
 
-use crate::convert;
 use crate::error::{ServiceError, ServiceResult};
 use crate::password;
 use crate::service::AccountsService;
@@ -60,7 +59,7 @@ impl AccountsService {
         &self,
         request: Request<apb::SetPasswordRequest>,
     ) -> Result<apb::SetPasswordResponse, Status> {
-        let grant = self.shared.grant(&request, Scope::Tokens).await?;
+        let grant = self.room.grant(&request, Scope::Tokens).await?;
         let r = request.into_inner();
         limits::text("new_password", &r.new_password, 4 * password::MAX_CHARS)?;
         limits::text(
@@ -72,7 +71,7 @@ impl AccountsService {
             .map_err(|why| Status::from(ServiceError::InvalidArgument(why)))?;
         let player = crate::service::own(grant.caller, r.player_id, "password")?;
         let player = self.player(player.0).await?.id;
-        let accounts = &self.shared.hub.accounts;
+        let accounts = &self.room.accounts;
         if let Caller::Player(_) = grant.caller
             && let Some(stored) = accounts
                 .password_hash(player)
@@ -91,7 +90,7 @@ impl AccountsService {
         let hash = blocking(move || password::hash(&new))
             .await?
             .map_err(ServiceError::Internal)?;
-        let now = self.shared.hub.clock.now();
+        let now = self.room.clock.now();
         let replaced = accounts
             .set_password(player, &hash, now)
             .await
@@ -118,16 +117,16 @@ impl AccountsService {
                 .into());
             }
         };
-        let now = self.shared.hub.clock.now();
+        let now = self.room.clock.now();
         let mut expires_at = Timestamp(now.0.saturating_add(seconds * 1_000));
-        let accounts = &self.shared.hub.accounts;
+        let accounts = &self.room.accounts;
         let (player, scopes) = if r.name.is_empty() && r.password.is_empty() {
             // A pasted token: a session for its holder, never more than it.
             // Any live token: a session never holds more than the token that opened it.
             let grant = self
-                .shared
+                .room
                 .auth
-                .grant(request.metadata(), &self.shared.hub.directory)
+                .grant(request.metadata(), &self.room.directory)
                 .await
                 .map_err(ServiceError::from)?;
             let Caller::Player(me) = grant.caller else {
@@ -197,7 +196,7 @@ impl AccountsService {
                 scopes: scopes.names(),
                 expires_at_ms: expires_at.0,
             }),
-            player: Some(convert::player(&player)),
+            player: Some(crate::service::player_message(&player)),
         })
     }
 
@@ -205,18 +204,18 @@ impl AccountsService {
         &self,
         request: Request<apb::RevokeSessionsRequest>,
     ) -> ServiceResult<apb::RevokeSessionsResponse> {
-        let grant = self.shared.grant(&request, Scope::Tokens).await?;
+        let grant = self.room.grant(&request, Scope::Tokens).await?;
         let player_id = request.get_ref().player_id;
         let player = crate::service::own(grant.caller, player_id, "sessions")?;
         let player = self.player(player.0).await?.id;
-        let accounts = &self.shared.hub.accounts;
-        let now = self.shared.hub.clock.now();
+        let accounts = &self.room.accounts;
+        let now = self.room.clock.now();
         let mut revoked = 0u32;
         for id in accounts.live_sessions(player, now).await? {
             if accounts.revoke_token(id, now).await? == Some(true) {
                 revoked += 1;
             }
-            self.shared.auth.revoked(id);
+            self.room.auth.revoked(id);
         }
         tracing::info!(player_id = %player, revoked, "sessions revoked");
         Ok(apb::RevokeSessionsResponse { revoked })

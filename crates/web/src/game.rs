@@ -393,7 +393,7 @@ mod tests {
         assert_eq!(
             date_time(86_400_000 + 61_000),
             (
-                "2 January 1970, 00:01 UTC".to_owned(),
+                "2\u{a0}January\u{a0}1970, 00:01 UTC".to_owned(),
                 "1970-01-02T00:01Z".to_owned()
             )
         );

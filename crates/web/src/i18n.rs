@@ -290,8 +290,8 @@ pub(crate) async fn language(
     response
 }
 
-/// A date as the language writes it (`29 November 2026`, `29 ноября 2026`, `1er mai 2026`),
-/// from milliseconds since the Unix epoch.
+/// A date as the language writes it (`29 November 2026`, `29 ноября 2026`, `1er mai 2026`, with
+/// no-break spaces), from milliseconds since the Unix epoch.
 pub(crate) fn date(ms: i64) -> String {
     let day = hanniball_rules::record::date(ms);
     let mut parts = day.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
@@ -613,17 +613,23 @@ mod tests {
         assert_eq!(
             at(Lang::En),
             (
-                "29 November 2026".to_owned(),
+                "29\u{a0}November\u{a0}2026".to_owned(),
                 "2.5".to_owned(),
                 "R3".to_owned()
             )
         );
-        assert_eq!(at(Lang::Ru).0, "29 ноября 2026");
+        assert_eq!(at(Lang::Ru).0, "29\u{a0}ноября\u{a0}2026");
         assert_eq!(at(Lang::Ru).1, "2,5");
-        assert_eq!(at(Lang::Fr).0, "29 novembre 2026");
+        assert_eq!(at(Lang::Fr).0, "29\u{a0}novembre\u{a0}2026");
         let first = 1_777_593_600_000; // 2026-05-01
-        assert_eq!(within(Lang::Fr, "/", || date(first)), "1er mai 2026");
-        assert_eq!(within(Lang::Ru, "/", || date(first)), "1 мая 2026");
+        assert_eq!(
+            within(Lang::Fr, "/", || date(first)),
+            "1er\u{a0}mai\u{a0}2026"
+        );
+        assert_eq!(
+            within(Lang::Ru, "/", || date(first)),
+            "1\u{a0}мая\u{a0}2026"
+        );
     }
 
     #[test]

@@ -54,7 +54,7 @@ points-count = { $count ->
    *[other] { $points } points
 }
 # The day, month (1–12) and year of a date.
-date = { $day } { $month ->
+date = { $day } { $month ->
     [1] January
     [2] February
     [3] March
@@ -67,7 +67,7 @@ date = { $day } { $month ->
     [10] October
     [11] November
    *[12] December
-} { $year }
+} { $year }
 date-time = { $date }, { $time } UTC
 col-game = Game
 col-games = Games
@@ -85,7 +85,6 @@ col-rank-long = Rank
 col-final-rank-title = final rank
 col-start-rank-title = starting rank
 col-number = No
-col-round = Round
 col-round-short = R{ $round }
 col-colour = Colour
 col-opponent = Opponent

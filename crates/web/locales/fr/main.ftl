@@ -56,7 +56,7 @@ points-count = { $count ->
 date = { $day ->
     [1] 1er
    *[other] { $day }
-} { $month ->
+} { $month ->
     [1] janvier
     [2] février
     [3] mars
@@ -69,7 +69,7 @@ date = { $day ->
     [10] octobre
     [11] novembre
    *[12] décembre
-} { $year }
+} { $year }
 date-time = { $date } à { $time } UTC
 col-game = Partie
 col-games = Parties
@@ -87,7 +87,6 @@ col-rank-long = Place
 col-final-rank-title = place finale
 col-start-rank-title = numéro de départ
 col-number = N°
-col-round = Ronde
 col-round-short = R{ $round }
 col-colour = Couleur
 col-opponent = Adversaire

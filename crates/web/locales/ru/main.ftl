@@ -57,7 +57,7 @@ points-count = { $count ->
     [many] { $points } очков
    *[other] { $points } очка
 }
-date = { $day } { $month ->
+date = { $day } { $month ->
     [1] января
     [2] февраля
     [3] марта
@@ -70,7 +70,7 @@ date = { $day } { $month ->
     [10] октября
     [11] ноября
    *[12] декабря
-} { $year }
+} { $year }
 date-time = { $date }, { $time } UTC
 col-game = Партия
 col-games = Партии
@@ -88,7 +88,6 @@ col-rank-long = Место
 col-final-rank-title = итоговое место
 col-start-rank-title = стартовый номер
 col-number = №
-col-round = Тур
 col-round-short = Т{ $round }
 col-colour = Цвет
 col-opponent = Соперник

@@ -419,7 +419,10 @@ mod tests {
 
     #[test]
     fn times_are_written_in_utc() {
-        assert_eq!(when(0), "1 January 1970, 00:00 UTC");
-        assert_eq!(when(1_795_910_400_000), "29 November 2026, 00:00 UTC");
+        assert_eq!(when(0), "1\u{a0}January\u{a0}1970, 00:00 UTC");
+        assert_eq!(
+            when(1_795_910_400_000),
+            "29\u{a0}November\u{a0}2026, 00:00 UTC"
+        );
     }
 }

@@ -304,6 +304,19 @@ pub(crate) fn date(ms: i64) -> String {
     tr!("date", day = day, month = month, year = year.to_string())
 }
 
+/// A date in the language's short, numeric form (`2026-11-29`, `29.11.2026`, `29/11/2026`), for
+/// narrow columns.
+pub(crate) fn date_short(ms: i64) -> String {
+    let day = hanniball_rules::record::date(ms);
+    let mut parts = day.split('.').map(str::to_owned);
+    let (year, month, day) = (
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+    );
+    tr!("date-short", day = day, month = month, year = year)
+}
+
 /// A date and a time of day (UTC) as the language writes them.
 pub(crate) fn date_time(ms: i64) -> String {
     let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
@@ -520,6 +533,13 @@ mod tests {
                     "tb-with-cut",
                     "stat-forfeits",
                     "pages",
+                    "account-sessions",
+                    "console-nav",
+                    "field-session",
+                    "create-bye-1",
+                    "create-bye-half",
+                    "bye-kind",
+                    "add-rating-auto",
                 ],
             };
             for (id, variables) in &english {
@@ -621,6 +641,9 @@ mod tests {
         assert_eq!(at(Lang::Ru).0, "29\u{a0}ноября\u{a0}2026");
         assert_eq!(at(Lang::Ru).1, "2,5");
         assert_eq!(at(Lang::Fr).0, "29\u{a0}novembre\u{a0}2026");
+        assert_eq!(within(Lang::En, "/", || date_short(day)), "2026-11-29");
+        assert_eq!(within(Lang::Ru, "/", || date_short(day)), "29.11.2026");
+        assert_eq!(within(Lang::Fr, "/", || date_short(day)), "29/11/2026");
         let first = 1_777_593_600_000; // 2026-05-01
         assert_eq!(
             within(Lang::Fr, "/", || date(first)),

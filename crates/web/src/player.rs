@@ -222,7 +222,7 @@ async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> Markup {
                             tr {
                                 td {
                                     a href={ "/games/" (game.id) } { (game.id) } " "
-                                    span.kind { (game.kind) " · " (crate::i18n::date(game.created_at_ms)) }
+                                    span.kind { (game.kind) " · " (crate::i18n::date_short(game.created_at_ms)) }
                                 }
                                 td { @if white { (tr!("white")) } @else { (tr!("black")) } }
                                 td { (player_link(opponent, names.get(&opponent).map_or("", String::as_str))) }

@@ -742,7 +742,7 @@ async fn pages_load_their_scripts_from_the_site_and_the_policy_allows_no_other()
 }
 
 /// The messages of one language's `.ftl` file that are plain text (no placeable, one line), by id.
-fn plain_messages(lang: &str) -> std::collections::BTreeMap<String, String> {
+pub(crate) fn plain_messages(lang: &str) -> std::collections::BTreeMap<String, String> {
     let path = format!(
         "{}/../web/locales/{lang}/main.ftl",
         env!("CARGO_MANIFEST_DIR")
@@ -759,7 +759,7 @@ fn plain_messages(lang: &str) -> std::collections::BTreeMap<String, String> {
 /// What a person reads on a page in its language: the text between its tags (style sheet,
 /// scripts and what is marked English left out) and the titles, labels and placeholders of its
 /// elements, a piece a line, unescaped.
-fn words(html: &str) -> String {
+pub(crate) fn words(html: &str) -> String {
     let mut out = Vec::new();
     let mut rest = html;
     while let Some(start) = rest.find('<') {

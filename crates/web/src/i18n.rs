@@ -327,6 +327,16 @@ pub(crate) fn date_time(ms: i64) -> String {
     )
 }
 
+/// [`date_time`] with the short form of the date, for narrow columns.
+pub(crate) fn date_time_short(ms: i64) -> String {
+    let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
+    tr!(
+        "date-time",
+        date = date_short(ms),
+        time = format!("{:02}:{:02}", minutes / 60, minutes % 60)
+    )
+}
+
 /// A decimal number's text (`2.5`, `-3.0`, `+12.4`) with the language's decimal separator
 /// (`2,5` in Russian and French); any other text as it is.
 pub(crate) fn decimal(text: &str) -> String {

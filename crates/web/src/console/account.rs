@@ -296,9 +296,10 @@ pub(crate) async fn account_page(
     layout(&tr!("account-title"), &visitor, done.as_ref(), body)
 }
 
-/// A time in UTC as people read it in their language (`29 November 2026, 14:05 UTC`).
+/// A time in UTC as people read it in their language, short enough for the sessions' table
+/// (`2026-11-29, 14:05 UTC`, `29.11.2026, 14:05 UTC`).
 fn when(ms: i64) -> String {
-    crate::game::date_time(ms).0
+    crate::i18n::date_time_short(ms)
 }
 
 /// `POST /account/password`.
@@ -412,10 +413,11 @@ mod tests {
 
     #[test]
     fn times_are_written_in_utc() {
-        assert_eq!(when(0), "1\u{a0}January\u{a0}1970, 00:00 UTC");
+        assert_eq!(when(0), "1970-01-01, 00:00 UTC");
+        assert_eq!(when(1_795_910_400_000), "2026-11-29, 00:00 UTC");
         assert_eq!(
-            when(1_795_910_400_000),
-            "29\u{a0}November\u{a0}2026, 00:00 UTC"
+            crate::i18n::within(crate::i18n::Lang::Fr, "/", || when(1_795_910_400_000)),
+            "29/11/2026 à 00:00 UTC"
         );
     }
 }

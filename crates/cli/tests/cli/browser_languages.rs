@@ -37,7 +37,7 @@ async fn each_language_shows_the_same_numbers_and_fits_the_screen() {
     let Some((_driver, client)) = browser(&dir).await else {
         return;
     };
-    let (served, web) = ServedGame::start_with_web(&dir).await;
+    let (mut served, web) = ServedGame::start_with_web(&dir).await;
     let club = club_tournament(&served).await;
     let base = format!("http://{web}");
     let tournament = format!("{base}/tournaments/{club}");
@@ -230,6 +230,28 @@ async fn each_language_shows_the_same_numbers_and_fits_the_screen() {
             }
         }
     }
+    // A live game in French (the language chosen last): a turn played comes in with French words.
+    client
+        .goto(&format!("{base}/games/{game}"))
+        .await
+        .expect("the game");
+    assert_eq!(
+        text(&client, "#status").await,
+        "Aux blancs de jouer, coup 1"
+    );
+    js(&client, "window.stayed = true; return null;").await;
+    served.play(1, "d4-c6").await.expect("turn 1");
+    eventually("the turn, in French", || async {
+        text(&client, "#status").await == "Aux noirs de jouer, coup 2"
+    })
+    .await;
+    assert_eq!(
+        js(&client, "return window.stayed === true;")
+            .await
+            .as_bool(),
+        Some(true),
+        "no reload: the turn came live"
+    );
     client.close().await.expect("close the browser");
     std::fs::remove_dir_all(&dir).ok();
 }

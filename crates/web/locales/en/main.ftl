@@ -229,6 +229,20 @@ to-move = { $side ->
     [white] White
    *[black] Black
 } to move, turn { $turn }
+# How a game ended: the score and the reason, or the reason alone.
+result-summary = { $score } { $reason }
+end-goal = goal
+end-own-goal = own-goal
+end-no-legal-turn = no-legal-turn
+end-max-turns = max-turns
+end-dead-end = dead-end
+end-resignation = resignation
+end-time = time
+end-agreement = agreement
+end-aborted = aborted
+end-adjudication = adjudication
+end-forfeit = forfeit
+end-over-the-board = over-the-board
 time-control = time control { $control }
 round-board = round { $round } · board { $board }
 queue = matchmaking queue

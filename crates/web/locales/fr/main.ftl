@@ -236,6 +236,20 @@ to-move = { $side ->
     [white] Aux blancs
    *[black] Aux noirs
 } de jouer, coup { $turn }
+# How a game ended: the score and the reason, or the reason alone.
+result-summary = { $score } ({ $reason })
+end-goal = but
+end-own-goal = but contre son camp
+end-no-legal-turn = aucun coup légal
+end-max-turns = limite de coups
+end-dead-end = impasse
+end-resignation = abandon
+end-time = temps dépassé
+end-agreement = accord mutuel
+end-aborted = partie annulée
+end-adjudication = décision de l’arbitre
+end-forfeit = forfait
+end-over-the-board = jouée sur l’échiquier
 time-control = cadence { $control }
 round-board = ronde { $round } · table { $board }
 queue = file d’attente

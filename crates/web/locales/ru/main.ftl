@@ -234,6 +234,20 @@ to-move = { $side ->
     [white] Ходят белые
    *[black] Ходят чёрные
 }, ход { $turn }
+# How a game ended: the score and the reason, or the reason alone.
+result-summary = { $score } ({ $reason })
+end-goal = гол
+end-own-goal = автогол
+end-no-legal-turn = нет допустимого хода
+end-max-turns = предел числа ходов
+end-dead-end = тупик
+end-resignation = сдача
+end-time = просрочка времени
+end-agreement = по соглашению
+end-aborted = партия отменена
+end-adjudication = решение судьи
+end-forfeit = неявка
+end-over-the-board = сыграна за доской
 time-control = контроль времени { $control }
 round-board = тур { $round } · доска { $board }
 queue = очередь подбора соперников

@@ -39,7 +39,7 @@ white = белые
 black = чёрные
 playing = идёт
 rated = рейтинговая
-unrated = без рейтинга
+unrated = нерейтинговая
 untimed = без контроля времени
 player-number = игрок { $id }
 game-number = партия { $id }
@@ -105,7 +105,7 @@ col-why = Причина
 
 ## Главная
 
-home-title = Партии онлайн, турниры и рейтинг-листы
+home-title = Идущие партии, турниры и рейтинг-листы
 home-live = Идущие партии
 home-finished = Недавно завершённые
 home-tournaments = Турниры

@@ -187,7 +187,8 @@ pub(crate) async fn card_page(
             // The round and the opponent first: on a phone they stay in view as the rest scrolls.
             table.fixed.card {
                 thead { tr {
-                    th scope="col" { (tr!("col-round")) } th.name scope="col" { (tr!("col-opponent")) }
+                    th scope="col" { abbr title=(tr!("stat-round-title")) { (tr!("stat-round")) } }
+                    th.name scope="col" { (tr!("col-opponent")) }
                     th scope="col" { (tr!("col-board")) } th scope="col" { (tr!("col-colour")) }
                     th scope="col" { (tr!("col-rating")) } th scope="col" { (tr!("col-result")) }
                     th scope="col" { (tr!("col-score")) }

@@ -95,12 +95,38 @@ pub(crate) fn side_name(side: i32) -> &'static str {
 /// The status line of a game.
 pub(crate) fn status_line(state: &pb::GameState) -> String {
     match &state.result {
-        Some(result) => tr!("game-over", summary = result.summary.as_str()),
+        Some(result) => tr!("game-over", summary = summary(result)),
         None => tr!(
             "to-move",
             side = side_name(state.side_to_move),
             turn = state.next_turn_number
         ),
+    }
+}
+
+/// A result in the page's language (`1-0 resignation`, `1-0 (сдача)`, `aborted`); the arbiter's
+/// own words for a reason this page does not know.
+fn summary(result: &pb::GameResult) -> String {
+    let reason = match pb::EndReason::try_from(result.reason) {
+        Ok(pb::EndReason::Goal) => tr!("end-goal"),
+        Ok(pb::EndReason::OwnGoal) => tr!("end-own-goal"),
+        Ok(pb::EndReason::NoLegalTurn) => tr!("end-no-legal-turn"),
+        Ok(pb::EndReason::MaxTurns) => tr!("end-max-turns"),
+        Ok(pb::EndReason::DeadEnd) => tr!("end-dead-end"),
+        Ok(pb::EndReason::Resignation) => tr!("end-resignation"),
+        Ok(pb::EndReason::Time) => tr!("end-time"),
+        Ok(pb::EndReason::Agreement) => tr!("end-agreement"),
+        Ok(pb::EndReason::Aborted) => tr!("end-aborted"),
+        Ok(pb::EndReason::Adjudication) => tr!("end-adjudication"),
+        Ok(pb::EndReason::Forfeit) => tr!("end-forfeit"),
+        Ok(pb::EndReason::OverTheBoard) => tr!("end-over-the-board"),
+        _ => return result.summary.clone(),
+    };
+    match pb::Outcome::try_from(result.outcome) {
+        Ok(pb::Outcome::WhiteWins) => tr!("result-summary", score = "1-0", reason = reason),
+        Ok(pb::Outcome::BlackWins) => tr!("result-summary", score = "0-1", reason = reason),
+        Ok(pb::Outcome::Draw) => tr!("result-summary", score = "1/2-1/2", reason = reason),
+        _ => reason,
     }
 }
 
@@ -393,7 +419,7 @@ mod tests {
         assert_eq!(
             date_time(86_400_000 + 61_000),
             (
-                "2 January 1970, 00:01 UTC".to_owned(),
+                "2\u{a0}January\u{a0}1970, 00:01 UTC".to_owned(),
                 "1970-01-02T00:01Z".to_owned()
             )
         );

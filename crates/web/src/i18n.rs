@@ -290,8 +290,8 @@ pub(crate) async fn language(
     response
 }
 
-/// A date as the language writes it (`29 November 2026`, `29 ноября 2026`, `1er mai 2026`),
-/// from milliseconds since the Unix epoch.
+/// A date as the language writes it (`29 November 2026`, `29 ноября 2026`, `1er mai 2026`, with
+/// no-break spaces), from milliseconds since the Unix epoch.
 pub(crate) fn date(ms: i64) -> String {
     let day = hanniball_rules::record::date(ms);
     let mut parts = day.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
@@ -304,12 +304,35 @@ pub(crate) fn date(ms: i64) -> String {
     tr!("date", day = day, month = month, year = year.to_string())
 }
 
+/// A date in the language's short, numeric form (`2026-11-29`, `29.11.2026`, `29/11/2026`), for
+/// narrow columns.
+pub(crate) fn date_short(ms: i64) -> String {
+    let day = hanniball_rules::record::date(ms);
+    let mut parts = day.split('.').map(str::to_owned);
+    let (year, month, day) = (
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+    );
+    tr!("date-short", day = day, month = month, year = year)
+}
+
 /// A date and a time of day (UTC) as the language writes them.
 pub(crate) fn date_time(ms: i64) -> String {
     let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
     tr!(
         "date-time",
         date = date(ms),
+        time = format!("{:02}:{:02}", minutes / 60, minutes % 60)
+    )
+}
+
+/// [`date_time`] with the short form of the date, for narrow columns.
+pub(crate) fn date_time_short(ms: i64) -> String {
+    let minutes = ms.div_euclid(60_000).rem_euclid(24 * 60);
+    tr!(
+        "date-time",
+        date = date_short(ms),
         time = format!("{:02}:{:02}", minutes / 60, minutes % 60)
     )
 }
@@ -520,6 +543,13 @@ mod tests {
                     "tb-with-cut",
                     "stat-forfeits",
                     "pages",
+                    "account-sessions",
+                    "console-nav",
+                    "field-session",
+                    "create-bye-1",
+                    "create-bye-half",
+                    "bye-kind",
+                    "add-rating-auto",
                 ],
             };
             for (id, variables) in &english {
@@ -613,17 +643,26 @@ mod tests {
         assert_eq!(
             at(Lang::En),
             (
-                "29 November 2026".to_owned(),
+                "29\u{a0}November\u{a0}2026".to_owned(),
                 "2.5".to_owned(),
                 "R3".to_owned()
             )
         );
-        assert_eq!(at(Lang::Ru).0, "29 ноября 2026");
+        assert_eq!(at(Lang::Ru).0, "29\u{a0}ноября\u{a0}2026");
         assert_eq!(at(Lang::Ru).1, "2,5");
-        assert_eq!(at(Lang::Fr).0, "29 novembre 2026");
+        assert_eq!(at(Lang::Fr).0, "29\u{a0}novembre\u{a0}2026");
+        assert_eq!(within(Lang::En, "/", || date_short(day)), "2026-11-29");
+        assert_eq!(within(Lang::Ru, "/", || date_short(day)), "29.11.2026");
+        assert_eq!(within(Lang::Fr, "/", || date_short(day)), "29/11/2026");
         let first = 1_777_593_600_000; // 2026-05-01
-        assert_eq!(within(Lang::Fr, "/", || date(first)), "1er mai 2026");
-        assert_eq!(within(Lang::Ru, "/", || date(first)), "1 мая 2026");
+        assert_eq!(
+            within(Lang::Fr, "/", || date(first)),
+            "1er\u{a0}mai\u{a0}2026"
+        );
+        assert_eq!(
+            within(Lang::Ru, "/", || date(first)),
+            "1\u{a0}мая\u{a0}2026"
+        );
     }
 
     #[test]

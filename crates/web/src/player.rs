@@ -222,7 +222,7 @@ async fn games_table(api: &Api, me: i64, games: &[pb::Game]) -> Markup {
                             tr {
                                 td {
                                     a href={ "/games/" (game.id) } { (game.id) } " "
-                                    span.kind { (game.kind) " · " (crate::i18n::date(game.created_at_ms)) }
+                                    span.kind { (game.kind) " · " (crate::i18n::date_short(game.created_at_ms)) }
                                 }
                                 td { @if white { (tr!("white")) } @else { (tr!("black")) } }
                                 td { (player_link(opponent, names.get(&opponent).map_or("", String::as_str))) }
@@ -253,12 +253,13 @@ mod tests {
         assert!(chart.starts_with("<svg") && chart.ends_with("</svg>"));
         assert!(
             chart.contains(
-                "from 2 January 1970 to 10 February 1970: from 1500 to 1550, lowest 1490, highest 1550"
+                "from 2\u{a0}January\u{a0}1970 to 10\u{a0}February\u{a0}1970: from 1500 to 1550, lowest 1490, highest 1550"
             ),
             "{chart}"
         );
         assert!(
-            chart.contains(">2 January 1970</text>") && chart.contains(">10 February 1970</text>")
+            chart.contains(">2\u{a0}January\u{a0}1970</text>")
+                && chart.contains(">10\u{a0}February\u{a0}1970</text>")
         );
         // Four points; the highest at the top of the plot, the lowest at its bottom.
         let points = chart.split("points=\"").nth(1).expect("points");

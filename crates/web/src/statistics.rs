@@ -174,9 +174,10 @@ pub(crate) async fn statistics_page(
                     thead { tr {
                         th scope="col" { abbr title=(tr!("stat-round-title")) { (tr!("stat-round")) } }
                         th scope="col" { abbr title=(tr!("stat-games-title")) { (tr!("stat-games")) } }
-                        th scope="col" { abbr title=(tr!("stat-white-title")) { "1–0" } }
-                        th scope="col" { abbr title=(tr!("stat-draw-title")) { "½–½" } }
-                        th scope="col" { abbr title=(tr!("stat-black-title")) { "0–1" } }
+                        // Word joiners: a score does not break at its dash when the headers wrap.
+                        th scope="col" { abbr title=(tr!("stat-white-title")) { "1\u{2060}–\u{2060}0" } }
+                        th scope="col" { abbr title=(tr!("stat-draw-title")) { "½\u{2060}–\u{2060}½" } }
+                        th scope="col" { abbr title=(tr!("stat-black-title")) { "0\u{2060}–\u{2060}1" } }
                         th scope="col" { abbr title=(tr!("stat-forfeits-title")) { (tr!("stat-forfeits")) } }
                         th scope="col" { abbr title=(tr!("stat-byes-title")) { (tr!("stat-byes")) } }
                         th scope="col" { abbr title=(tr!("stat-upsets-title")) { (tr!("stat-upsets")) } }

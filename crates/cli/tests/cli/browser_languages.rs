@@ -2,9 +2,10 @@
 //! through chromedriver): the header's switch (a plain link, no script) changes the language and
 //! it sticks from page to page; at 1366×900 and 390×844 a club tournament's standings and
 //! crosstable, a player's card and the statistics show the same numbers in English, Russian and
-//! French (decimals written as each language writes them); no page overflows sideways. Screenshots
-//! of every kind of page in each language at both sizes go to `target/tmp/browser-screenshots`
-//! (`lang-{en,ru,fr}-{desktop,phone}-{page}.png`) for a person to look at.
+//! French (decimals written as each language writes them); no page overflows sideways, the
+//! organisers' console's included. Screenshots of every kind of page in each language at both
+//! sizes go to `target/tmp/browser-screenshots` (`lang-{en,ru,fr}-{desktop,phone}-{page}.png`) for
+//! a person to look at.
 
 use crate::browser::{
     browser, club_tournament, eventually, js, overflow, screenshot, text, viewport,
@@ -36,7 +37,7 @@ async fn each_language_shows_the_same_numbers_and_fits_the_screen() {
     let Some((_driver, client)) = browser(&dir).await else {
         return;
     };
-    let (served, web) = ServedGame::start_with_web(&dir).await;
+    let (mut served, web) = ServedGame::start_with_web(&dir).await;
     let club = club_tournament(&served).await;
     let base = format!("http://{web}");
     let tournament = format!("{base}/tournaments/{club}");
@@ -51,6 +52,67 @@ async fn each_language_shows_the_same_numbers_and_fits_the_screen() {
         .expect("a card link");
     let game = served.game.id;
     let white = served.game.white_player_id;
+    // An organiser, signed in once: the console's pages are screenshot too.
+    let as_admin = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--server", served.url.as_str()]);
+        crate::common::ok_as(&served.admin, &all)
+    };
+    as_admin(&["player", "register", "Olga Organiser"]);
+    as_admin(&["player", "organiser", "Olga Organiser", "--grant"]);
+    crate::common::set_password(
+        &served.url,
+        &served.admin,
+        "Olga Organiser",
+        "olga's long password",
+    );
+    // The sign-in page in each language (`?lang=` as the switch's links say it).
+    for (size, (width, height), mobile) in
+        [("desktop", (1366, 900), false), ("phone", (390, 844), true)]
+    {
+        viewport(&client, width, height, mobile).await;
+        for lang in ["en", "ru", "fr"] {
+            client
+                .goto(&format!("{base}/sign-in?lang={lang}"))
+                .await
+                .expect("sign-in");
+            assert_eq!(
+                js(&client, "return document.documentElement.lang;")
+                    .await
+                    .as_str(),
+                Some(lang)
+            );
+            screenshot(&client, &format!("lang-{lang}-{size}-sign-in")).await;
+            let wrong = overflow(&client).await;
+            assert!(wrong.is_empty(), "{lang} sign-in at {width} px: {wrong}");
+        }
+    }
+    for (field, value) in [
+        ("name", "Olga Organiser"),
+        ("password", "olga's long password"),
+    ] {
+        client
+            .find(Locator::Css(&format!("input[name={field}]")))
+            .await
+            .expect("a field")
+            .send_keys(value)
+            .await
+            .expect("typed");
+    }
+    client
+        .find(Locator::Css("form[action='/sign-in'] button.big"))
+        .await
+        .expect("the button")
+        .click()
+        .await
+        .expect("signed in");
+    eventually("signed in", || async {
+        client
+            .current_url()
+            .await
+            .is_ok_and(|u| u.path() == "/console")
+    })
+    .await;
     // Every kind of page, for the screenshots and the overflow check.
     let others = [
         ("home", format!("{base}/")),
@@ -60,7 +122,13 @@ async fn each_language_shows_the_same_numbers_and_fits_the_screen() {
         ("ladder", format!("{base}/ladders/hanniball")),
         ("search", format!("{base}/search?q=a")),
         ("rules", format!("{base}/rules")),
-        ("sign-in", format!("{base}/sign-in")),
+        ("console", format!("{base}/console")),
+        (
+            "console-tournament",
+            format!("{base}/console/tournaments/{club}"),
+        ),
+        ("console-import", format!("{base}/console/import")),
+        ("account", format!("{base}/account")),
         ("not-found", format!("{base}/no-such-page")),
     ];
     let headings = [
@@ -73,7 +141,8 @@ async fn each_language_shows_the_same_numbers_and_fits_the_screen() {
     for (lang, heading) in headings {
         // The switch in the header: a link, then the language stays on every page.
         client.goto(&format!("{base}/")).await.expect("home");
-        if lang != "en" {
+        let current = js(&client, "return document.documentElement.lang;").await;
+        if current.as_str() != Some(lang) {
             client
                 .find(Locator::Css(&format!("#lang-{lang}")))
                 .await
@@ -161,6 +230,28 @@ async fn each_language_shows_the_same_numbers_and_fits_the_screen() {
             }
         }
     }
+    // A live game in French (the language chosen last): a turn played comes in with French words.
+    client
+        .goto(&format!("{base}/games/{game}"))
+        .await
+        .expect("the game");
+    assert_eq!(
+        text(&client, "#status").await,
+        "Aux blancs de jouer, coup 1"
+    );
+    js(&client, "window.stayed = true; return null;").await;
+    served.play(1, "d4-c6").await.expect("turn 1");
+    eventually("the turn, in French", || async {
+        text(&client, "#status").await == "Aux noirs de jouer, coup 2"
+    })
+    .await;
+    assert_eq!(
+        js(&client, "return window.stayed === true;")
+            .await
+            .as_bool(),
+        Some(true),
+        "no reload: the turn came live"
+    );
     client.close().await.expect("close the browser");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -434,3 +434,115 @@ fn the_console_is_safe_against_forged_and_repeated_forms() {
         "passwords are stored as Argon2id hashes"
     );
 }
+
+/// The console in English, Russian and French: every page of it (one's tournaments, the account,
+/// the import form, a running tournament's page with its players, results and corrections) says
+/// its language, shows no message id and none of the English words its language has its own for;
+/// a form's message comes back in the language of the page that sent it.
+#[test]
+fn the_console_reads_in_each_language() {
+    let dir = data_dir("console-languages");
+    let web = format!("127.0.0.1:{}", free_port());
+    let (_server, url) = serve(&dir, &[("HANNIBALL__SERVER__WEB_LISTEN", web.as_str())]);
+    let admin = std::fs::read_to_string(dir.join("admin-token")).expect("admin token");
+    let admin = admin.trim();
+    let as_admin = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--server", url.as_str()]);
+        ok_as(admin, &all)
+    };
+    for name in ["olga", "ann", "ben", "cat"] {
+        as_admin(&["player", "register", name]);
+    }
+    as_admin(&["player", "organiser", "olga", "--grant"]);
+    crate::common::set_password(&url, admin, "olga", "olga's long password");
+    let mut olga = Browser::new(&web);
+    // Signing in, in French: a wrong password is refused in French.
+    olga.cookies.push(("lang".to_owned(), "fr".to_owned()));
+    let wrong = olga.sign_in("olga", "not the password");
+    assert_eq!(wrong.code, 401);
+    assert!(
+        wrong.body.contains("Nom ou mot de passe incorrect."),
+        "{}",
+        wrong.body
+    );
+    assert_eq!(olga.sign_in("olga", "olga's long password").code, 303);
+    // A tournament created in Russian says so in Russian.
+    olga.cookies.retain(|(k, _)| k != "lang");
+    olga.cookies.push(("lang".to_owned(), "ru".to_owned()));
+    let csrf = olga.get("/console").csrf();
+    let made = olga.post(
+        "/console/tournaments",
+        &form(&[
+            ("csrf", &csrf),
+            ("once", "create-ru"),
+            ("name", "Клубный вечер"),
+            ("where", "board"),
+            ("system", "swiss"),
+            ("rounds", "3"),
+            ("bye_points", "2"),
+        ]),
+    );
+    assert_eq!(made.code, 303, "{}", made.body);
+    let location = made.header("location").expect("location").to_owned();
+    let shown = olga.get(&location);
+    assert!(
+        shown.body.contains("Турнир «Клубный вечер» создан"),
+        "{}",
+        shown.body
+    );
+    let id = location
+        .trim_start_matches("/console/tournaments/")
+        .split('?')
+        .next()
+        .expect("id")
+        .to_owned();
+    as_admin(&["tournament", "add", &id, "ann", "ben", "cat"]);
+    as_admin(&["tournament", "start", &id]);
+    as_admin(&["tournament", "result", &id, "1", "1", "1-0"]);
+
+    let english = crate::web::plain_messages("en");
+    let pages = [
+        "/console".to_owned(),
+        "/account".to_owned(),
+        "/console/import".to_owned(),
+        format!("/console/tournaments/{id}"),
+        format!("/console/tournaments/{id}?q=a"),
+    ];
+    for lang in ["en", "ru", "fr"] {
+        let own = crate::web::plain_messages(lang);
+        let foreign: Vec<&String> = english
+            .iter()
+            .filter(|(id, text)| text.chars().count() >= 8 && own.get(*id) != Some(*text))
+            .map(|(_, text)| text)
+            .collect();
+        olga.cookies.retain(|(k, _)| k != "lang");
+        olga.cookies.push(("lang".to_owned(), lang.to_owned()));
+        for path in &pages {
+            let page = olga.get(path);
+            assert_eq!(page.code, 200, "{lang} {path}: {}", page.body);
+            assert!(
+                page.body.contains(&format!("<html lang=\"{lang}\">")),
+                "{lang} {path}"
+            );
+            assert!(!page.body.contains('⟦'), "{lang} {path}: {}", page.body);
+            let read = crate::web::words(&page.body);
+            for text in &foreign {
+                assert!(
+                    !read.contains(text.as_str()),
+                    "{lang} {path}: untranslated \"{text}\" in {read}"
+                );
+            }
+        }
+    }
+    // The console's own words, in each language, on the running tournament's page.
+    let mut page = |lang: &str| {
+        olga.cookies.retain(|(k, _)| k != "lang");
+        olga.cookies.push(("lang".to_owned(), lang.to_owned()));
+        olga.get(&format!("/console/tournaments/{id}")).body
+    };
+    assert!(page("ru").contains("Исправить результат"));
+    assert!(page("fr").contains("Corriger un résultat"));
+    assert!(page("en").contains("Correct a result"));
+    std::fs::remove_dir_all(&dir).ok();
+}

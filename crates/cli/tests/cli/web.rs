@@ -96,6 +96,9 @@ async fn pages_show_games_live_and_offer_their_records() {
         "the new board comes with the event: {event}"
     );
     assert!(event.contains("White to move, turn 3"), "{event}");
+    // The same words in each language: the page takes those of its own.
+    assert!(event.contains("Ходят белые, ход 3"), "{event}");
+    assert!(event.contains("Aux blancs de jouer, coup 3"), "{event}");
 
     // The record is the one `game export` writes, and it replays.
     let (code, record) = http_get(&web, &format!("{path}/record"));
@@ -455,6 +458,10 @@ async fn a_live_game_reloads_without_script_and_a_replay_shows_its_turn() {
     served.black_resigns(game).await;
     let (_, end) = http_get(&web, &format!("/games/{game}"));
     assert!(end.contains("Game over: 1-0 resignation"), "{end}");
+    let (_, _, ru) = http_get_with(&web, &format!("/games/{game}"), "Cookie: lang=ru\r\n");
+    assert!(ru.contains("Партия окончена: 1-0 (сдача)"), "{ru}");
+    let (_, _, fr) = http_get_with(&web, &format!("/games/{game}"), "Cookie: lang=fr\r\n");
+    assert!(fr.contains("Partie terminée\u{a0}: 1-0 (abandon)"), "{fr}");
     assert!(!end.contains("http-equiv=\"refresh\""), "{end}");
     let (_, after_one) = http_get(&web, &format!("/games/{game}?turn=1"));
     assert!(!after_one.contains("Game over"), "{after_one}");
@@ -742,7 +749,7 @@ async fn pages_load_their_scripts_from_the_site_and_the_policy_allows_no_other()
 }
 
 /// The messages of one language's `.ftl` file that are plain text (no placeable, one line), by id.
-fn plain_messages(lang: &str) -> std::collections::BTreeMap<String, String> {
+pub(crate) fn plain_messages(lang: &str) -> std::collections::BTreeMap<String, String> {
     let path = format!(
         "{}/../web/locales/{lang}/main.ftl",
         env!("CARGO_MANIFEST_DIR")
@@ -759,7 +766,7 @@ fn plain_messages(lang: &str) -> std::collections::BTreeMap<String, String> {
 /// What a person reads on a page in its language: the text between its tags (style sheet,
 /// scripts and what is marked English left out) and the titles, labels and placeholders of its
 /// elements, a piece a line, unescaped.
-fn words(html: &str) -> String {
+pub(crate) fn words(html: &str) -> String {
     let mut out = Vec::new();
     let mut rest = html;
     while let Some(start) = rest.find('<') {

@@ -56,7 +56,7 @@ points-count = { $count ->
 date = { $day ->
     [1] 1er
    *[other] { $day }
-} { $month ->
+} { $month ->
     [1] janvier
     [2] février
     [3] mars
@@ -69,7 +69,9 @@ date = { $day ->
     [10] octobre
     [11] novembre
    *[12] décembre
-} { $year }
+} { $year }
+# The short form: day and month with two digits.
+date-short = { $day }/{ $month }/{ $year }
 date-time = { $date } à { $time } UTC
 col-game = Partie
 col-games = Parties
@@ -87,7 +89,6 @@ col-rank-long = Place
 col-final-rank-title = place finale
 col-start-rank-title = numéro de départ
 col-number = N°
-col-round = Ronde
 col-round-short = R{ $round }
 col-colour = Couleur
 col-opponent = Adversaire
@@ -235,6 +236,20 @@ to-move = { $side ->
     [white] Aux blancs
    *[black] Aux noirs
 } de jouer, coup { $turn }
+# How a game ended: the score and the reason, or the reason alone.
+result-summary = { $score } ({ $reason })
+end-goal = but
+end-own-goal = but contre son camp
+end-no-legal-turn = aucun coup légal
+end-max-turns = limite de coups
+end-dead-end = impasse
+end-resignation = abandon
+end-time = temps dépassé
+end-agreement = accord mutuel
+end-aborted = partie annulée
+end-adjudication = décision de l’arbitre
+end-forfeit = forfait
+end-over-the-board = jouée sur l’échiquier
 time-control = cadence { $control }
 round-board = ronde { $round } · table { $board }
 queue = file d’attente
@@ -296,3 +311,200 @@ rules-title = Règles
 rules-in-english = Le texte des règles est en anglais.
 rules-hanniball-figure = HanniBall : la position initiale (les blancs en bas).
 rules-paper-figure = Football sur papier : le terrain et le ballon au départ.
+
+## La console des organisateurs : connexion, compte
+
+sign-in = Connexion
+sign-in-name = Nom
+sign-in-password = Mot de passe
+sign-in-token-instead = Se connecter plutôt avec un jeton
+sign-in-token = Jeton de joueur (hb_…)
+sign-in-with-token = Se connecter avec le jeton
+sign-in-token-note = Le jeton est échangé une fois contre une session et n’est pas conservé.
+sign-in-locked = Trop de connexions échouées depuis cette adresse ; réessayez dans { $seconds } s.
+sign-in-bad-token = Ce jeton n’est pas valable (révoqué, expiré ou mal saisi), ou c’est le jeton d’administration, qui n’ouvre aucune session.
+sign-in-wrong = Nom ou mot de passe incorrect.
+sign-in-no-session = Le serveur a répondu sans ouvrir de session.
+error-form-too-large = Le formulaire est trop volumineux.
+sign-out = Se déconnecter
+sign-out-failed = Déconnexion impossible : { $reason }
+sign-out-everywhere = Se déconnecter partout
+account-title = Compte
+account-heading = Compte : { $name }
+account-rights = Droits : { $rights }.
+account-sessions = Sessions
+account-signed-in = Connecté le
+account-where = Où
+account-ends = Expire le
+account-this-one = (celle-ci)
+password-change = Changer le mot de passe
+password-current = Mot de passe actuel (si vous en avez un)
+password-new = Nouveau mot de passe (8 caractères au moins)
+password-again = Nouveau mot de passe, à nouveau
+password-differ = Les deux nouveaux mots de passe diffèrent ; rien n’a été changé.
+password-changed = Mot de passe changé.
+session-this-out = Cette session est fermée.
+session-out = La session est fermée.
+session-already-out = La session était déjà fermée.
+signed-out-everywhere = { $count ->
+    [one] Déconnecté partout ({ $count } session).
+   *[other] Déconnecté partout ({ $count } sessions).
+}
+
+## La console : mes tournois, en créer un
+
+console-nav = console
+console-mine = Mes tournois
+console-account = Compte ({ $name })
+console-none = Vous n’organisez encore aucun tournoi.
+console-import-link = Démarrer un tournoi depuis un fichier TRF écrit par un autre logiciel
+console-not-organiser = Votre compte n’a pas le droit d’organisateur : demandez à l’administrateur du serveur de vous l’accorder :
+console-registration = inscriptions ouvertes
+said-unavailable = Le serveur est injoignable ou occupé ; rien n’a été changé. ({ $reason })
+said-not-allowed = Non autorisé : { $reason }
+field-not-number = { $field } : « { $text } » n’est pas un nombre entier
+field-session = session
+field-rounds = rondes
+field-round = ronde
+field-board = table
+field-player = joueur
+field-rating = cote
+field-bye-points = points du bye
+create-heading = Créer un tournoi
+create-name = Nom
+create-where = Où il se joue
+create-where-board = En présentiel (résultats saisis ici ; parties classées si le tournoi l’est)
+create-where-online = En ligne (parties sur ce serveur, à la pendule)
+create-system = Système
+system-swiss = Suisse (système hollandais FIDE)
+system-round-robin = Toutes rondes
+system-double-round-robin = Toutes rondes aller-retour
+create-rounds = Rondes (suisse)
+create-game = Jeu
+game-paper-football = Football sur papier
+create-time = Cadence, en secondes : initial+incrément (en ligne ; vide : sans pendule)
+create-time-example = 600+5 ou 300+0.5
+create-rated = Classé
+create-tiebreaks = Départages, dans l’ordre (vide : BH-C1, BH, SB pour un suisse)
+create-tiebreak-rules = Règles de départage (FIDE C.07)
+create-text-in-force = Le texte en vigueur
+create-unrated = Joueurs sans cote dans les départages à la cote : drop, ignore ou une cote
+create-bye = Bye d’appariement
+create-bye-1 = 1 point
+create-bye-half = ½ point
+create-bye-0 = 0 point
+create-top-seed = Le premier de liste joue à la ronde 1 avec les
+create-manual = Apparier chaque ronde moi-même (sinon dès qu’une ronde est finie)
+create-self-entry = Les joueurs peuvent s’inscrire eux-mêmes
+create-late-entry = Inscriptions tardives après le début (suisse)
+create-forfeit-withdraws = Retirer un joueur qui ne commence pas une partie
+create-button = Créer le tournoi
+time-control-bad = cadence « { $text } » : écrivez-la en secondes sous la forme INITIAL+INCRÉMENT, par exemple 600+5 ou 300+0.5
+no-scheduler = Ce serveur n’a pas de gestionnaire de tournois.
+created = Tournoi « { $name } » créé (numéro { $id }). Ajoutez maintenant ses joueurs.
+
+## La console : un fichier TRF d’un autre logiciel
+
+import-title = Démarrer depuis un fichier TRF
+import-intro = Un suisse commencé dans un autre logiciel (Swiss-Manager, Vega, bbpPairings…) : ses joueurs, leurs cotes et les rondes jouées viennent du fichier, vérifié comme le vérifie cette commande :
+import-intro-after = La ronde suivante est ensuite appariée ici comme le fichier l’aurait fait. Les joueurs sont retrouvés par leur nom ; un nom qu’aucun compte ne porte est inscrit.
+import-file = Fichier TRF
+import-name = Nom (vide : celui du fichier)
+import-rounds = Rondes (vide : celles du fichier)
+import-board = En présentiel
+import-online = En ligne
+import-manual = Apparier chaque ronde moi-même
+import-accept = Garder les rondes appariées autrement que le moteur ne l’aurait fait (leurs appariements sont maintenus)
+import-button = Vérifier et démarrer
+import-no-file = Choisissez un fichier TRF à envoyer.
+import-unreadable = Le fichier est illisible : { $reason }. Rien n’a été importé.
+import-register-failed = Numéro de départ { $rank } ({ $name }) : { $reason }. Rien n’a été importé.
+import-refused = Le fichier n’a pas été importé :
+imported = Importé : { $players } joueurs, { $played } rondes jouées sur { $rounds }{ $registered ->
+    [0] {""}
+   *[other] ; { $registered } joueurs inscrits
+}.
+
+## La console : diriger un tournoi
+
+error-no-tournament = Ce tournoi n’existe pas.
+run-over-the-board = en présentiel
+run-online = en ligne
+run-rated = classé
+run-standings-link = Classement et grille américaine
+run-export-trf = Exporter le TRF
+run-start = Démarrer et apparier la ronde 1
+run-delete = Supprimer ce tournoi
+run-pair = Apparier la ronde { $round }
+run-finish = Terminer le tournoi
+run-results = Résultats de la ronde { $round }
+run-all-results = Toutes les tables de la ronde { $round } ont leur résultat.
+run-open = Tables encore sans résultat : { $open } sur { $boards }.
+run-board = Table { $board }
+run-corrected = (corrigé)
+run-pairing-bye = bye d’appariement
+result-white-wins = Gain des blancs
+result-draw = Nulle
+result-black-wins = Gain des noirs
+result-white-forfeit = Gain des blancs par forfait
+result-black-forfeit = Gain des noirs par forfait
+result-both-forfeit = Double forfait
+correct-heading = Corriger un résultat
+correct-note = Une correction change la table, sa partie, le TRF, le classement et les cotes. Une fois la ronde suivante appariée, ses appariements restent tels quels.
+correct-board = Table
+round-board-of = Ronde { $round }, table { $board }
+correct-result = Résultat exact
+correct-why = Motif (conservé avec la correction)
+correct-button = Corriger le résultat
+run-players = Joueurs ({ $count })
+run-col-number = N°
+run-col-name = Nom
+run-joined = (depuis la ronde { $round })
+run-withdraw = Retirer
+run-withdraw-who = Retirer { $name }
+bye-heading = Demander un bye
+bye-player = Joueur
+bye-round = Ronde
+bye-kind = Bye
+bye-kind-half = demi-point
+bye-kind-zero = zéro point
+bye-button = Demander le bye
+apart-heading = Joueurs qui ne doivent pas se rencontrer
+apart-pair = { $first } et { $second }
+apart-undo = Peuvent de nouveau se rencontrer
+apart-first = Joueur
+apart-second = ne doit pas rencontrer
+apart-button = Les séparer
+add-heading = Ajouter des joueurs
+add-find = Chercher un compte par nom
+add-find-button = Chercher
+add-none = Aucun compte ne porte un nom avec ces mots.
+add-entered = inscrit
+add-rating = cote
+add-rating-auto = auto
+add-who = Ajouter { $name }
+add-button = Ajouter
+register-heading = Inscrire un nouveau joueur
+register-name = Nom (toute écriture)
+register-rating = Cote de départ (vide : celle de la liste de classement)
+register-button = Inscrire et ajouter
+done-started = Démarré avec { $count } joueurs ; la ronde 1 est appariée.
+done-finished = Le tournoi est terminé : son classement final est sur sa page.
+done-paired = La ronde { $round } est appariée.
+done-deleted = Le tournoi est supprimé.
+done-board-said = Ronde { $round }, table { $board } : { $reason }
+done-recorded = Ronde { $round }, table { $board } : { $result } enregistré.
+done-choose-board = table « { $key } » : choisissez une table dans la liste
+done-corrected = Ronde { $round }, table { $board } corrigée de { $was } en { $now } ; le classement, le TRF et les cotes suivent.
+done-not-corrected = Ronde { $round }, table { $board } : déjà { $result }, rien à corriger.
+done-removed = L’inscription est supprimée.
+done-withdrawn = Retiré : plus apparié à partir de la ronde { $round }.
+done-bye-half = Un bye d’un demi-point est noté pour la ronde { $round }.
+done-bye-zero = Un bye de zéro point est noté pour la ronde { $round }.
+done-apart = Ils ne seront plus appariés ensemble à partir de la ronde suivante.
+done-already-apart = Ils étaient déjà séparés.
+done-may-meet = Ils peuvent de nouveau être appariés ensemble.
+done-not-apart = Ils n’étaient pas séparés.
+done-entered = { $name } est inscrit (cote { $rating }).
+done-registered-not-entered = { $name } est enregistré mais pas inscrit au tournoi : { $reason }
+done-registered = { $name } est enregistré et inscrit (cote { $rating }).

@@ -39,7 +39,7 @@ white = белые
 black = чёрные
 playing = идёт
 rated = рейтинговая
-unrated = без рейтинга
+unrated = нерейтинговая
 untimed = без контроля времени
 player-number = игрок { $id }
 game-number = партия { $id }
@@ -57,7 +57,7 @@ points-count = { $count ->
     [many] { $points } очков
    *[other] { $points } очка
 }
-date = { $day } { $month ->
+date = { $day } { $month ->
     [1] января
     [2] февраля
     [3] марта
@@ -70,7 +70,9 @@ date = { $day } { $month ->
     [10] октября
     [11] ноября
    *[12] декабря
-} { $year }
+} { $year }
+# The short form: day and month with two digits.
+date-short = { $day }.{ $month }.{ $year }
 date-time = { $date }, { $time } UTC
 col-game = Партия
 col-games = Партии
@@ -88,7 +90,6 @@ col-rank-long = Место
 col-final-rank-title = итоговое место
 col-start-rank-title = стартовый номер
 col-number = №
-col-round = Тур
 col-round-short = Т{ $round }
 col-colour = Цвет
 col-opponent = Соперник
@@ -104,7 +105,7 @@ col-why = Причина
 
 ## Главная
 
-home-title = Партии онлайн, турниры и рейтинг-листы
+home-title = Идущие партии, турниры и рейтинг-листы
 home-live = Идущие партии
 home-finished = Недавно завершённые
 home-tournaments = Турниры
@@ -233,6 +234,20 @@ to-move = { $side ->
     [white] Ходят белые
    *[black] Ходят чёрные
 }, ход { $turn }
+# How a game ended: the score and the reason, or the reason alone.
+result-summary = { $score } ({ $reason })
+end-goal = гол
+end-own-goal = автогол
+end-no-legal-turn = нет допустимого хода
+end-max-turns = предел числа ходов
+end-dead-end = тупик
+end-resignation = сдача
+end-time = просрочка времени
+end-agreement = по соглашению
+end-aborted = партия отменена
+end-adjudication = решение судьи
+end-forfeit = неявка
+end-over-the-board = сыграна за доской
 time-control = контроль времени { $control }
 round-board = тур { $round } · доска { $board }
 queue = очередь подбора соперников
@@ -295,3 +310,201 @@ rules-title = Правила
 rules-in-english = Текст правил приведён на английском языке.
 rules-hanniball-figure = HanniBall: начальная позиция (белые внизу).
 rules-paper-figure = Бумажный футбол: поле и мяч в начале игры.
+
+## Консоль организатора: вход, учётная запись
+
+sign-in = Вход
+sign-in-name = Имя
+sign-in-password = Пароль
+sign-in-token-instead = Войти по токену
+sign-in-token = Токен игрока (hb_…)
+sign-in-with-token = Войти по токену
+sign-in-token-note = Токен один раз обменивается на сеанс и не сохраняется.
+sign-in-locked = Слишком много неудачных попыток входа с этого адреса; попробуйте снова через { $seconds } с.
+sign-in-bad-token = Этот токен недействителен (отозван, просрочен или введён с ошибкой) или это токен администратора, который не открывает сеанс.
+sign-in-wrong = Неверное имя или пароль.
+sign-in-no-session = Сервер ответил, не открыв сеанса.
+error-form-too-large = Форма слишком велика.
+sign-out = Выйти
+sign-out-failed = Не удалось выйти: { $reason }
+sign-out-everywhere = Выйти на всех устройствах
+account-title = Учётная запись
+account-heading = Учётная запись: { $name }
+account-rights = Права: { $rights }.
+account-sessions = Сеансы
+account-signed-in = Вход
+account-where = Где
+account-ends = Истекает
+account-this-one = (этот)
+password-change = Сменить пароль
+password-current = Текущий пароль (если он есть)
+password-new = Новый пароль (не короче 8 символов)
+password-again = Новый пароль ещё раз
+password-differ = Новые пароли не совпадают; ничего не изменено.
+password-changed = Пароль изменён.
+session-this-out = Этот сеанс завершён.
+session-out = Тот сеанс завершён.
+session-already-out = Тот сеанс уже был завершён.
+signed-out-everywhere = { $count ->
+    [one] Выход выполнен на всех устройствах ({ $count } сеанс).
+    [few] Выход выполнен на всех устройствах ({ $count } сеанса).
+   *[other] Выход выполнен на всех устройствах ({ $count } сеансов).
+}
+
+## Консоль: мои турниры, создание турнира
+
+console-nav = консоль
+console-mine = Мои турниры
+console-account = Учётная запись ({ $name })
+console-none = Вы пока не организуете ни одного турнира.
+console-import-link = Начать турнир из TRF-файла другой программы
+console-not-organiser = У вашей учётной записи нет права организатора: попросите администратора сервера выдать его:
+console-registration = идёт регистрация
+said-unavailable = Сервер недоступен или занят; ничего не изменено. ({ $reason })
+said-not-allowed = Не разрешено: { $reason }
+field-not-number = { $field }: «{ $text }» — не целое число
+field-session = сеанс
+field-rounds = число туров
+field-round = тур
+field-board = доска
+field-player = игрок
+field-rating = рейтинг
+field-bye-points = очки за пропуск
+create-heading = Создать турнир
+create-name = Название
+create-where = Где играется
+create-where-board = Очно (результаты вносятся здесь; партии идут в рейтинг, если турнир рейтинговый)
+create-where-online = Онлайн (партии на этом сервере, с часами)
+create-system = Система
+system-swiss = Швейцарская (голландская, FIDE)
+system-round-robin = Круговая
+system-double-round-robin = Двухкруговая
+create-rounds = Число туров (швейцарка)
+create-game = Игра
+game-paper-football = Бумажный футбол
+create-time = Контроль времени, в секундах: начальное+добавка (онлайн; пусто — без контроля)
+create-time-example = 600+5 или 300+0.5
+create-rated = Рейтинговый
+create-tiebreaks = Дополнительные показатели по порядку (пусто — BH-C1, BH, SB для швейцарки)
+create-tiebreak-rules = Правила доп. показателей (FIDE C.07)
+create-text-in-force = Действующая редакция
+create-unrated = Игроки без рейтинга в показателях по рейтингу: drop, ignore или рейтинг
+create-bye = Пропуск тура при жеребьёвке
+create-bye-1 = 1 очко
+create-bye-half = ½ очка
+create-bye-0 = 0 очков
+create-top-seed = Первый номер в 1-м туре играет
+create-manual = Составлять пары каждого тура самому (иначе — сразу по окончании тура)
+create-self-entry = Игроки могут записываться сами
+create-late-entry = Поздняя запись после старта (швейцарка)
+create-forfeit-withdraws = Снимать игрока, не начавшего партию
+create-button = Создать турнир
+time-control-bad = контроль времени «{ $text }»: укажите его в секундах как НАЧАЛЬНОЕ+ДОБАВКА, например 600+5 или 300+0.5
+no-scheduler = На этом сервере нет планировщика турниров.
+created = Турнир «{ $name }» создан (номер { $id }). Теперь добавьте игроков.
+
+## Консоль: TRF-файл другой программы
+
+import-title = Начать из TRF-файла
+import-intro = Швейцарка, начатая в другой программе (Swiss-Manager, Vega, bbpPairings…): игроки, рейтинги и сыгранные туры берутся из файла, который проверяется так же, как эта команда:
+import-intro-after = Затем следующий тур составляется здесь так, как его составил бы файл. Игроки ищутся по имени; имя, которого нет ни у одной учётной записи, регистрируется.
+import-file = TRF-файл
+import-name = Название (пусто — из файла)
+import-rounds = Число туров (пусто — из файла)
+import-board = Очно
+import-online = Онлайн
+import-manual = Составлять пары каждого тура самому
+import-accept = Оставить туры, составленные иначе, чем составил бы движок (их пары остаются в силе)
+import-button = Проверить и начать
+import-no-file = Выберите TRF-файл для загрузки.
+import-unreadable = Файл не читается: { $reason }. Ничего не импортировано.
+import-register-failed = Стартовый номер { $rank } ({ $name }): { $reason }. Ничего не импортировано.
+import-refused = Файл не импортирован:
+imported = Импортировано: игроков — { $players }, сыграно туров — { $played } из { $rounds }{ $registered ->
+    [0] {""}
+   *[other] ; зарегистрировано игроков — { $registered }
+}.
+
+## Консоль: проведение турнира
+
+error-no-tournament = Такого турнира нет.
+run-over-the-board = очно
+run-online = онлайн
+run-rated = рейтинговый
+run-standings-link = Таблица и кросс-таблица
+run-export-trf = Экспорт TRF
+run-start = Начать и составить пары 1-го тура
+run-delete = Удалить этот турнир
+run-pair = Составить пары тура { $round }
+run-finish = Завершить турнир
+run-results = Результаты тура { $round }
+run-all-results = У всех досок тура { $round } есть результат.
+run-open = Без результата досок: { $open } из { $boards }.
+run-board = Доска { $board }
+run-corrected = (исправлено)
+run-pairing-bye = свободен по жеребьёвке
+result-white-wins = Победа белых
+result-draw = Ничья
+result-black-wins = Победа чёрных
+result-white-forfeit = Победа белых по неявке
+result-black-forfeit = Победа чёрных по неявке
+result-both-forfeit = Поражение обоим по неявке
+correct-heading = Исправить результат
+correct-note = Исправление меняет доску, её партию, TRF, таблицу и рейтинги. Если следующий тур уже составлен, его пары остаются как есть.
+correct-board = Доска
+round-board-of = Тур { $round }, доска { $board }
+correct-result = Верный результат
+correct-why = Причина (сохраняется вместе с исправлением)
+correct-button = Исправить результат
+run-players = Игроки ({ $count })
+run-col-number = №
+run-col-name = Имя
+run-joined = (с тура { $round })
+run-withdraw = Снять
+run-withdraw-who = Снять игрока { $name }
+bye-heading = Запросить пропуск тура
+bye-player = Игрок
+bye-round = Тур
+bye-kind = Пропуск
+bye-kind-half = за пол-очка
+bye-kind-zero = за ноль очков
+bye-button = Запросить пропуск
+apart-heading = Игроки, которые не должны встречаться
+apart-pair = { $first } и { $second }
+apart-undo = Снова могут встречаться
+apart-first = Игрок
+apart-second = не должен встречаться с
+apart-button = Развести их
+add-heading = Добавить игроков
+add-find = Найти учётную запись по имени
+add-find-button = Найти
+add-none = Нет учётных записей с такими словами в имени.
+add-entered = в турнире
+add-rating = рейтинг
+add-rating-auto = авто
+add-who = Добавить игрока { $name }
+add-button = Добавить
+register-heading = Зарегистрировать нового игрока
+register-name = Имя (любым письмом)
+register-rating = Стартовый рейтинг (пусто — из рейтинг-листа)
+register-button = Зарегистрировать и добавить
+done-started = Турнир начат, игроков: { $count }; пары 1-го тура составлены.
+done-finished = Турнир завершён: итоговая таблица — на его странице.
+done-paired = Пары тура { $round } составлены.
+done-deleted = Турнир удалён.
+done-board-said = Тур { $round }, доска { $board }: { $reason }
+done-recorded = Тур { $round }, доска { $board }: записан результат { $result }.
+done-choose-board = доска «{ $key }»: выберите доску из списка
+done-corrected = Тур { $round }, доска { $board }: результат исправлен с { $was } на { $now }; таблица, TRF и рейтинги пересчитываются.
+done-not-corrected = Тур { $round }, доска { $board }: результат уже { $result }, исправлять нечего.
+done-removed = Заявка удалена.
+done-withdrawn = Игрок снят: без пар начиная с тура { $round }.
+done-bye-half = Пропуск тура { $round } за пол-очка записан.
+done-bye-zero = Пропуск тура { $round } за ноль очков записан.
+done-apart = Со следующего тура они не будут играть друг с другом.
+done-already-apart = Они уже разведены.
+done-may-meet = Теперь они снова могут играть друг с другом.
+done-not-apart = Они и не были разведены.
+done-entered = { $name } в турнире (рейтинг { $rating }).
+done-registered-not-entered = { $name } зарегистрирован(а), но не добавлен(а): { $reason }
+done-registered = { $name } зарегистрирован(а) и добавлен(а) в турнир (рейтинг { $rating }).

@@ -11,6 +11,7 @@ use maud::{Markup, html};
 use super::{Form, act, guard, layout, outcome, said};
 use crate::app::Api;
 use crate::html as page;
+use crate::i18n::tr;
 use crate::session::{self, PRE_COOKIE, SESSION_COOKIE, csrf_for};
 
 /// A session cookie lives as long as its session: the API's default, 14 days.
@@ -27,24 +28,24 @@ pub(crate) fn client_ip<B>(request: &Request<B>) -> Option<std::net::IpAddr> {
 fn sign_in_form(csrf: &str, name: &str, problem: Option<&str>) -> Markup {
     html! {
         link rel="stylesheet" href="/console.css";
-        h1 { "Sign in" }
+        h1 { (tr!("sign-in")) }
         @if let Some(problem) = problem {
             p.flash.error role="alert" { (problem) }
         }
         form.stack method="post" action="/sign-in" {
             input type="hidden" name="csrf" value=(csrf);
-            label { "Name " input type="text" name="name" value=(name) autocomplete="username" required maxlength="160"; }
-            label { "Password " input type="password" name="password" autocomplete="current-password" required maxlength="512"; }
-            button.big type="submit" { "Sign in" }
+            label { (tr!("sign-in-name")) " " input type="text" name="name" value=(name) autocomplete="username" required maxlength="160"; }
+            label { (tr!("sign-in-password")) " " input type="password" name="password" autocomplete="current-password" required maxlength="512"; }
+            button.big type="submit" { (tr!("sign-in")) }
         }
         details {
-            summary { "Sign in with a token instead" }
+            summary { (tr!("sign-in-token-instead")) }
             form.stack method="post" action="/sign-in" {
                 input type="hidden" name="csrf" value=(csrf);
-                label { "Player token (hb_…) " input type="password" name="token" autocomplete="off" required maxlength="200"; }
-                button type="submit" { "Sign in with the token" }
+                label { (tr!("sign-in-token")) " " input type="password" name="token" autocomplete="off" required maxlength="200"; }
+                button type="submit" { (tr!("sign-in-with-token")) }
             }
-            p { "The token is exchanged for a session once and is not kept." }
+            p { (tr!("sign-in-token-note")) }
         }
     }
 }
@@ -63,7 +64,7 @@ pub(crate) async fn sign_in_page(State(api): State<Api>, headers: HeaderMap) -> 
         }
     };
     let body = sign_in_form(&csrf_for(&pre), "", None);
-    let mut response = page::page("Sign in", body).into_response();
+    let mut response = page::page(&tr!("sign-in"), body).into_response();
     if let Some(cookie) = set {
         response.headers_mut().append(header::SET_COOKIE, cookie);
     }
@@ -78,7 +79,7 @@ pub(crate) async fn sign_in(
     let ip = client_ip(&request);
     let headers = request.headers().clone();
     let Ok(body) = axum::body::to_bytes(request.into_body(), 64 * 1024).await else {
-        return page::error_page(StatusCode::PAYLOAD_TOO_LARGE, "The form is too large.");
+        return page::error_page(StatusCode::PAYLOAD_TOO_LARGE, &tr!("error-form-too-large"));
     };
     let form = Form(String::from_utf8_lossy(&body).into_owned());
     let pre = session::cookie(&headers, PRE_COOKIE).unwrap_or_default();
@@ -87,16 +88,13 @@ pub(crate) async fn sign_in(
     }
     let refuse = |status: StatusCode, name: &str, problem: &str| {
         let body = sign_in_form(&csrf_for(&pre), name, Some(problem));
-        (status, page::page("Sign in", body)).into_response()
+        (status, page::page(&tr!("sign-in"), body)).into_response()
     };
     if let Some(wait) = api.sign_ins.locked(ip) {
         return refuse(
             StatusCode::TOO_MANY_REQUESTS,
             "",
-            &format!(
-                "Too many failed sign-ins from this address; try again in {} seconds.",
-                wait.as_secs() + 1
-            ),
+            &tr!("sign-in-locked", seconds = wait.as_secs() + 1),
         );
     }
     let name = form.get("name").unwrap_or_default();
@@ -137,11 +135,11 @@ pub(crate) async fn sign_in(
         {
             api.sign_ins.failed(ip);
             let problem = if form.get("token").is_some() {
-                "That token is not valid (revoked, expired or mistyped), or is the admin token, which opens no session."
+                tr!("sign-in-bad-token")
             } else {
-                "Wrong name or password."
+                tr!("sign-in-wrong")
             };
-            return refuse(StatusCode::UNAUTHORIZED, &name, problem);
+            return refuse(StatusCode::UNAUTHORIZED, &name, &problem);
         }
         Err(status) if status.code() == tonic::Code::InvalidArgument => {
             api.sign_ins.failed(ip);
@@ -150,11 +148,7 @@ pub(crate) async fn sign_in(
         Err(status) => return refuse(StatusCode::SERVICE_UNAVAILABLE, &name, &said(&status)),
     };
     let Some(issued) = issued else {
-        return refuse(
-            StatusCode::BAD_GATEWAY,
-            &name,
-            "The server answered without a session.",
-        );
+        return refuse(StatusCode::BAD_GATEWAY, &name, &tr!("sign-in-no-session"));
     };
     let mut response = session::see_other("/console");
     let headers_out = response.headers_mut();
@@ -220,7 +214,7 @@ pub(crate) async fn sign_out(State(api): State<Api>, headers: HeaderMap, body: S
     if let Err(status) = revoked {
         return page::error_page(
             StatusCode::SERVICE_UNAVAILABLE,
-            &format!("Could not sign out: {}", said(&status)),
+            &tr!("sign-out-failed", reason = said(&status)),
         );
     }
     let mut response = session::see_other("/");
@@ -261,22 +255,25 @@ pub(crate) async fn account_page(
         .filter(|t| t.session && t.revoked_at_ms == 0 && t.expires_at_ms > now)
         .collect();
     let body = html! {
-        h1 { "Account: " (visitor.player.name) }
-        p { "Rights: " (visitor.scopes.join(", ")) "." }
-        h2 { "Sessions" }
+        h1 { (tr!("account-heading", name = visitor.player.name.as_str())) }
+        p { (tr!("account-rights", rights = visitor.scopes.join(", "))) }
+        h2 { (tr!("account-sessions")) }
         table.sessions {
-            thead { tr { th scope="col" { "Signed in" } th scope="col" { "Where" } th scope="col" { "Ends" } th scope="col" { "" } } }
+            thead { tr {
+                th scope="col" { (tr!("account-signed-in")) } th scope="col" { (tr!("account-where")) }
+                th scope="col" { (tr!("account-ends")) } th scope="col" { "" }
+            } }
             tbody {
                 @for s in &sessions {
                     tr {
                         td { (when(s.created_at_ms)) }
-                        td { (s.label) @if s.current { " (this one)" } }
+                        td { (s.label) @if s.current { " " (tr!("account-this-one")) } }
                         td { (when(s.expires_at_ms)) }
                         td {
                             form.inline method="post" action="/account/sessions/revoke" {
                                 (guard(&visitor))
                                 input type="hidden" name="token_id" value=(s.token_id);
-                                button type="submit" { "Sign out" }
+                                button type="submit" { (tr!("sign-out")) }
                             }
                         }
                     }
@@ -285,23 +282,24 @@ pub(crate) async fn account_page(
         }
         form method="post" action="/account/sessions/revoke-all" {
             (guard(&visitor))
-            button type="submit" { "Sign out everywhere" }
+            button type="submit" { (tr!("sign-out-everywhere")) }
         }
-        h2 { "Change password" }
+        h2 { (tr!("password-change")) }
         form.stack method="post" action="/account/password" {
             (guard(&visitor))
-            label { "Current password (if you have one) " input type="password" name="current" autocomplete="current-password" maxlength="512"; }
-            label { "New password (at least 8 characters) " input type="password" name="new" autocomplete="new-password" required minlength="8" maxlength="128"; }
-            label { "New password again " input type="password" name="again" autocomplete="new-password" required minlength="8" maxlength="128"; }
-            button type="submit" { "Change password" }
+            label { (tr!("password-current")) " " input type="password" name="current" autocomplete="current-password" maxlength="512"; }
+            label { (tr!("password-new")) " " input type="password" name="new" autocomplete="new-password" required minlength="8" maxlength="128"; }
+            label { (tr!("password-again")) " " input type="password" name="again" autocomplete="new-password" required minlength="8" maxlength="128"; }
+            button type="submit" { (tr!("password-change")) }
         }
     };
-    layout("Account", &visitor, done.as_ref(), body)
+    layout(&tr!("account-title"), &visitor, done.as_ref(), body)
 }
 
-/// A time in UTC as people read it (`2026.11.29 14:05 UTC`).
+/// A time in UTC as people read it in their language, short enough for the sessions' table
+/// (`2026-11-29, 14:05 UTC`, `29.11.2026, 14:05 UTC`).
 fn when(ms: i64) -> String {
-    crate::game::date_time(ms).0
+    crate::i18n::date_time_short(ms)
 }
 
 /// `POST /account/password`.
@@ -318,7 +316,7 @@ pub(crate) async fn change_password(
         |_visitor, mut user, form| async move {
             let new = form.get("new").unwrap_or_default();
             if form.get("again").unwrap_or_default() != new {
-                return Err("The two new passwords differ; nothing was changed.".to_owned());
+                return Err(tr!("password-differ"));
             }
             user.accounts
                 .set_password(apb::SetPasswordRequest {
@@ -328,7 +326,7 @@ pub(crate) async fn change_password(
                 })
                 .await
                 .map_err(|s| said(&s))?;
-            Ok(("Password changed.".to_owned(), None))
+            Ok((tr!("password-changed"), None))
         },
     )
     .await
@@ -346,7 +344,7 @@ pub(crate) async fn revoke_session(
         body,
         "/account",
         |visitor, mut user, form| async move {
-            let token_id: i64 = form.number("token_id", "session")?;
+            let token_id: i64 = form.number("token_id", &tr!("field-session"))?;
             let answer = user
                 .accounts
                 .revoke_token(apb::RevokeTokenRequest { token_id })
@@ -354,18 +352,14 @@ pub(crate) async fn revoke_session(
                 .map_err(|s| said(&s))?
                 .into_inner();
             if token_id == visitor.token_id {
-                return Ok((
-                    "This session is signed out.".to_owned(),
-                    Some("/sign-in".to_owned()),
-                ));
+                return Ok((tr!("session-this-out"), Some("/sign-in".to_owned())));
             }
             Ok((
                 if answer.revoked {
-                    "That session is signed out."
+                    tr!("session-out")
                 } else {
-                    "That session was already signed out."
-                }
-                .to_owned(),
+                    tr!("session-already-out")
+                },
                 None,
             ))
         },
@@ -392,7 +386,7 @@ pub(crate) async fn revoke_all(
                 .map_err(|s| said(&s))?
                 .into_inner();
             Ok((
-                format!("Signed out everywhere ({} sessions).", answer.revoked),
+                tr!("signed-out-everywhere", count = answer.revoked),
                 Some("/sign-in".to_owned()),
             ))
         },
@@ -419,7 +413,11 @@ mod tests {
 
     #[test]
     fn times_are_written_in_utc() {
-        assert_eq!(when(0), "1 January 1970, 00:00 UTC");
-        assert_eq!(when(1_795_910_400_000), "29 November 2026, 00:00 UTC");
+        assert_eq!(when(0), "1970-01-01, 00:00 UTC");
+        assert_eq!(when(1_795_910_400_000), "2026-11-29, 00:00 UTC");
+        assert_eq!(
+            crate::i18n::within(crate::i18n::Lang::Fr, "/", || when(1_795_910_400_000)),
+            "29/11/2026 à 00:00 UTC"
+        );
     }
 }

@@ -11,6 +11,7 @@ use maud::html;
 
 use super::{act_once, guard, layout, outcome, said, said_at};
 use crate::app::{Api, UserApi};
+use crate::i18n::tr;
 use crate::session;
 
 /// The largest file taken (the scheduler reads at most 200,000 bytes).
@@ -27,26 +28,26 @@ pub(crate) async fn import_page(
     };
     let done = outcome(&api, query.as_deref(), &visitor);
     let body = html! {
-        h1 id="import" { "Start from a TRF file" }
+        h1 id="import" { (tr!("import-title")) }
         (said_at(done.as_ref(), "import"))
-        p { "A Swiss another program started (Swiss-Manager, Vega, bbpPairings…): its players, ratings and the rounds played come from the file, which is checked as " code { "hanniball swiss check --strict" } " checks it. The next round is then paired here as the file would be. Players are found by name; a name no account has is registered." }
+        p { (tr!("import-intro")) " " code { "hanniball swiss check --strict" } ". " (tr!("import-intro-after")) }
         form.stack method="post" action="/console/import" enctype="multipart/form-data" {
             (guard(&visitor))
-            label { "TRF file " input type="file" name="trf" accept=".trf,.txt,text/plain" required; }
-            label { "Name (blank: the file's) " input type="text" name="name" maxlength="160"; }
-            label { "Rounds (blank: the file's) " input type="number" name="rounds" min="1" max="99"; }
+            label { (tr!("import-file")) " " input type="file" name="trf" accept=".trf,.txt,text/plain" required; }
+            label { (tr!("import-name")) " " input type="text" name="name" maxlength="160"; }
+            label { (tr!("import-rounds")) " " input type="number" name="rounds" min="1" max="99"; }
             fieldset {
-                legend { "Where it is played" }
-                label { input type="radio" name="where" value="board" checked; " Over the board" }
-                label { input type="radio" name="where" value="online"; " Online" }
+                legend { (tr!("create-where")) }
+                label { input type="radio" name="where" value="board" checked; " " (tr!("import-board")) }
+                label { input type="radio" name="where" value="online"; " " (tr!("import-online")) }
             }
-            label { input type="checkbox" name="rated"; " Rated" }
-            label { input type="checkbox" name="manual" checked; " Pair each round myself" }
-            label { input type="checkbox" name="accept"; " Keep rounds paired otherwise than the engine would (their pairings stand)" }
-            button.big type="submit" { "Check and start" }
+            label { input type="checkbox" name="rated"; " " (tr!("create-rated")) }
+            label { input type="checkbox" name="manual" checked; " " (tr!("import-manual")) }
+            label { input type="checkbox" name="accept"; " " (tr!("import-accept")) }
+            button.big type="submit" { (tr!("import-button")) }
         }
     };
-    layout("Start from a TRF file", &visitor, None, body)
+    layout(&tr!("import-title"), &visitor, None, body)
 }
 
 /// The fields of the upload form.
@@ -128,21 +129,25 @@ pub(crate) async fn import(
 
 async fn start(user: UserApi, form: Upload) -> Result<(String, Option<String>), String> {
     if form.file.is_empty() {
-        return Err("Choose a TRF file to upload.".to_owned());
+        return Err(tr!("import-no-file"));
     }
     let (text, _) = hanniball_pairing::trf::decode(&form.file, None)
-        .map_err(|e| format!("The file cannot be read: {e}. Nothing was imported."))?;
+        .map_err(|e| tr!("import-unreadable", reason = e.to_string()))?;
     let read = hanniball_pairing::trf::read(
         text.as_bytes(),
         &hanniball_pairing::trf::ReadOptions::default(),
     )
-    .map_err(|e| format!("The file cannot be read: {e}. Nothing was imported."))?;
+    .map_err(|e| tr!("import-unreadable", reason = e.to_string()))?;
     let rounds = if form.rounds.is_empty() {
         0
     } else {
-        form.rounds
-            .parse()
-            .map_err(|_| format!("rounds: {:?} is not a whole number", form.rounds))?
+        form.rounds.parse().map_err(|_| {
+            tr!(
+                "field-not-number",
+                field = tr!("field-rounds"),
+                text = form.rounds.as_str()
+            )
+        })?
     };
     let mut accounts = user.accounts.clone();
     let mut ids = Vec::with_capacity(read.tournament.players.len());
@@ -166,10 +171,11 @@ async fn start(user: UserApi, form: Upload) -> Result<(String, Option<String>), 
                     })
                     .await
                     .map_err(|s| {
-                        format!(
-                            "Starting rank {} ({name}): {}. Nothing was imported.",
-                            p.id,
-                            said(&s)
+                        tr!(
+                            "import-register-failed",
+                            rank = p.id.to_string(),
+                            name = name.as_str(),
+                            reason = said(&s)
                         )
                     })?
                     .into_inner()
@@ -181,7 +187,7 @@ async fn start(user: UserApi, form: Upload) -> Result<(String, Option<String>), 
         ids.push(id);
     }
     let Some(mut scheduler) = user.scheduler else {
-        return Err("This server runs no scheduler.".to_owned());
+        return Err(tr!("no-scheduler"));
     };
     let settings = spb::TournamentSettings {
         name: form.name,
@@ -200,21 +206,18 @@ async fn start(user: UserApi, form: Upload) -> Result<(String, Option<String>), 
             accept_differences: form.accept,
         })
         .await
-        .map_err(|s| format!("The file was not imported:\n{}", said(&s)))?
+        .map_err(|s| format!("{}\n{}", tr!("import-refused"), said(&s)))?
         .into_inner()
         .tournament
         .unwrap_or_default();
     let played = t.current_round;
     Ok((
-        format!(
-            "Imported: {} players, {played} rounds played of {}{}.",
-            t.entrants.len(),
-            t.rounds,
-            if registered > 0 {
-                format!("; {registered} players registered")
-            } else {
-                String::new()
-            }
+        tr!(
+            "imported",
+            players = t.entrants.len(),
+            played = played,
+            rounds = t.rounds,
+            registered = registered
         ),
         Some(format!("/console/tournaments/{}", t.id)),
     ))

@@ -21,6 +21,7 @@ use maud::{Markup, html};
 
 use crate::app::{Api, UserApi};
 use crate::html as page;
+use crate::i18n::tr;
 use crate::session::{self, Outcome, Visitor};
 use crate::url;
 
@@ -46,7 +47,7 @@ impl Form {
     pub(crate) fn number<T: std::str::FromStr>(&self, key: &str, label: &str) -> Result<T, String> {
         let text = self.text(key);
         text.parse()
-            .map_err(|_| format!("{label}: {text:?} is not a whole number"))
+            .map_err(|_| tr!("field-not-number", field = label, text = text.as_str()))
     }
 }
 
@@ -67,14 +68,14 @@ pub(crate) fn layout(
 ) -> Response {
     let markup = html! {
         link rel="stylesheet" href="/console.css";
-        nav.console aria-label="console" {
-            a href="/console" { "My tournaments" }
+        nav.console aria-label=(tr!("console-nav")) {
+            a href="/console" { (tr!("console-mine")) }
             " · "
-            a href="/account" { "Account (" (visitor.player.name) ")" }
+            a href="/account" { (tr!("console-account", name = visitor.player.name.as_str())) }
             " · "
             form.inline method="post" action="/sign-out" {
                 (guard(visitor))
-                button type="submit" { "Sign out" }
+                button type="submit" { (tr!("sign-out")) }
             }
         }
         // A form that leads back to a part of the page says what it did there (see [`said_at`]).
@@ -205,13 +206,8 @@ fn with_done(location: &str, once: &str) -> String {
 /// What the API said when it refused: its message, for the person at the form.
 pub(crate) fn said(status: &tonic::Status) -> String {
     match status.code() {
-        tonic::Code::Unavailable => {
-            format!(
-                "The server is not reachable or busy; nothing was changed. ({})",
-                status.message()
-            )
-        }
-        tonic::Code::PermissionDenied => format!("Not allowed: {}", status.message()),
+        tonic::Code::Unavailable => tr!("said-unavailable", reason = status.message()),
+        tonic::Code::PermissionDenied => tr!("said-not-allowed", reason = status.message()),
         _ => status.message().to_owned(),
     }
 }
@@ -244,95 +240,97 @@ pub(crate) async fn console_page(
         .filter(|t| t.organiser_ids.contains(&visitor.player.id))
         .collect();
     let body = html! {
-        h1 { "My tournaments" }
+        h1 { (tr!("console-mine")) }
         @if mine.is_empty() {
-            p { "You organise no tournament yet." }
+            p { (tr!("console-none")) }
         } @else {
             ul.tournaments {
                 @for t in &mine {
                     @let settings = t.settings.clone().unwrap_or_default();
                     li {
                         a href={ "/console/tournaments/" (t.id) } { (settings.name) }
-                        " — " (status_words(t)) ", " (t.entrant_count) " players"
+                        " — " (status_words(t)) ", " (tr!("players-count", count = t.entrant_count))
                     }
                 }
             }
         }
         @if visitor.organises() {
-            p { a href="/console/import" { "Start a tournament from a TRF file another program wrote" } }
+            p { a href="/console/import" { (tr!("console-import-link")) } }
             (create_form(&visitor, done.as_ref()))
         } @else {
-            p { "Your account does not hold the organiser right: ask the server's admin to grant it (" code { "hanniball player organiser NAME --grant" } ")." }
+            p { (tr!("console-not-organiser")) " " code { "hanniball player organiser NAME --grant" } }
         }
     };
-    layout("My tournaments", &visitor, done.as_ref(), body)
+    layout(&tr!("console-mine"), &visitor, done.as_ref(), body)
 }
 
 /// A tournament's state in words.
 pub(crate) fn status_words(t: &spb::Tournament) -> String {
     match spb::TournamentStatus::try_from(t.status) {
-        Ok(spb::TournamentStatus::Registration) => "registration open".to_owned(),
-        Ok(spb::TournamentStatus::Running) => format!("round {} of {}", t.current_round, t.rounds),
-        Ok(spb::TournamentStatus::Finished) => "finished".to_owned(),
-        _ => "unknown state".to_owned(),
+        Ok(spb::TournamentStatus::Registration) => tr!("console-registration"),
+        Ok(spb::TournamentStatus::Running) => {
+            tr!("round-of", round = t.current_round, rounds = t.rounds)
+        }
+        Ok(spb::TournamentStatus::Finished) => tr!("status-finished"),
+        _ => tr!("status-unknown"),
     }
 }
 
 fn create_form(visitor: &Visitor, done: Option<&Outcome>) -> Markup {
     html! {
-        h2 id="create" { "Create a tournament" }
+        h2 id="create" { (tr!("create-heading")) }
         (said_at(done, "create"))
         form.stack method="post" action="/console/tournaments" {
             (guard(visitor))
-            label { "Name " input type="text" name="name" required maxlength="160" autocomplete="off"; }
+            label { (tr!("create-name")) " " input type="text" name="name" required maxlength="160" autocomplete="off"; }
             fieldset {
-                legend { "Where it is played" }
-                label { input type="radio" name="where" value="board" checked; " Over the board (results typed in here; played games, rated when the event is)" }
-                label { input type="radio" name="where" value="online"; " Online (games on this server, with clocks)" }
+                legend { (tr!("create-where")) }
+                label { input type="radio" name="where" value="board" checked; " " (tr!("create-where-board")) }
+                label { input type="radio" name="where" value="online"; " " (tr!("create-where-online")) }
             }
-            label { "System "
+            label { (tr!("create-system")) " "
                 select name="system" {
-                    option value="swiss" selected { "Swiss (FIDE Dutch)" }
-                    option value="round-robin" { "Round robin" }
-                    option value="double-round-robin" { "Double round robin" }
+                    option value="swiss" selected { (tr!("system-swiss")) }
+                    option value="round-robin" { (tr!("system-round-robin")) }
+                    option value="double-round-robin" { (tr!("system-double-round-robin")) }
                 }
             }
-            label { "Rounds (Swiss) " input type="number" name="rounds" value="5" min="1" max="99"; }
-            label { "Game "
+            label { (tr!("create-rounds")) " " input type="number" name="rounds" value="5" min="1" max="99"; }
+            label { (tr!("create-game")) " "
                 select name="game" {
                     option value="hanniball" selected { "HanniBall" }
-                    option value="paper-football" { "Paper football" }
+                    option value="paper-football" { (tr!("game-paper-football")) }
                 }
             }
-            label { "Time control, seconds: initial+increment (online; blank: untimed) " input type="text" name="time" placeholder="600+5 or 300+0.5" inputmode="decimal"; }
-            label { input type="checkbox" name="rated"; " Rated" }
-            label { "Tie-breaks, in order (blank: BH-C1, BH, SB for a Swiss) " input type="text" name="tiebreaks" placeholder="BH-C1, BH, SB"; }
-            label { "Tie-break rules (FIDE C.07) "
+            label { (tr!("create-time")) " " input type="text" name="time" placeholder=(tr!("create-time-example")) inputmode="decimal"; }
+            label { input type="checkbox" name="rated"; " " (tr!("create-rated")) }
+            label { (tr!("create-tiebreaks")) " " input type="text" name="tiebreaks" placeholder="BH-C1, BH, SB"; }
+            label { (tr!("create-tiebreak-rules")) " "
                 select name="tiebreak_rules" {
-                    option value="" selected { "The text in force" }
+                    option value="" selected { (tr!("create-text-in-force")) }
                     option value="2026" { "2026" }
                     option value="2024" { "2024" }
                 }
             }
-            label { "Unrated players in rating tie-breaks: drop, ignore, or a rating " input type="text" name="unrated" placeholder="drop"; }
-            label { "Pairing-allocated bye "
+            label { (tr!("create-unrated")) " " input type="text" name="unrated" placeholder="drop"; }
+            label { (tr!("create-bye")) " "
                 select name="bye_points" {
-                    option value="2" selected { "1 point" }
-                    option value="1" { "½ point" }
-                    option value="0" { "0 points" }
+                    option value="2" selected { (tr!("create-bye-1")) }
+                    option value="1" { (tr!("create-bye-half")) }
+                    option value="0" { (tr!("create-bye-0")) }
                 }
             }
-            label { "Top seed in round 1 plays "
+            label { (tr!("create-top-seed")) " "
                 select name="top_seed" {
-                    option value="white" selected { "White" }
-                    option value="black" { "Black" }
+                    option value="white" selected { (tr!("col-white")) }
+                    option value="black" { (tr!("col-black")) }
                 }
             }
-            label { input type="checkbox" name="manual"; " Pair each round myself (else as soon as a round is over)" }
-            label { input type="checkbox" name="self_entry"; " Players may enter themselves" }
-            label { input type="checkbox" name="late_entry"; " Late entries after the start (Swiss)" }
-            label { input type="checkbox" name="forfeit_withdraws"; " Withdraw a player who does not start a game" }
-            button.big type="submit" { "Create the tournament" }
+            label { input type="checkbox" name="manual"; " " (tr!("create-manual")) }
+            label { input type="checkbox" name="self_entry"; " " (tr!("create-self-entry")) }
+            label { input type="checkbox" name="late_entry"; " " (tr!("create-late-entry")) }
+            label { input type="checkbox" name="forfeit_withdraws"; " " (tr!("create-forfeit-withdraws")) }
+            button.big type="submit" { (tr!("create-button")) }
         }
     }
 }
@@ -346,9 +344,7 @@ pub(crate) fn time_control(
         Ok(v) if v.is_finite() && (0.0..=86_400.0 * 30.0).contains(&v) => {
             Ok((v * 1000.0).round() as i64)
         }
-        _ => Err(format!(
-            "time control {text:?}: write it in seconds as INITIAL+INCREMENT, e.g. 600+5 or 300+0.5"
-        )),
+        _ => Err(tr!("time-control-bad", text = text)),
     };
     Ok(hanniball_proto::arbiter::v1::TimeControl {
         initial_ms: ms(initial)?,
@@ -364,13 +360,13 @@ fn settings(form: &Form) -> Result<spb::TournamentSettings, String> {
         _ => spb::PairingSystem::SwissDutch,
     };
     let time = form.text("time");
-    let bye_points: u32 = form.number("bye_points", "bye points")?;
+    let bye_points: u32 = form.number("bye_points", &tr!("field-bye-points"))?;
     Ok(spb::TournamentSettings {
         name: form.text("name"),
         kind: form.text("game"),
         system: system.into(),
         rounds: if system == spb::PairingSystem::SwissDutch {
-            form.number("rounds", "rounds")?
+            form.number("rounds", &tr!("field-rounds"))?
         } else {
             0
         },
@@ -410,7 +406,7 @@ pub(crate) async fn create(State(api): State<Api>, headers: HeaderMap, body: Str
         |_visitor, user, form| async move {
             let settings = settings(&form)?;
             let Some(mut scheduler) = user.scheduler else {
-                return Err("This server runs no scheduler.".to_owned());
+                return Err(tr!("no-scheduler"));
             };
             let t = scheduler
                 .create_tournament(spb::CreateTournamentRequest {
@@ -423,10 +419,7 @@ pub(crate) async fn create(State(api): State<Api>, headers: HeaderMap, body: Str
                 .ok_or("no tournament in the answer")?;
             let name = t.settings.map(|s| s.name).unwrap_or_default();
             Ok((
-                format!(
-                    "Tournament {name:?} created (number {}). Add its players next.",
-                    t.id
-                ),
+                tr!("created", name = name, id = t.id),
                 Some(format!("/console/tournaments/{}", t.id)),
             ))
         },

@@ -13,26 +13,39 @@ use maud::{Markup, html};
 use super::{Form, act, guard, layout, outcome, said, said_at, status_words};
 use crate::app::{Api, Scheduler, UserApi};
 use crate::html as page;
+use crate::i18n::tr;
 use crate::session::Outcome;
 use crate::session::{self, Visitor};
 use crate::url;
 
-/// The results a board may get, as the API writes them, and as the buttons say them.
-const RESULTS: [(&str, &str, &str); 6] = [
-    ("1-0", "1–0", "White wins"),
-    ("1/2-1/2", "½–½", "Draw"),
-    ("0-1", "0–1", "Black wins"),
-    ("+/-", "+ / −", "White wins by forfeit"),
-    ("-/+", "− / +", "Black wins by forfeit"),
-    ("-/-", "− / −", "Both lose by forfeit"),
+/// The results a board may get, as the API writes them, and as the buttons show them.
+const RESULTS: [(&str, &str); 6] = [
+    ("1-0", "1–0"),
+    ("1/2-1/2", "½–½"),
+    ("0-1", "0–1"),
+    ("+/-", "+ / −"),
+    ("-/+", "− / +"),
+    ("-/-", "− / −"),
 ];
 
 /// A result as people read it.
 fn result_words(result: &str) -> &str {
     RESULTS
         .iter()
-        .find(|(r, _, _)| *r == result)
-        .map_or(result, |(_, short, _)| short)
+        .find(|(r, _)| *r == result)
+        .map_or(result, |(_, short)| short)
+}
+
+/// A result in words, as a button's title says it.
+fn result_title(result: &str) -> String {
+    match result {
+        "1-0" => tr!("result-white-wins"),
+        "1/2-1/2" => tr!("result-draw"),
+        "0-1" => tr!("result-black-wins"),
+        "+/-" => tr!("result-white-forfeit"),
+        "-/+" => tr!("result-black-forfeit"),
+        _ => tr!("result-both-forfeit"),
+    }
 }
 
 fn base(id: i64) -> String {
@@ -50,7 +63,10 @@ pub(crate) async fn tournament_page(
         return session::see_other("/sign-in");
     };
     let Some(id) = url::game_id(&id) else {
-        return page::error_page(axum::http::StatusCode::NOT_FOUND, "No such tournament.");
+        return page::error_page(
+            axum::http::StatusCode::NOT_FOUND,
+            &tr!("error-no-tournament"),
+        );
     };
     let done = outcome(&api, query.as_deref(), &visitor);
     let user = api.as_user(&visitor.token);
@@ -84,14 +100,14 @@ pub(crate) async fn tournament_page(
     let body = html! {
         h1 { (settings.name) }
         p {
-            (status_words(&t)) " · " (t.entrant_count) " players · "
-            @if settings.over_the_board { "over the board" } @else { "online" }
-            @if settings.rated { " · rated" }
+            (status_words(&t)) " · " (tr!("players-count", count = t.entrant_count)) " · "
+            @if settings.over_the_board { (tr!("run-over-the-board")) } @else { (tr!("run-online")) }
+            @if settings.rated { " · " (tr!("run-rated")) }
         }
         p.links {
-            a href={ "/tournaments/" (t.id) } { "Standings and crosstable" } " · "
-            a href={ "/tournaments/" (t.id) "/print" } { "Print pairings and standings" } " · "
-            a href={ "/tournaments/" (t.id) "/trf" } { "Export TRF" }
+            a href={ "/tournaments/" (t.id) } { (tr!("run-standings-link")) } " · "
+            a href={ "/tournaments/" (t.id) "/print" } { (tr!("print-link")) } " · "
+            a href={ "/tournaments/" (t.id) "/trf" } { (tr!("run-export-trf")) }
         }
         (actions(&visitor, &t))
         (round_boards(&visitor, &t, done.as_ref()))
@@ -138,12 +154,12 @@ fn actions(visitor: &Visitor, t: &spb::Tournament) -> Markup {
             spb::TournamentStatus::Registration => {
                 form.inline method="post" action={ (base) "/start" } {
                     (guard(visitor))
-                    button.big type="submit" { "Start and pair round 1" }
+                    button.big type="submit" { (tr!("run-start")) }
                 }
                 " "
                 form.inline method="post" action={ (base) "/delete" } {
                     (guard(visitor))
-                    button type="submit" { "Delete this tournament" }
+                    button type="submit" { (tr!("run-delete")) }
                 }
             }
             _ => {
@@ -151,9 +167,9 @@ fn actions(visitor: &Visitor, t: &spb::Tournament) -> Markup {
                     form.inline method="post" action={ (base) "/pair" } {
                         (guard(visitor))
                         @if t.current_round < t.rounds {
-                            button.big type="submit" { "Pair round " (t.current_round + 1) }
+                            button.big type="submit" { (tr!("run-pair", round = t.current_round + 1)) }
                         } @else {
-                            button.big type="submit" { "Finish the tournament" }
+                            button.big type="submit" { (tr!("run-finish")) }
                         }
                     }
                 }
@@ -175,30 +191,37 @@ fn round_boards(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) 
         .count();
     let base = base(t.id);
     html! {
-        h2 id="results" { "Round " (t.current_round) " results" }
+        h2 id="results" { (tr!("run-results", round = t.current_round)) }
         (said_at(done, "results"))
         p.open-count {
-            @if open == 0 { "Every board of round " (t.current_round) " has its result." }
-            @else { (open) " of " (boards.iter().filter(|b| is_game(b)).count()) " boards still open." }
+            @if open == 0 { (tr!("run-all-results", round = t.current_round)) }
+            @else { (tr!("run-open", open = open, boards = boards.iter().filter(|b| is_game(b)).count())) }
         }
         ol.boards {
             @for b in &boards {
                 li.pairing.open[is_game(b) && b.result.is_empty()] id={ "board-" (b.number) } {
                     (said_at(done, &format!("board-{}", b.number)))
                     @if is_game(b) {
-                        span.pair { "Board " (b.number) ": " (name(b.white_player_id)) " – " (name(b.black_player_id)) }
+                        span.pair {
+                            (tr!("run-board", board = b.number)) ": "
+                            (name(b.white_player_id)) " – " (name(b.black_player_id))
+                        }
                         @if b.result.is_empty() {
                             form.results method="post" action={ (base) "/result" } {
                                 (guard(visitor))
                                 input type="hidden" name="round" value=(b.round);
                                 input type="hidden" name="board" value=(b.number);
-                                @for (value, short, words) in RESULTS {
-                                    button.result type="submit" name="result" value=(value) title=(words) aria-label={ "Board " (b.number) ": " (words) } { (short) }
+                                @for (value, short) in RESULTS {
+                                    @let words = result_title(value);
+                                    button.result type="submit" name="result" value=(value) title=(words)
+                                        aria-label={ (tr!("run-board", board = b.number)) ": " (words) } { (short) }
                                 }
                             }
                         } @else {
                             " " strong.result { (result_words(&b.result)) }
-                            @if t.corrections.iter().any(|c| c.round == b.round && c.board == b.number) { " (corrected)" }
+                            @if t.corrections.iter().any(|c| c.round == b.round && c.board == b.number) {
+                                " " (tr!("run-corrected"))
+                            }
                         }
                     } @else {
                         span.pair { (name(b.white_player_id)) ": " (bye_words(b)) }
@@ -209,13 +232,13 @@ fn round_boards(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) 
     }
 }
 
-fn bye_words(b: &spb::Board) -> &'static str {
+fn bye_words(b: &spb::Board) -> String {
     match spb::BoardKind::try_from(b.kind) {
-        Ok(spb::BoardKind::PairingBye) => "pairing-allocated bye",
-        Ok(spb::BoardKind::HalfPointBye) => "half-point bye",
-        Ok(spb::BoardKind::ZeroPointBye) => "zero-point bye",
-        Ok(spb::BoardKind::Absent) => "not paired",
-        _ => "",
+        Ok(spb::BoardKind::PairingBye) => tr!("run-pairing-bye"),
+        Ok(spb::BoardKind::HalfPointBye) => tr!("bye-half"),
+        Ok(spb::BoardKind::ZeroPointBye) => tr!("bye-zero"),
+        Ok(spb::BoardKind::Absent) => tr!("not-paired"),
+        _ => String::new(),
     }
 }
 
@@ -231,29 +254,30 @@ fn corrections(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) -
     let names = names(t);
     let name = |id: i64| names.get(&id).copied().unwrap_or("?").to_owned();
     html! {
-        h2 id="correct" { "Correct a result" }
+        h2 id="correct" { (tr!("correct-heading")) }
         (said_at(done, "correct"))
-        p { "A correction changes the board, its game, the TRF, the standings and the ratings. Once the next round is paired, its pairings stand as made." }
+        p { (tr!("correct-note")) }
         form.stack method="post" action={ (base(t.id)) "/correct" } {
             (guard(visitor))
-            label { "Board "
+            label { (tr!("correct-board")) " "
                 select name="board_key" required {
                     @for b in finished.iter().rev() {
                         option value={ (b.round) "." (b.number) } {
-                            "Round " (b.round) ", board " (b.number) ": " (name(b.white_player_id)) " – " (name(b.black_player_id)) " " (result_words(&b.result))
+                            (tr!("round-board-of", round = b.round, board = b.number)) ": "
+                            (name(b.white_player_id)) " – " (name(b.black_player_id)) " " (result_words(&b.result))
                         }
                     }
                 }
             }
-            label { "Right result "
+            label { (tr!("correct-result")) " "
                 select name="result" required {
-                    @for (value, short, words) in RESULTS {
-                        option value=(value) { (short) " (" (words) ")" }
+                    @for (value, short) in RESULTS {
+                        option value=(value) { (short) " (" (result_title(value)) ")" }
                     }
                 }
             }
-            label { "Why (kept with the correction) " input type="text" name="note" maxlength="500"; }
-            button type="submit" { "Correct the result" }
+            label { (tr!("correct-why")) " " input type="text" name="note" maxlength="500"; }
+            button type="submit" { (tr!("correct-button")) }
         }
     }
 }
@@ -263,28 +287,28 @@ fn players(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) -> Ma
     let running = status(t) != spb::TournamentStatus::Finished;
     let next = t.current_round + 1;
     html! {
-        h2 id="players" { "Players (" (t.entrants.len()) ")" }
+        h2 id="players" { (tr!("run-players", count = t.entrants.len())) }
         (said_at(done, "players"))
         table.players {
             thead { tr {
-                th scope="col" { "No." } th scope="col" { "Name" } th scope="col" { "Rating" }
-                th scope="col" { "Points" } th scope="col" { "" }
+                th scope="col" { (tr!("run-col-number")) } th scope="col" { (tr!("run-col-name")) }
+                th scope="col" { (tr!("col-rating")) } th scope="col" { (tr!("col-points")) } th scope="col" { "" }
             } }
             tbody {
                 @for e in &t.entrants {
                     tr {
                         td { @if e.start_rank > 0 { (e.start_rank) } }
-                        td { (e.name) @if e.joined_round > 1 { " (from round " (e.joined_round) ")" } }
+                        td { (e.name) @if e.joined_round > 1 { " " (tr!("run-joined", round = e.joined_round)) } }
                         td { (e.rating) }
                         td { (page::points(e.score_halves)) }
                         td {
                             @if e.withdrawn_from > 0 {
-                                "withdrawn from round " (e.withdrawn_from)
+                                (tr!("card-withdrawn", round = e.withdrawn_from))
                             } @else if running {
                                 form.inline method="post" action={ (base) "/withdraw" } {
                                     (guard(visitor))
                                     input type="hidden" name="player_id" value=(e.player_id);
-                                    button type="submit" aria-label={ "Withdraw " (e.name) } { "Withdraw" }
+                                    button type="submit" aria-label=(tr!("run-withdraw-who", name = e.name.as_str())) { (tr!("run-withdraw")) }
                                 }
                             }
                         }
@@ -293,24 +317,24 @@ fn players(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) -> Ma
             }
         }
         @if running && !t.entrants.is_empty() {
-            h3 { "Request a bye" }
+            h3 { (tr!("bye-heading")) }
             form.stack method="post" action={ (base) "/bye" } {
                 (guard(visitor))
-                label { "Player "
+                label { (tr!("bye-player")) " "
                     select name="player_id" required {
                         @for e in t.entrants.iter().filter(|e| e.withdrawn_from == 0) {
                             option value=(e.player_id) { (e.name) }
                         }
                     }
                 }
-                label { "Round " input type="number" name="round" value=(next) min=(next) max=(t.rounds.max(next)); }
-                label { "Bye "
+                label { (tr!("bye-round")) " " input type="number" name="round" value=(next) min=(next) max=(t.rounds.max(next)); }
+                label { (tr!("bye-kind")) " "
                     select name="kind" {
-                        option value="half" { "half point" }
-                        option value="zero" { "zero points" }
+                        option value="half" { (tr!("bye-kind-half")) }
+                        option value="zero" { (tr!("bye-kind-zero")) }
                     }
                 }
-                button type="submit" { "Request the bye" }
+                button type="submit" { (tr!("bye-button")) }
             }
             @if t.settings.as_ref().is_some_and(|s| s.system == spb::PairingSystem::SwissDutch as i32 || s.system == 0) {
                 (forbidden(visitor, t))
@@ -325,18 +349,18 @@ fn forbidden(visitor: &Visitor, t: &spb::Tournament) -> Markup {
     let names = names(t);
     let name = |id: i64| names.get(&id).copied().unwrap_or("?").to_owned();
     html! {
-        h3 id="apart" { "Players who must not meet" }
+        h3 id="apart" { (tr!("apart-heading")) }
         @if !t.forbidden_pairs.is_empty() {
             ul.found {
                 @for p in &t.forbidden_pairs {
                     li {
-                        (name(p.first_player_id)) " and " (name(p.second_player_id)) " "
+                        (tr!("apart-pair", first = name(p.first_player_id), second = name(p.second_player_id))) " "
                         form.inline method="post" action={ (base) "/forbid" } {
                             (guard(visitor))
                             input type="hidden" name="first" value=(p.first_player_id);
                             input type="hidden" name="second" value=(p.second_player_id);
                             input type="hidden" name="forbidden" value="0";
-                            button type="submit" { "May meet again" }
+                            button type="submit" { (tr!("apart-undo")) }
                         }
                     }
                 }
@@ -345,8 +369,8 @@ fn forbidden(visitor: &Visitor, t: &spb::Tournament) -> Markup {
         form.stack method="post" action={ (base) "/forbid" } {
             (guard(visitor))
             input type="hidden" name="forbidden" value="1";
-            @for (field, label) in [("first", "Player "), ("second", "must not meet ")] {
-                label { (label)
+            @for (field, label) in [("first", tr!("apart-first")), ("second", tr!("apart-second"))] {
+                label { (label) " "
                     select name=(field) required {
                         @for e in &t.entrants {
                             option value=(e.player_id) { (e.name) }
@@ -354,7 +378,7 @@ fn forbidden(visitor: &Visitor, t: &spb::Tournament) -> Markup {
                     }
                 }
             }
-            button type="submit" { "Keep them apart" }
+            button type="submit" { (tr!("apart-button")) }
         }
     }
 }
@@ -372,25 +396,25 @@ fn add_players(
         return html! {};
     }
     html! {
-        h2 id="add" { "Add players" }
+        h2 id="add" { (tr!("add-heading")) }
         (said_at(done, "add"))
         form.stack method="get" action=(base) role="search" {
-            label { "Find an account by name " input type="search" name="q" value=(q) maxlength="100"; }
-            button type="submit" { "Find" }
+            label { (tr!("add-find")) " " input type="search" name="q" value=(q) maxlength="100"; }
+            button type="submit" { (tr!("add-find-button")) }
         }
         @match found {
             Some(Ok(players)) => {
-                @if players.is_empty() { p { "No account has a name with these words." } }
+                @if players.is_empty() { p { (tr!("add-none")) } }
                 ul.found {
                     @for p in players {
                         li {
                             (p.name)
-                            @if entered.contains(&p.id) { " — entered" } @else {
+                            @if entered.contains(&p.id) { " — " (tr!("add-entered")) } @else {
                                 form.inline method="post" action={ (base) "/add" } {
                                     (guard(visitor))
                                     input type="hidden" name="player_id" value=(p.id);
-                                    label { " rating " input.rating type="number" name="rating" min="0" max="4000" placeholder="auto"; }
-                                    button type="submit" aria-label={ "Add " (p.name) } { "Add" }
+                                    label { " " (tr!("add-rating")) " " input.rating type="number" name="rating" min="0" max="4000" placeholder=(tr!("add-rating-auto")); }
+                                    button type="submit" aria-label=(tr!("add-who", name = p.name.as_str())) { (tr!("add-button")) }
                                 }
                             }
                         }
@@ -400,12 +424,12 @@ fn add_players(
             Some(Err(problem)) => { p.flash.error role="alert" { (problem) } }
             None => {}
         }
-        h3 { "Register a new player" }
+        h3 { (tr!("register-heading")) }
         form.stack method="post" action={ (base) "/register" } {
             (guard(visitor))
-            label { "Name (any script) " input type="text" name="name" required maxlength="160" autocomplete="off"; }
-            label { "Seeding rating (blank: the rating list's) " input type="number" name="rating" min="0" max="4000"; }
-            button type="submit" { "Register and add" }
+            label { (tr!("register-name")) " " input type="text" name="name" required maxlength="160" autocomplete="off"; }
+            label { (tr!("register-rating")) " " input type="number" name="rating" min="0" max="4000"; }
+            button type="submit" { (tr!("register-button")) }
         }
     }
 }
@@ -424,7 +448,10 @@ where
     Fut: std::future::Future<Output = Result<(String, Option<String>), String>>,
 {
     let Some(id) = url::game_id(&id) else {
-        return page::error_page(axum::http::StatusCode::NOT_FOUND, "No such tournament.");
+        return page::error_page(
+            axum::http::StatusCode::NOT_FOUND,
+            &tr!("error-no-tournament"),
+        );
     };
     let back = format!("{}{anchor}", base(id));
     act(
@@ -434,7 +461,7 @@ where
         &back,
         |_visitor: Visitor, user: UserApi, form| async move {
             let Some(scheduler) = user.scheduler.clone() else {
-                return Err("This server runs no scheduler.".to_owned());
+                return Err(tr!("no-scheduler"));
             };
             work(scheduler, user, id, form).await
         },
@@ -475,13 +502,7 @@ handler!(start, "#results", |s, u, id, f| {
         .into_inner()
         .tournament
         .unwrap_or_default();
-    Ok((
-        format!(
-            "Started with {} players; round 1 is paired.",
-            t.entrants.len()
-        ),
-        None,
-    ))
+    Ok((tr!("done-started", count = t.entrants.len()), None))
 });
 
 handler!(pair, "#results", |s, u, id, f| {
@@ -494,12 +515,9 @@ handler!(pair, "#results", |s, u, id, f| {
         .tournament
         .unwrap_or_default();
     if t.status == spb::TournamentStatus::Finished as i32 {
-        return Ok((
-            "The tournament is finished: its final standings are on its page.".to_owned(),
-            Some(base(id)),
-        ));
+        return Ok((tr!("done-finished"), Some(base(id))));
     }
-    Ok((format!("Round {} is paired.", t.current_round), None))
+    Ok((tr!("done-paired", round = t.current_round), None))
 });
 
 handler!(delete, "", |s, u, id, f| {
@@ -507,15 +525,12 @@ handler!(delete, "", |s, u, id, f| {
     s.delete_tournament(spb::DeleteTournamentRequest { tournament_id: id })
         .await
         .map_err(|e| said(&e))?;
-    Ok((
-        "The tournament is deleted.".to_owned(),
-        Some("/console".to_owned()),
-    ))
+    Ok((tr!("done-deleted"), Some("/console".to_owned())))
 });
 
 handler!(result, "#results", |s, u, id, f| {
-    let round: u32 = f.number("round", "round")?;
-    let board: u32 = f.number("board", "board")?;
+    let round: u32 = f.number("round", &tr!("field-round"))?;
+    let board: u32 = f.number("board", &tr!("field-board"))?;
     let result = f.text("result");
     let answer = s
         .set_result(spb::SetResultRequest {
@@ -525,16 +540,25 @@ handler!(result, "#results", |s, u, id, f| {
             result: result.clone(),
         })
         .await
-        .map_err(|e| format!("Round {round}, board {board}: {}", said(&e)))?;
+        .map_err(|e| {
+            tr!(
+                "done-board-said",
+                round = round,
+                board = board,
+                reason = said(&e)
+            )
+        })?;
     let stored = answer
         .into_inner()
         .board
         .map(|b| b.result)
         .unwrap_or(result);
     Ok((
-        format!(
-            "Round {round}, board {board}: {} recorded.",
-            result_words(&stored)
+        tr!(
+            "done-recorded",
+            round = round,
+            board = board,
+            result = result_words(&stored)
         ),
         // Back at that board: the next one is just below it.
         Some(format!("{}#board-{board}", base(id))),
@@ -546,7 +570,7 @@ handler!(correct, "#correct", |s, u, id, f| {
     let (round, board) = key
         .split_once('.')
         .and_then(|(r, b)| Some((r.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
-        .ok_or_else(|| format!("board {key:?}: choose a board from the list"))?;
+        .ok_or_else(|| tr!("done-choose-board", key = key.as_str()))?;
     let result = f.text("result");
     let answer = s
         .correct_result(spb::CorrectResultRequest {
@@ -557,18 +581,29 @@ handler!(correct, "#correct", |s, u, id, f| {
             note: f.text("note"),
         })
         .await
-        .map_err(|e| format!("Round {round}, board {board}: {}", said(&e)))?
+        .map_err(|e| {
+            tr!(
+                "done-board-said",
+                round = round,
+                board = board,
+                reason = said(&e)
+            )
+        })?
         .into_inner();
     Ok((
         match answer.correction {
-            Some(c) => format!(
-                "Round {round}, board {board} corrected from {} to {}; standings, TRF and ratings follow.",
-                result_words(&c.previous),
-                result_words(&c.result)
+            Some(c) => tr!(
+                "done-corrected",
+                round = round,
+                board = board,
+                was = result_words(&c.previous),
+                now = result_words(&c.result)
             ),
-            None => format!(
-                "Round {round}, board {board} already had {}: nothing to correct.",
-                result_words(&result)
+            None => tr!(
+                "done-not-corrected",
+                round = round,
+                board = board,
+                result = result_words(&result)
             ),
         },
         None,
@@ -576,7 +611,7 @@ handler!(correct, "#correct", |s, u, id, f| {
 });
 
 handler!(withdraw, "#players", |s, u, id, f| {
-    let player_id: i64 = f.number("player_id", "player")?;
+    let player_id: i64 = f.number("player_id", &tr!("field-player"))?;
     let answer = s
         .withdraw_player(spb::WithdrawPlayerRequest {
             tournament_id: id,
@@ -587,17 +622,17 @@ handler!(withdraw, "#players", |s, u, id, f| {
         .into_inner();
     Ok((
         if answer.removed {
-            "The entry is removed.".to_owned()
+            tr!("done-removed")
         } else {
-            format!("Withdrawn: not paired from round {} on.", answer.from_round)
+            tr!("done-withdrawn", round = answer.from_round)
         },
         None,
     ))
 });
 
 handler!(bye, "#players", |s, u, id, f| {
-    let player_id: i64 = f.number("player_id", "player")?;
-    let round: u32 = f.number("round", "round")?;
+    let player_id: i64 = f.number("player_id", &tr!("field-player"))?;
+    let round: u32 = f.number("round", &tr!("field-round"))?;
     let half_point = f.text("kind") != "zero";
     s.request_bye(spb::RequestByeRequest {
         tournament_id: id,
@@ -608,21 +643,18 @@ handler!(bye, "#players", |s, u, id, f| {
     .await
     .map_err(|e| said(&e))?;
     Ok((
-        format!(
-            "A {} bye is noted for round {round}.",
-            if half_point {
-                "half-point"
-            } else {
-                "zero-point"
-            }
-        ),
+        if half_point {
+            tr!("done-bye-half", round = round)
+        } else {
+            tr!("done-bye-zero", round = round)
+        },
         None,
     ))
 });
 
 handler!(forbid, "#players", |s, u, id, f| {
-    let first_player_id: i64 = f.number("first", "player")?;
-    let second_player_id: i64 = f.number("second", "player")?;
+    let first_player_id: i64 = f.number("first", &tr!("field-player"))?;
+    let second_player_id: i64 = f.number("second", &tr!("field-player"))?;
     let forbidden = f.text("forbidden") != "0";
     let answer = s
         .set_forbidden_pair(spb::SetForbiddenPairRequest {
@@ -636,12 +668,11 @@ handler!(forbid, "#players", |s, u, id, f| {
         .into_inner();
     Ok((
         match (forbidden, answer.changed) {
-            (true, true) => "They will not be paired with each other from the next round on.",
-            (true, false) => "They were already kept apart.",
-            (false, true) => "They may be paired with each other again.",
-            (false, false) => "They were not kept apart.",
-        }
-        .to_owned(),
+            (true, true) => tr!("done-apart"),
+            (true, false) => tr!("done-already-apart"),
+            (false, true) => tr!("done-may-meet"),
+            (false, false) => tr!("done-not-apart"),
+        },
         None,
     ))
 });
@@ -652,11 +683,11 @@ fn rating(f: &Form) -> Result<i32, String> {
     if text.is_empty() {
         return Ok(0);
     }
-    f.number("rating", "rating")
+    f.number("rating", &tr!("field-rating"))
 }
 
 handler!(add, "#add", |s, u, id, f| {
-    let player_id: i64 = f.number("player_id", "player")?;
+    let player_id: i64 = f.number("player_id", &tr!("field-player"))?;
     let rating = rating(&f)?;
     let entrant = s
         .add_player(spb::AddPlayerRequest {
@@ -670,7 +701,11 @@ handler!(add, "#add", |s, u, id, f| {
         .entrant
         .unwrap_or_default();
     Ok((
-        format!("{} is entered (rating {}).", entrant.name, entrant.rating),
+        tr!(
+            "done-entered",
+            name = entrant.name.as_str(),
+            rating = entrant.rating
+        ),
         None,
     ))
 });
@@ -697,19 +732,20 @@ handler!(register, "#add", |s, u, id, f| {
         })
         .await
         .map_err(|e| {
-            format!(
-                "{} is registered but not entered: {}",
-                player.name,
-                said(&e)
+            tr!(
+                "done-registered-not-entered",
+                name = player.name.as_str(),
+                reason = said(&e)
             )
         })?
         .into_inner()
         .entrant
         .unwrap_or_default();
     Ok((
-        format!(
-            "{} is registered and entered (rating {}).",
-            entrant.name, entrant.rating
+        tr!(
+            "done-registered",
+            name = entrant.name.as_str(),
+            rating = entrant.rating
         ),
         None,
     ))

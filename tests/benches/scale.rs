@@ -1,14 +1,17 @@
 //! A large Swiss through the public gRPC API, as the organiser of a big online event runs it.
 //!
 //! `cargo bench -p hanniball-e2e --bench scale -- [--players N] [--rounds R] [--postgres URL]
-//! [--results organiser|games] [--workers W]`
+//! [--results organiser|one-by-one|games] [--entries one-by-one] [--workers W]`
 //!
 //! The three services (arbiter, rating, scheduler) run in this process on one database (a fresh
 //! SQLite file, or a fresh database on the PostgreSQL server at `URL`), on a runtime of `W`
 //! worker threads (default 2). `N` players (default 1,000) are registered, entered with one
 //! `AddPlayers`, the tournament is started (round 1 paired, its games created in the arbiter),
 //! and each of `R` rounds (default 5) gets its results: by the organiser (`SetResults`, one call
-//! a round, random results; the default) or by the games (every game played by its two players
+//! a round, random results; the default), by the organiser one board at a time (`SetResult` per
+//! board, 8 in flight, as a club's console or an arbiter's corrections send them: each call's
+//! p50/p99/max printed per round; `--entries one-by-one` enters the players likewise with
+//! `AddPlayer`), or by the games (every game played by its two players
 //! through the API: a turn each, then one resigns or they agree a draw). `PairNextRound` then
 //! pairs the next round and creates its games, while a probe calls `Ping` (scheduler) and
 //! `GetGame` (arbiter) every 5 ms: its p50/p99/max over the pairing are printed with each
@@ -40,6 +43,23 @@ type Svc = InterceptedService<Channel, Bearer>;
 
 /// Calls in flight at once where the bench itself makes many (registrations, games).
 const IN_FLIGHT: usize = 32;
+
+/// Calls in flight in the one-by-one modes (a few organisers' consoles, a bot's reports).
+const ONE_BY_ONE: usize = 8;
+
+/// p50/p99/max of single calls.
+fn call_line(mut calls: Vec<Duration>) -> String {
+    calls.sort_unstable();
+    let p =
+        |q: f64| calls.get(((calls.len() as f64 * q) as usize).min(calls.len().saturating_sub(1)));
+    format!(
+        "per call p50 {} p99 {} max {} ({} calls)",
+        p(0.5).map_or("-".to_owned(), |d| ms(*d)),
+        p(0.99).map_or("-".to_owned(), |d| ms(*d)),
+        calls.last().map_or("-".to_owned(), |d| ms(*d)),
+        calls.len()
+    )
+}
 
 fn seconds(d: Duration) -> String {
     format!("{:.2} s", d.as_secs_f64())
@@ -126,6 +146,8 @@ fn main() {
     let rounds: u32 = arg_value("--rounds").map_or(5, |v| v.parse().expect("R"));
     let workers: usize = arg_value("--workers").map_or(2, |v| v.parse().expect("W"));
     let by_games = arg_value("--results").is_some_and(|v| v == "games");
+    let one_by_one = arg_value("--results").is_some_and(|v| v == "one-by-one");
+    let entries_one_by_one = arg_value("--entries").is_some_and(|v| v == "one-by-one");
     let postgres = arg_value("--postgres");
     // `cargo test --benches` runs this without `--bench`: keep that smoke run short.
     let (players, rounds) = if bench { (players, rounds) } else { (12, 2) };
@@ -211,24 +233,50 @@ fn main() {
             .expect("tournament")
             .id;
         let started = Instant::now();
-        scheduler
-            .add_players(spb::AddPlayersRequest {
-                tournament_id: tid,
-                players: registered
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (id, _))| spb::PlayerEntry {
+        if entries_one_by_one {
+            use futures_util::StreamExt;
+            let calls: Vec<Duration> =
+                futures_util::stream::iter(registered.iter().enumerate().map(|(i, (id, _))| {
+                    let mut scheduler = scheduler.clone();
+                    let entry = spb::AddPlayerRequest {
+                        tournament_id: tid,
                         player_id: *id,
                         rating: 2_400 - (i as i32 % 1_000),
-                    })
-                    .collect(),
-            })
-            .await
-            .expect("add players");
-        println!(
-            "AddPlayers (one call)                   {}",
-            seconds(started.elapsed())
-        );
+                    };
+                    async move {
+                        let started = Instant::now();
+                        scheduler.add_player(entry).await.expect("add player");
+                        started.elapsed()
+                    }
+                }))
+                .buffer_unordered(ONE_BY_ONE)
+                .collect()
+                .await;
+            println!(
+                "AddPlayer ({ONE_BY_ONE} in flight)               {}   {}",
+                seconds(started.elapsed()),
+                call_line(calls)
+            );
+        } else {
+            scheduler
+                .add_players(spb::AddPlayersRequest {
+                    tournament_id: tid,
+                    players: registered
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (id, _))| spb::PlayerEntry {
+                            player_id: *id,
+                            rating: 2_400 - (i as i32 % 1_000),
+                        })
+                        .collect(),
+                })
+                .await
+                .expect("add players");
+            println!(
+                "AddPlayers (one call)                   {}",
+                seconds(started.elapsed())
+            );
+        }
 
         let (started_t, took, latencies) = probed(&channel, 0, async {
             scheduler
@@ -292,6 +340,31 @@ fn main() {
                     }
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
+            } else if one_by_one {
+                use futures_util::StreamExt;
+                let picks: Vec<usize> = games.iter().map(|_| rng.usize(..3)).collect();
+                let calls: Vec<Duration> =
+                    futures_util::stream::iter(games.iter().zip(picks).map(|(b, pick)| {
+                        let mut scheduler = scheduler.clone();
+                        let request = spb::SetResultRequest {
+                            tournament_id: tid,
+                            round,
+                            board: b.number,
+                            result: ["1-0", "0-1", "1/2-1/2"][pick].to_owned(),
+                        };
+                        async move {
+                            let started = Instant::now();
+                            scheduler.set_result(request).await.expect("result");
+                            started.elapsed()
+                        }
+                    }))
+                    .buffer_unordered(ONE_BY_ONE)
+                    .collect()
+                    .await;
+                println!(
+                    "round {round}: SetResult per board     {}",
+                    call_line(calls)
+                );
             } else {
                 let results = games
                     .iter()

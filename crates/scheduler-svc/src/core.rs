@@ -47,9 +47,26 @@ pub struct Core {
 #[derive(Debug, Default)]
 pub struct LoadedCache(
     std::sync::Mutex<std::collections::HashMap<i64, (i64, std::sync::Arc<Loaded>)>>,
+    /// Per tournament, what orders this process's changes: a writer holds it from its store
+    /// write to its [`LoadedCache::update`], so that updates reach the copy in version order
+    /// and concurrent calls keep it instead of throwing it away.
+    std::sync::Mutex<std::collections::HashMap<i64, std::sync::Arc<tokio::sync::Mutex<()>>>>,
 );
 
 impl LoadedCache {
+    /// The turn of a change of tournament `id` (see the second field); hold it from the store
+    /// write to the copy's update.
+    pub async fn writing(&self, id: i64) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = {
+            let mut locks = self
+                .1
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            std::sync::Arc::clone(locks.entry(id).or_default())
+        };
+        lock.lock_owned().await
+    }
+
     const CAPACITY: usize = 64;
 
     fn get(&self, id: i64, version: i64) -> Option<std::sync::Arc<Loaded>> {
@@ -301,6 +318,8 @@ impl Core {
             })
             .filter_map(|board| Some((board.round, board.board, board_game(t, board)?)))
             .collect();
+        // Not held while the arbiter works: a copy shared with no call changes in place.
+        drop(loaded);
         for chunk in wanted.chunks(CHUNK) {
             let request = apb::CreateGamesRequest {
                 games: chunk.iter().map(|(_, _, r)| r.clone()).collect(),
@@ -325,8 +344,9 @@ impl Core {
                 .zip(&games)
                 .map(|((round, number, _), game)| (*round, *number, GameId(game.id)))
                 .collect();
-            let version = self.store.set_board_games(t.id, &created).await?;
-            self.loaded.update(t.id, version, |loaded| {
+            let _turn = self.loaded.writing(id).await;
+            let version = self.store.set_board_games(id, &created).await?;
+            self.loaded.update(id, version, |loaded| {
                 for (round, number, game) in &created {
                     if let Some(board) = loaded.board_mut(*round, *number) {
                         board.game_id = Some(game.0);
@@ -361,6 +381,7 @@ impl Core {
             if board.result.as_deref() == Some(result) {
                 return Ok(());
             }
+            let _turn = self.loaded.writing(board.tournament_id).await;
             if let Some(version) = self
                 .store
                 .set_board_result(
@@ -395,6 +416,7 @@ impl Core {
             Some(Side::Black) => board.black_id,
             None => None,
         };
+        let turn = self.loaded.writing(board.tournament_id).await;
         let Some(version) = self
             .store
             .set_board_result(
@@ -415,6 +437,7 @@ impl Core {
                 row.short = decided.short;
             }
         });
+        drop(turn);
         tracing::info!(
             tournament = board.tournament_id,
             round = board.round,

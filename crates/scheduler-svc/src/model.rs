@@ -94,10 +94,18 @@ impl Loaded {
 
     /// Whether every game of round `round` has a result.
     pub fn round_complete(&self, round: i32) -> bool {
-        self.boards
+        self.round_boards(round)
             .iter()
-            .filter(|b| b.round == round && b.kind == GAME)
+            .filter(|b| b.kind == GAME)
             .all(|b| b.result.is_some())
+    }
+
+    /// The boards of round `round` (boards are stored by round, then board number): found by
+    /// bisection, so looking at one round costs that round, not every round played.
+    pub fn round_boards(&self, round: i32) -> &[BoardRow] {
+        let start = self.boards.partition_point(|b| b.round < round);
+        let end = self.boards.partition_point(|b| b.round <= round);
+        &self.boards[start..end]
     }
 
     /// Start rank → player id.

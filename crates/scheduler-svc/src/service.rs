@@ -201,6 +201,15 @@ impl SchedulerService {
             };
             todo.push((round, number, text, row.game_id, record));
         }
+        let advances =
+            loaded.tournament.auto_pair && loaded.tournament.status == TournamentStatus::Running;
+        let unchanged: Vec<pb::Board> = unchanged
+            .iter()
+            .filter_map(|(round, number)| loaded.board(*round, *number).map(board))
+            .collect();
+        // Not held while the arbiter works: a copy no call holds is changed in place, one still
+        // held would be copied whole.
+        drop(loaded);
         // A board with a game: the game ends with this result first (one result everywhere).
         use futures_util::StreamExt;
         let decided: Vec<ServiceResult<Decided>> =
@@ -210,11 +219,9 @@ impl SchedulerService {
                 .await;
         let decided: Vec<Decided> = decided.into_iter().collect::<ServiceResult<_>>()?;
         if decided.is_empty() {
-            return Ok(unchanged
-                .iter()
-                .filter_map(|(round, number)| loaded.board(*round, *number).map(board))
-                .collect());
+            return Ok(unchanged);
         }
+        let turn = self.core.loaded.writing(id).await;
         let version = self.core.store.set_board_results(id, &decided).await?;
         self.core.loaded.update(id, version, |loaded| {
             for (round, number, result, short, game) in &decided {
@@ -228,8 +235,9 @@ impl SchedulerService {
                 }
             }
         });
+        drop(turn);
         tracing::info!(tournament = id, boards = decided.len(), "results entered");
-        if loaded.tournament.auto_pair && loaded.tournament.status == TournamentStatus::Running {
+        if advances {
             // The results are stored whatever the next round does: a round that cannot be paired
             // is the organiser's to resolve (`PairNextRound` says why), not a refused result.
             if let Err(Unpairable(why)) = self.core.advance(id).await? {
@@ -362,6 +370,7 @@ impl SchedulerService {
             at_ms: crate::core::now_ms(),
             after_pairing: loaded.tournament.current_round > r,
         };
+        let turn = self.core.loaded.writing(id).await;
         let version = self
             .core
             .store
@@ -377,6 +386,7 @@ impl SchedulerService {
                 }
             }
         });
+        drop(turn);
         tracing::info!(
             tournament = id,
             round,
@@ -983,7 +993,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
                 id: player.to_string(),
             })?
             .name;
-        let t = &loaded.tournament;
+        let t = loaded.tournament.clone();
+        let entrants = loaded.entrants.len();
+        // Not held across the calls below: a copy no call holds is changed in place.
+        drop(loaded);
+        let t = &t;
         takes_entries(t)?;
         let rating = if r.rating > 0 {
             r.rating
@@ -999,11 +1013,12 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             tournament_id: id,
             player_id: player,
             // A late entry is ranked after everyone (TRF pairing numbers never change).
-            start_rank: late.then(|| loaded.entrants.len() as i32 + 1),
+            start_rank: late.then(|| entrants as i32 + 1),
             rating,
             joined_round: if late { t.current_round + 1 } else { 1 },
             withdrawn_from: None,
         };
+        let turn = self.core.loaded.writing(id).await;
         let version = self
             .core
             .store
@@ -1019,6 +1034,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         self.core
             .loaded
             .update(id, version, |loaded| loaded.entrants.push(entered));
+        drop(turn);
         Ok(Response::new(pb::AddPlayerResponse {
             entrant: Some(pb::Entrant {
                 player_id: player,

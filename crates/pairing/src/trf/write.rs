@@ -181,8 +181,9 @@ fn write_settings(t: &Tournament, out: &mut String) {
         ("BBF", ps.forfeit_loss, usual.forfeit_loss),
         ("BBU", ps.pab, ps.win),
     ] {
+        // The value in columns 5-12, as bbpPairings reads these lines (it refuses `BBZ 0.5`).
         if value != default {
-            out.push_str(&format!("{tag} {}\n", Score(value)));
+            out.push_str(&format!("{tag} {:>4}\n", Score(value).to_string()));
         }
     }
     for p in &t.players {

@@ -12,4 +12,5 @@ mod roundrobin;
 mod tiebreak;
 mod tiebreak_tbs;
 mod trf_and_check;
+mod trf_edges;
 mod trf_reading;

@@ -30,6 +30,9 @@ const STARTS_AT_A: &str =
 const KNOWN: &[(&str, usize, &str)] = &[
     ("dutch-p10-r6-s9101", 225, STARTS_AT_A),
     ("fresh-p36-r5-s30014", 766, STARTS_AT_A),
+    // `162  A 0.5` with absences and forfeit losses: points, BH, SB, KS and AOB, all from the
+    // totals (`trf_edges`: its points are ours plus 0.5 for every player).
+    ("dutch-p14-r7-s5001", 560, STARTS_AT_A),
     ("dutch-p13-r10-s3040", 672, UNPLAYED_ROUNDS),
     ("bbp-dutch-2025-c5", 130, UNPLAYED_ROUNDS),
     ("bbp-dutch-2025-c9", 78, UNPLAYED_ROUNDS),
@@ -60,6 +63,11 @@ const FAILED: &[(&str, usize, &str)] = &[
         "javafo-half-point-byes",
         8,
         "\"Incorrect score for player 4 ... 13\": the same, on a JaVaFo file",
+    ),
+    (
+        "icu-blank-half-point-byes",
+        8,
+        "\"Incorrect score for player 3 ... 6 ... 10\": half-point byes written as blank results and counted in the points column (ours refuses it too, naming them; its values on the file with H written there are the blank-as-h variant)",
     ),
     (
         "dutch-p61-r11-s9127",
@@ -152,8 +160,16 @@ fn load(root: &Path, expected: &Expected) -> Tournament {
         .strip_prefix("crates/pairing/")
         .expect("a file of this crate");
     let text = std::fs::read(root.join(source)).expect("the source file");
+    // `blank-as-h`: TieBreakServer ran on the file with each blank unpaired round written `H`;
+    // ours reads the file as it is, with `--blank-as H`.
+    let options = trf::ReadOptions {
+        blank_as_half_point_bye: expected.variant == "blank-as-h",
+        ..trf::ReadOptions::default()
+    };
     let text = String::from_utf8(text).expect("ASCII");
-    let mut t = trf::parse(&text).expect("the source parses");
+    let mut t = trf::read_text(&text, &options)
+        .and_then(trf::TrfFile::finished)
+        .expect("the source reads");
     if expected.variant.starts_with("unrated4") {
         for p in &mut t.players {
             if p.id.0 % 4 == 0 {
@@ -193,6 +209,10 @@ fn values_equal_tie_break_server_s_under_both_texts() {
         if expected.failed > 0 {
             let stem = name.split('.').next().expect("a name").to_owned();
             *failed.entry(stem).or_default() += expected.failed;
+        }
+        if expected.blocks.is_empty() {
+            // Every run failed: no values (the reason is in `FAILED`).
+            continue;
         }
         let t = load(root, &expected);
         let options = Options {

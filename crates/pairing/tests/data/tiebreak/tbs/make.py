@@ -28,6 +28,10 @@ BBP = os.path.join(HERE, "..", "..", "bbp")
 # Real files (each names its source in its first line), copied from tests/data/real of the TRF
 # reading work so that this test stands alone.
 REAL = os.path.join(HERE, "..", "..", "real")
+# Edge cases of TRF reading (issue 50): each as it is, and a file of blank half-point byes (`0000 -`
+# with a blank result, counted in the points column) also with each blank result written `H`, its
+# meaning (the `blank-as-h` variant: ours reads the file as is with `--blank-as H`).
+EDGES = os.path.join(HERE, "..", "..", "trf-edges")
 
 MAIN = "PTS BH BH/C1 BH/C2 BH/M1 BH/M2 SB SB/C1 PS PS/C1 KS AOB WIN WON BPG BWG REP VUR ARO ARO/C1 ARO/M1 TPR PTP APRO APPO RTNG TPN".split()
 FORE = "PTS FB FB/C1".split()
@@ -44,6 +48,19 @@ def unrated4(text):
     for line in text.split("\n"):
         if line.startswith("001") and len(line) >= 52 and int(line[4:8]) % 4 == 0:
             line = line[:48] + "   0" + line[52:]
+        out.append(line)
+    return "\n".join(out)
+
+
+def blank_as_h(text):
+    """Every round of a player line without an opponent and with a blank result (`0000 -  `,
+    ten columns from column 90) written as a half-point bye (`0000 - H`)."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("001"):
+            cells = [line[i : i + 10] for i in range(89, len(line), 10)]
+            cells = [c[:9] + "H" if c[2:9] == "0000 - " and c[9:].strip() == "" else c for c in cells]
+            line = line[:89] + "".join(cells)
         out.append(line)
     return "\n".join(out)
 
@@ -80,6 +97,12 @@ def main():
         if f.endswith(".trf"):
             for rules in ("2024", "2026"):
                 jobs.append((f, "real", rules, []))
+    for f in sorted(os.listdir(EDGES)):
+        if f.endswith(".trf"):
+            for rules in ("2024", "2026"):
+                jobs.append((f, "edge", rules, []))
+                if "blank" in f:
+                    jobs.append((f, "blank-as-h", rules, []))
     for f, variant, rules, extra in jobs:
         name = f"{f[:-4]}.{variant}.{rules}.tsv"
         runs = (MAIN, FORE, DE, STD)
@@ -88,10 +111,12 @@ def main():
             if "\tSTD/V" in written or " STD/V" in written:
                 continue
             runs = (STD,)
-        folder, shown = (REAL, "real") if variant == "real" else (BBP, "bbp")
+        folder, shown = {"real": (REAL, "real"), "edge": (EDGES, "trf-edges"), "blank-as-h": (EDGES, "trf-edges")}.get(variant, (BBP, "bbp"))
         text = open(os.path.join(folder, f), newline="", encoding="latin-1").read().replace("\r\n", "\n").replace("\r", "\n")
         if variant.startswith("unrated4"):
             text = unrated4(text)
+        if variant == "blank-as-h":
+            text = blank_as_h(text)
         with tempfile.NamedTemporaryFile("w", suffix=".trf", delete=False, encoding="latin-1") as tmp:
             tmp.write(text)
         try:

@@ -6,7 +6,7 @@
 //! `10 × (1 − 0.65)` into `3.4999…` and round a FIDE `+4` down to `+3`.
 
 use crate::config::EloConfig;
-use crate::ladder::Score;
+use crate::score::Score;
 
 /// Table 8.1.2, as printed: for each range of rating difference `D` (upper bound,
 /// inclusive), the scoring probability `PD` of the higher rated player in hundredths.

@@ -96,6 +96,7 @@ pub mod fide;
 pub mod glicko2;
 mod ladder;
 pub mod period;
+mod score;
 
 pub use config::{ConfigError, EloConfig, Glicko2Config};
 pub use ladder::{Rating, Score, System, performance};

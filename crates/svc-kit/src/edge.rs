@@ -241,7 +241,7 @@ fn reclassify(headers: &mut tonic::codegen::http::HeaderMap) {
             tonic::Code::ResourceExhausted,
             format!(
                 "request too large: the limit is {} bytes",
-                crate::server::MAX_REQUEST_BYTES
+                crate::limits::MAX_REQUEST_BYTES
             ),
         )),
         Some(b"13") if message.contains("failed to decode Protobuf message") => Some((

@@ -120,3 +120,7 @@ mod tests {
         assert!(list("player_ids", 1, 1).is_ok());
     }
 }
+
+/// The largest request a service decodes (a turn, a tournament's TRF, a page request): far above
+/// any legitimate request, far below what would hurt.
+pub const MAX_REQUEST_BYTES: usize = 256 * 1024;

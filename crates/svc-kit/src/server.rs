@@ -106,9 +106,7 @@ const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
 const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(20);
 /// Calls open at once on one connection.
 const STREAMS_PER_CONNECTION: u32 = 256;
-/// The largest request a service decodes (a turn, a tournament's TRF, a page request): far above
-/// any legitimate request, far below what would hurt.
-pub const MAX_REQUEST_BYTES: usize = 256 * 1024;
+pub use crate::limits::MAX_REQUEST_BYTES;
 
 /// Serves `routes` on `listener` until `shutdown`; `names` are the full gRPC service names
 /// (`hanniball.arbiter.v1.Arbiter`, …) reported as serving by the health service. Uses the

@@ -8,7 +8,8 @@ use hanniball_rules::{GameKind, GameOptions, Outcome, Side};
 use sea_orm::ActiveValue::Set;
 
 use super::entities::{games, turns};
-use super::{GameRow, StoreError};
+use super::rows::GameRow;
+use hanniball_db::StoreError;
 
 /// Stored name of a side.
 #[must_use]

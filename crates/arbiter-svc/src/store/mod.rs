@@ -8,9 +8,10 @@
 
 mod convert;
 pub mod entities;
+mod rows;
 
 use hanniball_arbiter::{
-    Clocks, FinalResult, GameId, Match, PlayerId, Setup, Status, Stored, Timestamp, Transition,
+    Clocks, FinalResult, GameId, Match, PlayerId, Status, Stored, Timestamp, Transition,
 };
 use hanniball_db::{Db, reread};
 use hanniball_rules::Side;
@@ -25,23 +26,7 @@ pub use hanniball_db::StoreError;
 use entities::{games, result_corrections, results_outbox, turns};
 
 pub use convert::{side_from_name, side_name};
-
-/// A game without its turn log (for lists).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRow {
-    pub id: GameId,
-    pub setup: Setup,
-    pub position: String,
-    pub turns_played: u32,
-    pub clocks: Clocks,
-    pub status: Status,
-    pub result: Option<FinalResult>,
-    pub draw_offer: Option<Side>,
-    pub created_at: Timestamp,
-    pub finished_at: Option<Timestamp>,
-    /// How often the result was corrected.
-    pub corrections: u32,
-}
+pub use rows::GameRow;
 
 /// A finished game as the outbox gives it to consumers.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,6 +25,7 @@ impl MigratorTrait for Migrator {
             Box::new(PlayerSearchKeys),
             Box::new(PasswordsAndSessions),
             Box::new(Organisers),
+            Box::new(AccentBlindSearchKeys),
         ]
     }
 
@@ -267,5 +268,30 @@ impl MigrationTrait for Organisers {
                     .to_owned(),
             )
             .await
+    }
+}
+
+/// Search keys without accents or case (`zoe` finds Zoë, `lukasz` Łukasz, `strasse` Straße):
+/// every player's key is made again by today's [`hanniball_db::search::search_key`].
+struct AccentBlindSearchKeys;
+
+impl MigrationName for AccentBlindSearchKeys {
+    fn name(&self) -> &str {
+        "m20261129_000005_accent_blind_search_keys"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for AccentBlindSearchKeys {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        let db = manager.get_connection();
+        db.execute_unprepared("UPDATE players SET search_key = ''")
+            .await?;
+        hanniball_db::search::fill_search_keys(db, "players", "name", "search_key").await
+    }
+
+    async fn down(&self, _: &SchemaManager) -> Result<(), DbErr> {
+        // The keys stay as they are: a search finds more with them, never less.
+        Ok(())
     }
 }

@@ -29,6 +29,7 @@ impl MigratorTrait for Migrator {
             Box::new(TournamentSearchKeys),
             Box::new(OverTheBoardAndCorrections),
             Box::new(TournamentOrganisers),
+            Box::new(AccentBlindSearchKeys),
         ]
     }
 
@@ -605,5 +606,30 @@ impl MigrationTrait for TournamentOrganisers {
                     .to_owned(),
             )
             .await
+    }
+}
+
+/// Search keys without accents or case (`zoe` finds Zoë, `lukasz` Łukasz, `strasse` Straße):
+/// every tournament's key is made again by today's [`hanniball_db::search::search_key`].
+struct AccentBlindSearchKeys;
+
+impl MigrationName for AccentBlindSearchKeys {
+    fn name(&self) -> &str {
+        "m20261129_000006_accent_blind_search_keys"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for AccentBlindSearchKeys {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        let db = manager.get_connection();
+        db.execute_unprepared("UPDATE tournaments SET search_key = ''")
+            .await?;
+        hanniball_db::search::fill_search_keys(db, "tournaments", "name", "search_key").await
+    }
+
+    async fn down(&self, _: &SchemaManager) -> Result<(), DbErr> {
+        // The keys stay as they are: a search finds more with them, never less.
+        Ok(())
     }
 }

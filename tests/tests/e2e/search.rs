@@ -64,7 +64,14 @@ async fn a_read_token_finds_players_and_tournaments_by_words_of_their_names() {
         let (url, shutdown) = hanniball_e2e::arbiter_and_scheduler(&db).await;
         let (mut admin, mut organiser) = clients(&url, Bearer::new(ADMIN_TOKEN)).await;
         let mut ids = Vec::new();
-        for name in ["Zoë Ünal", "Müller", "Nguyễn Văn An", "李明", "ünal"] {
+        for name in [
+            "Zoë Ünal",
+            "Müller",
+            "Nguyễn Văn An",
+            "李明",
+            "ünal",
+            "Łukasz Straße",
+        ] {
             let player = admin
                 .register_player(apb::RegisterPlayerRequest {
                     name: name.to_owned(),
@@ -77,7 +84,7 @@ async fn a_read_token_finds_players_and_tournaments_by_words_of_their_names() {
                 .expect("player");
             ids.push(player.id);
         }
-        for name in ["Riverside Open", "Winter Cup"] {
+        for name in ["Riverside Open", "Winter Cup", "Coupe d'Été"] {
             organiser
                 .create_tournament(spb::CreateTournamentRequest {
                     settings: Some(spb::TournamentSettings {
@@ -126,14 +133,32 @@ async fn a_read_token_finds_players_and_tournaments_by_words_of_their_names() {
         );
         assert_eq!(
             search(&mut reader, "ü", 1).await.expect("search"),
-            (vec!["Müller".to_owned()], true),
+            (vec!["Łukasz Straße".to_owned()], true),
             "capped at the limit, saying more match"
         );
         assert_eq!(
             tournaments(&mut viewer, "OPEN river").await.expect("list"),
             ["Riverside Open"]
         );
-        assert_eq!(tournaments(&mut viewer, "").await.expect("list").len(), 2);
+        assert_eq!(tournaments(&mut viewer, "").await.expect("list").len(), 3);
+        // Accents and the folds lower case lacks are ignored both ways.
+        for (query, found) in [
+            ("zoe", "Zoë Ünal"),
+            ("lukasz", "Łukasz Straße"),
+            ("STRASSE", "Łukasz Straße"),
+            ("straße", "Łukasz Straße"),
+            ("nguyen van", "Nguyễn Văn An"),
+        ] {
+            assert_eq!(
+                search(&mut reader, query, 0).await.expect("search").0,
+                [found],
+                "{db}: {query}"
+            );
+        }
+        assert_eq!(
+            tournaments(&mut viewer, "ete").await.expect("list"),
+            ["Coupe d'Été"]
+        );
 
         // Refused: a blank or over-long query, a long tournament filter, no token.
         for query in ["  ", &"ü".repeat(101)] {

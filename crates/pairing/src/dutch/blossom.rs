@@ -83,6 +83,12 @@ pub(crate) struct Matcher<const N: usize> {
     rep_slack: Vec<Wide<N>>,
     /// The blossom `scan_rep` is scanning (its representatives are kept meanwhile).
     scanning: usize,
+    /// Every index (vertex or blossom) given a label in this stage, perhaps more than once or
+    /// unlabelled since: `augment_dropping` finds the labelled top-level blossoms here instead
+    /// of among all `2 n`.
+    labelled: Vec<usize>,
+    /// Scratch for `root_of` (all `NONE` between uses).
+    memo: Vec<usize>,
     /// Set by a `fill` after a solve: the duals and matching are stale until a restart.
     needs_restart: bool,
     unused: Vec<usize>,
@@ -97,8 +103,10 @@ pub(crate) struct Matcher<const N: usize> {
     /// The vertices still in play (not retired), the only ones a stage looks at.
     live: Vec<usize>,
     retired: Vec<bool>,
-    /// Scratch for `forced_mate`: one vertex's edge weights.
+    /// Scratch for `forced_mate`: the changed edge weights, and where each vertex's is in
+    /// `row` (one more; 0 between uses).
     row: Vec<Wide<N>>,
+    changed: Vec<u32>,
     /// The reservoir during `solve_parked`: parked vertices, out of `live`, in matched pairs.
     parked_list: Vec<usize>,
     /// During `solve_parked`, a live vertex's least dual while it may meet a parked vertex (the
@@ -240,6 +248,8 @@ impl<const N: usize> Matcher<N> {
             rep: vec![Vec::new(); 2 * n],
             rep_slack: Vec::new(),
             scanning: NONE,
+            labelled: Vec::new(),
+            memo: Vec::new(),
             needs_restart: false,
             unused: (n..2 * n).rev().collect(),
             queue: Vec::new(),
@@ -247,7 +257,8 @@ impl<const N: usize> Matcher<N> {
             tight_only: false,
             live: (0..n).collect(),
             retired: vec![false; n],
-            row: Vec::with_capacity(n),
+            row: Vec::new(),
+            changed: vec![0; n],
             parked_list: Vec::new(),
             floor: vec![None; n],
         }
@@ -410,24 +421,31 @@ impl<const N: usize> Matcher<N> {
             return None;
         }
         let at = self.row_at(v);
-        let (w2, values, bits) = (&self.w2, &self.values, self.tile_bits);
-        let row = &mut self.row;
+        // The changed weights, by vertex (`changed[c]`: one more than its place in `row`).
+        let mut row = std::mem::take(&mut self.row);
         row.clear();
-        row.extend((0..self.n).map(|x| *values.get(w2[at + Self::column(bits, x)])));
-        for &(c, weight) in changes {
-            row[c] = match weight {
+        self.changed.resize(self.n, 0);
+        for (k, &(c, weight)) in changes.iter().enumerate() {
+            row.push(match weight {
                 Some(c) => c.add_u64(1).add(&c.add_u64(1)),
                 None => Wide::ZERO,
-            };
+            });
+            self.changed[c] = k as u32 + 1;
         }
         // The least slack of v's edges at its present dual, and whether it is unique.
         let mut best: Option<(usize, Wide<N>)> = None;
         let mut unique = false;
         for &c in &self.live {
-            if c == v || row[c].is_zero() {
+            let k = self.changed[c];
+            let weight = if k != 0 {
+                &row[k as usize - 1]
+            } else {
+                self.values.get(self.w2[at + self.col_at(c)])
+            };
+            if c == v || weight.is_zero() {
                 continue;
             }
-            let slack = self.dual[v].add_sub(&self.dual[c], &row[c]);
+            let slack = self.dual[v].add_sub(&self.dual[c], weight);
             match best {
                 Some((_, b)) if slack > b => {}
                 Some((_, b)) if slack == b => unique = false,
@@ -437,6 +455,10 @@ impl<const N: usize> Matcher<N> {
                 }
             }
         }
+        for &(c, _) in changes {
+            self.changed[c] = 0;
+        }
+        self.row = row;
         let (u, _) = best.filter(|_| unique)?;
         let mate = self.mate[v];
         if u == mate {
@@ -861,6 +883,7 @@ impl<const N: usize> Matcher<N> {
         let n = self.n;
         self.align_roots();
         self.label.iter_mut().for_each(|l| *l = 0);
+        self.labelled.clear();
         self.bestedge.iter_mut().for_each(|e| *e = EMPTY);
         self.bestlist.iter_mut().for_each(|l| *l = None);
         self.bestok.iter_mut().for_each(|ok| *ok = false);
@@ -1047,6 +1070,7 @@ impl<const N: usize> Matcher<N> {
                 }
             } else {
                 self.label[w] = 2;
+                self.labelled.push(w);
                 self.labelend[w] = (v, w);
             }
         } else if !self.tight_only {
@@ -1168,20 +1192,20 @@ impl<const N: usize> Matcher<N> {
     }
 
     /// The labelled top-level blossom at the root of `b`'s alternating tree.
-    fn root_of(&self, b: usize, memo: &mut [usize]) -> usize {
-        let mut path = Vec::new();
+    fn root_of(&self, b: usize, memo: &mut [usize], touched: &mut Vec<usize>) -> usize {
+        let start = touched.len();
         let mut x = b;
         let root = loop {
             if memo[x] != NONE {
                 break memo[x];
             }
-            path.push(x);
+            touched.push(x);
             match self.labelend[x] {
                 EMPTY => break x,
                 (p, _) => x = self.inb[p],
             }
         };
-        for x in path {
+        for &x in &touched[start..] {
             memo[x] = root;
         }
         root
@@ -1200,17 +1224,30 @@ impl<const N: usize> Matcher<N> {
     /// Runs `augment`, which flips paths in the trees of `blossoms`, drops those trees' labels
     /// (see `augment_and_drop`), and leaves the stage to the tight edges (`tight_only`).
     fn augment_dropping(&mut self, blossoms: &[usize], augment: impl FnOnce(&mut Self)) {
-        let mut memo = vec![NONE; 2 * self.n];
+        let mut memo = std::mem::take(&mut self.memo);
+        memo.resize(2 * self.n, NONE);
+        let mut touched = Vec::new();
         let roots: Vec<usize> = blossoms
             .iter()
-            .map(|&b| self.root_of(b, &mut memo))
+            .map(|&b| self.root_of(b, &mut memo, &mut touched))
             .collect();
+        // The labelled top-level blossoms in `top_blossoms`' order (vertices, then blossoms,
+        // each ascending): from `labelled`, which holds every index with a label.
+        let mut labelled = std::mem::take(&mut self.labelled);
+        labelled.sort_unstable();
+        labelled.dedup();
+        labelled.retain(|&b| self.label[b] != 0);
         let mut dropped = Vec::new();
-        for b in self.top_blossoms() {
-            if self.label[b] != 0 && roots.contains(&self.root_of(b, &mut memo)) {
+        for &b in &labelled {
+            if self.is_top(b) && roots.contains(&self.root_of(b, &mut memo, &mut touched)) {
                 dropped.push(b);
             }
         }
+        for x in touched {
+            memo[x] = NONE;
+        }
+        self.memo = memo;
+        self.labelled = labelled;
         augment(self);
         // The other trees go on over tight edges only (see `tight_only`).
         self.tight_only = true;
@@ -1224,6 +1261,18 @@ impl<const N: usize> Matcher<N> {
         let mut queue = std::mem::take(&mut self.queue);
         queue.retain(|&x| self.label[self.top_of(x)] == 1);
         self.queue = queue;
+        let mut labelled = std::mem::take(&mut self.labelled);
+        labelled.retain(|&b| self.label[b] != 0);
+        self.labelled = labelled;
+    }
+
+    /// Whether `b` (a vertex or a blossom in use) is a top-level blossom (see `top_blossoms`).
+    fn is_top(&self, b: usize) -> bool {
+        if b < self.n {
+            self.inb[b] == b
+        } else {
+            self.base[b] != NONE && self.parent[b] == NONE
+        }
     }
 
     /// `solve`, with the vertices from `from` on that are only in flat pairs set aside while the
@@ -1422,6 +1471,8 @@ impl<const N: usize> Matcher<N> {
         let b = self.inb[w];
         self.label[w] = t;
         self.label[b] = t;
+        self.labelled.push(w);
+        self.labelled.push(b);
         let le = if p == NONE { EMPTY } else { (p, w) };
         self.labelend[w] = le;
         self.labelend[b] = le;
@@ -1511,6 +1562,7 @@ impl<const N: usize> Matcher<N> {
         self.childs[b] = path;
         self.endps[b] = endps;
         self.label[b] = 1;
+        self.labelled.push(b);
         self.labelend[b] = self.labelend[bb];
         self.dual[b] = Wide::ZERO;
         // The T-children become S: their leaves are scanned (a child with representatives
@@ -1685,6 +1737,8 @@ impl<const N: usize> Matcher<N> {
             let bv = childs[at(j)];
             self.label[pi] = 2;
             self.label[bv] = 2;
+            self.labelled.push(pi);
+            self.labelled.push(bv);
             self.labelend[pi] = (po, pi);
             self.labelend[bv] = (po, pi);
             self.bestedge[bv] = EMPTY;

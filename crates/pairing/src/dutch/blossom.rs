@@ -67,9 +67,9 @@ pub(crate) struct Matcher<const N: usize> {
     /// For an S-blossom formed in this stage: its least-slack edge to each other S-blossom
     /// (van Rantwijk's `blossombestedges`), so that forming a blossom merges its children's lists
     /// instead of rescanning every leaf's neighbours.
-    bestlist: Vec<Option<Vec<(usize, usize)>>>,
+    bestlist: Vec<Option<Vec<(usize, usize, u32)>>>,
     /// Scratch for `add_blossom`: the best edge found to each top-level blossom, and its slack.
-    bestto: Vec<(usize, usize, Wide<N>)>,
+    bestto: Vec<(usize, usize, Wide<N>, u32)>,
     /// For a blossom of `REP_MIN` leaves or more once a stage has labelled it S: for each vertex
     /// outside it, the leaf with the least slack to it and that edge's weight index (`NO_REP`:
     /// none has an edge to it; the index saves a trip to a row of its own for each vertex).
@@ -87,6 +87,8 @@ pub(crate) struct Matcher<const N: usize> {
     /// unlabelled since: `augment_dropping` finds the labelled top-level blossoms here instead
     /// of among all `2 n`.
     labelled: Vec<usize>,
+    /// Whether an index is in `labelled` (each is there once).
+    listed: Vec<bool>,
     /// Scratch for `root_of` (all `NONE` between uses).
     memo: Vec<usize>,
     /// Set by a `fill` after a solve: the duals and matching are stale until a restart.
@@ -120,25 +122,37 @@ pub(crate) struct Matcher<const N: usize> {
 /// them takes 4 bytes an entry; index 0 is reserved for "none" (its value reads as zero).
 pub(crate) struct Distinct<const N: usize> {
     values: Vec<Wide<N>>,
+    /// The lowest word of each value (for the scans that only look for tight edges).
+    lows: Vec<u64>,
     ids: std::collections::HashMap<Wide<N>, u32, WordHash>,
+    /// The index last asked for (0: none): runs of equal weights skip the hash.
+    last: u32,
 }
 
 impl<const N: usize> Distinct<N> {
     pub fn new() -> Self {
         Distinct {
             values: vec![Wide::ZERO],
+            lows: vec![0],
             ids: std::collections::HashMap::default(),
+            last: 0,
         }
     }
 
     /// The index of `w` (never 0), given it now if it has none yet.
     pub fn id(&mut self, w: Wide<N>) -> u32 {
+        if self.last != 0 && self.values[self.last as usize] == w {
+            return self.last;
+        }
         if let Some(&id) = self.ids.get(&w) {
+            self.last = id;
             return id;
         }
         let id = u32::try_from(self.values.len()).expect("fewer than 2^32 distinct weights");
         self.values.push(w);
+        self.lows.push(w.0[0]);
         self.ids.insert(w, id);
+        self.last = id;
         id
     }
 
@@ -146,6 +160,12 @@ impl<const N: usize> Distinct<N> {
     #[inline]
     pub fn get(&self, id: u32) -> &Wide<N> {
         &self.values[id as usize]
+    }
+
+    /// The lowest word of the value of index `id`.
+    #[inline]
+    pub fn low(&self, id: u32) -> u64 {
+        self.lows[id as usize]
     }
 
     /// One more than the greatest index given.
@@ -244,11 +264,12 @@ impl<const N: usize> Matcher<N> {
             bestslack: vec![Wide::ZERO; 2 * n],
             bestok: vec![false; 2 * n],
             bestlist: vec![None; 2 * n],
-            bestto: vec![(NONE, NONE, Wide::ZERO); 2 * n],
+            bestto: vec![(NONE, NONE, Wide::ZERO, 0); 2 * n],
             rep: vec![Vec::new(); 2 * n],
             rep_slack: Vec::new(),
             scanning: NONE,
             labelled: Vec::new(),
+            listed: vec![false; 2 * n],
             memo: Vec::new(),
             needs_restart: false,
             unused: (n..2 * n).rev().collect(),
@@ -883,7 +904,9 @@ impl<const N: usize> Matcher<N> {
         let n = self.n;
         self.align_roots();
         self.label.iter_mut().for_each(|l| *l = 0);
-        self.labelled.clear();
+        for b in std::mem::take(&mut self.labelled) {
+            self.listed[b] = false;
+        }
         self.bestedge.iter_mut().for_each(|e| *e = EMPTY);
         self.bestlist.iter_mut().for_each(|l| *l = None);
         self.bestok.iter_mut().for_each(|ok| *ok = false);
@@ -904,6 +927,10 @@ impl<const N: usize> Matcher<N> {
                 if self.at_floor(v) && self.label[self.inb[v]] == 1 {
                     // A tight edge into the reservoir: the tree's augmenting path ends here.
                     self.float_and_drop(v);
+                    continue;
+                }
+                if self.tight_only {
+                    self.scan_tight(v);
                     continue;
                 }
                 let row = self.row_at(v);
@@ -1070,7 +1097,7 @@ impl<const N: usize> Matcher<N> {
                 }
             } else {
                 self.label[w] = 2;
-                self.labelled.push(w);
+                self.list_labelled(w);
                 self.labelend[w] = (v, w);
             }
         } else if !self.tight_only {
@@ -1092,6 +1119,31 @@ impl<const N: usize> Matcher<N> {
             }
         }
         false
+    }
+
+    /// The scan of the S-vertex `v` in the `tight_only` part of a stage: `scan_edge` on every
+    /// edge, less those whose slack's lowest word is not zero, which it would pass over (they
+    /// are not tight), ruled out first from the weight's and `v`'s dual's lowest words alone.
+    /// (`v`'s dual and the others' stay as they are during a scan: none changes in a scan, and
+    /// an augmentation ends it.)
+    fn scan_tight(&mut self, v: usize) {
+        let row = self.row_at(v);
+        let dv = self.dual[v].0[0];
+        for k in 0..self.live.len() {
+            let w = self.live[k];
+            let id = self.w2[row + self.col_at(w)];
+            if id == 0 || dv.wrapping_add(self.dual[w].0[0]) != self.values.low(id) {
+                continue;
+            }
+            let bv = self.inb[v];
+            let bw = self.inb[w];
+            if w == v || bw == bv {
+                continue;
+            }
+            if self.scan_edge(v, w, bv, bw, id) {
+                break;
+            }
+        }
     }
 
     /// Scans the S-blossom `b` by its representatives (`rep`): one edge to each live vertex
@@ -1231,23 +1283,23 @@ impl<const N: usize> Matcher<N> {
             .iter()
             .map(|&b| self.root_of(b, &mut memo, &mut touched))
             .collect();
-        // The labelled top-level blossoms in `top_blossoms`' order (vertices, then blossoms,
-        // each ascending): from `labelled`, which holds every index with a label.
-        let mut labelled = std::mem::take(&mut self.labelled);
-        labelled.sort_unstable();
-        labelled.dedup();
-        labelled.retain(|&b| self.label[b] != 0);
+        // The labelled top-level blossoms of those trees in `top_blossoms`' order (vertices,
+        // then blossoms, each ascending): from `labelled`, which holds every index with a label.
         let mut dropped = Vec::new();
-        for &b in &labelled {
-            if self.is_top(b) && roots.contains(&self.root_of(b, &mut memo, &mut touched)) {
+        for k in 0..self.labelled.len() {
+            let b = self.labelled[k];
+            if self.label[b] != 0
+                && self.is_top(b)
+                && roots.contains(&self.root_of(b, &mut memo, &mut touched))
+            {
                 dropped.push(b);
             }
         }
+        dropped.sort_unstable();
         for x in touched {
             memo[x] = NONE;
         }
         self.memo = memo;
-        self.labelled = labelled;
         augment(self);
         // The other trees go on over tight edges only (see `tight_only`).
         self.tight_only = true;
@@ -1262,8 +1314,21 @@ impl<const N: usize> Matcher<N> {
         queue.retain(|&x| self.label[self.top_of(x)] == 1);
         self.queue = queue;
         let mut labelled = std::mem::take(&mut self.labelled);
-        labelled.retain(|&b| self.label[b] != 0);
+        labelled.retain(|&b| {
+            let keep = self.label[b] != 0;
+            self.listed[b] &= keep;
+            keep
+        });
         self.labelled = labelled;
+    }
+
+    /// Adds `b` to `labelled` (it has just been given a label).
+    #[inline]
+    fn list_labelled(&mut self, b: usize) {
+        if !self.listed[b] {
+            self.listed[b] = true;
+            self.labelled.push(b);
+        }
     }
 
     /// Whether `b` (a vertex or a blossom in use) is a top-level blossom (see `top_blossoms`).
@@ -1471,8 +1536,8 @@ impl<const N: usize> Matcher<N> {
         let b = self.inb[w];
         self.label[w] = t;
         self.label[b] = t;
-        self.labelled.push(w);
-        self.labelled.push(b);
+        self.list_labelled(w);
+        self.list_labelled(b);
         let le = if p == NONE { EMPTY } else { (p, w) };
         self.labelend[w] = le;
         self.labelend[b] = le;
@@ -1562,7 +1627,7 @@ impl<const N: usize> Matcher<N> {
         self.childs[b] = path;
         self.endps[b] = endps;
         self.label[b] = 1;
-        self.labelled.push(b);
+        self.list_labelled(b);
         self.labelend[b] = self.labelend[bb];
         self.dual[b] = Wide::ZERO;
         // The T-children become S: their leaves are scanned (a child with representatives
@@ -1600,8 +1665,8 @@ impl<const N: usize> Matcher<N> {
         for c in self.childs[b].clone() {
             match self.bestlist[c].take() {
                 Some(list) => {
-                    for (x, y) in list {
-                        self.consider_best(b, x, y, &mut touched);
+                    for (x, y, id) in list {
+                        self.consider_best(b, x, y, id, &mut touched);
                     }
                 }
                 None if !self.rep[c].is_empty() => {
@@ -1609,7 +1674,7 @@ impl<const N: usize> Matcher<N> {
                         let w = self.live[k];
                         let (x, id) = self.rep[c][w];
                         if id != 0 {
-                            self.consider_best(b, x as usize, w, &mut touched);
+                            self.consider_best(b, x as usize, w, id, &mut touched);
                         }
                     }
                 }
@@ -1617,10 +1682,12 @@ impl<const N: usize> Matcher<N> {
                     let mut cl = Vec::new();
                     self.leaves(c, &mut cl);
                     for x in cl {
+                        let row = self.row_at(x);
                         for k in 0..self.live.len() {
                             let y = self.live[k];
-                            if y != x && !self.weight2(x, y).is_zero() {
-                                self.consider_best(b, x, y, &mut touched);
+                            let id = self.w2[row + self.col_at(y)];
+                            if y != x && id != 0 {
+                                self.consider_best(b, x, y, id, &mut touched);
                             }
                         }
                     }
@@ -1631,19 +1698,21 @@ impl<const N: usize> Matcher<N> {
         let mut list = Vec::with_capacity(touched.len());
         let mut best = EMPTY;
         let mut best_slack = Wide::ZERO;
+        let mut best_id = 0;
         for t in touched {
-            let (x, y, sl) = self.bestto[t];
-            self.bestto[t] = (NONE, NONE, Wide::ZERO);
-            list.push((x, y));
+            let (x, y, sl, id) = self.bestto[t];
+            self.bestto[t] = (NONE, NONE, Wide::ZERO, 0);
+            list.push((x, y, id));
             if best == EMPTY || sl < best_slack {
                 best = (x, y);
                 best_slack = sl;
+                best_id = id;
             }
         }
         self.bestlist[b] = Some(list);
         self.bestedge[b] = best;
         if best != EMPTY {
-            self.bestw[b] = *self.weight2(best.0, best.1);
+            self.bestw[b] = *self.values.get(best_id);
             self.bestslack[b] = best_slack;
             self.bestok[b] = true;
         }
@@ -1668,19 +1737,20 @@ impl<const N: usize> Matcher<N> {
 
     /// Records edge `x`–`y` (an edge of blossom `b`, either way round) as `b`'s best edge to the
     /// S-blossom at its other end if it has less slack than the one recorded.
-    fn consider_best(&mut self, b: usize, x: usize, y: usize, touched: &mut Vec<usize>) {
+    /// `id` is the edge's weight index (the table is not read again).
+    fn consider_best(&mut self, b: usize, x: usize, y: usize, id: u32, touched: &mut Vec<usize>) {
         let (x, y) = if self.inb[y] == b { (y, x) } else { (x, y) };
         let by = self.inb[y];
         if by == b || self.label[by] != 1 {
             return;
         }
-        let sl = self.slack(x, y);
+        let sl = self.dual[x].add_sub(&self.dual[y], self.values.get(id));
         let cur = &self.bestto[by];
         if cur.0 == NONE {
             touched.push(by);
-            self.bestto[by] = (x, y, sl);
+            self.bestto[by] = (x, y, sl, id);
         } else if sl < cur.2 {
-            self.bestto[by] = (x, y, sl);
+            self.bestto[by] = (x, y, sl, id);
         }
     }
 
@@ -1737,8 +1807,8 @@ impl<const N: usize> Matcher<N> {
             let bv = childs[at(j)];
             self.label[pi] = 2;
             self.label[bv] = 2;
-            self.labelled.push(pi);
-            self.labelled.push(bv);
+            self.list_labelled(pi);
+            self.list_labelled(bv);
             self.labelend[pi] = (po, pi);
             self.labelend[bv] = (po, pi);
             self.bestedge[bv] = EMPTY;

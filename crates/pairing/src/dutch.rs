@@ -18,7 +18,7 @@
 //! endorsed engine gives, colours and board order included. The procedure, a method per phase
 //! of a bracket, is `brackets.rs`; the weights and the colours are here.
 //!
-//! The matching (`blossom.rs`) is warm-started: a weight change keeps the old solution's duals
+//! The matching (`blossom/`) is warm-started: a weight change keeps the old solution's duals
 //! feasible and unmatches only the edges that stop being tight, so each question costs one or
 //! two augmentations instead of a full solve.
 

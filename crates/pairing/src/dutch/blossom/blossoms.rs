@@ -162,7 +162,12 @@ impl<const N: usize> Matcher<N> {
         }
         // Least-slack edges from the new blossom to the other S-blossoms: merged from the
         // children's lists; a child without one (a single vertex, or a former T-blossom) has its
-        // leaves' edges scanned.
+        // leaves' edges scanned. Only the vertices of other S-blossoms can be the far end of
+        // such an edge (`consider_best` passes over the rest): when they are few, only they
+        // are looked at, in the same order.
+        let targets = self
+            .s_vertices_except(b)
+            .unwrap_or_else(|| self.live.clone());
         let mut touched: Vec<usize> = Vec::new();
         for c in self.childs[b].clone() {
             match self.bestlist[c].take() {
@@ -172,8 +177,7 @@ impl<const N: usize> Matcher<N> {
                     }
                 }
                 None if !self.rep[c].is_empty() => {
-                    for k in 0..self.live.len() {
-                        let w = self.live[k];
+                    for &w in &targets {
                         let (x, id) = self.rep[c][w];
                         if id != 0 {
                             self.consider_best(b, x as usize, w, id, &mut touched);
@@ -185,8 +189,7 @@ impl<const N: usize> Matcher<N> {
                     self.leaves(c, &mut cl);
                     for x in cl {
                         let row = self.row_at(x);
-                        for k in 0..self.live.len() {
-                            let y = self.live[k];
+                        for &y in &targets {
                             let id = self.w2[row + self.col_at(y)];
                             if y != x && id != 0 {
                                 self.consider_best(b, x, y, id, &mut touched);
@@ -239,6 +242,24 @@ impl<const N: usize> Matcher<N> {
 
     /// Records edge `x`–`y` (an edge of blossom `b`, either way round) as `b`'s best edge to the
     /// S-blossom at its other end if it has less slack than the one recorded.
+    /// The vertices of the S-blossoms other than `b`, ascending (so in `live`'s order: every
+    /// labelled vertex is live), if they are under an eighth of the live vertices.
+    fn s_vertices_except(&self, b: usize) -> Option<Vec<usize>> {
+        let mut out = Vec::new();
+        for &t in &self.labelled {
+            if t == b || self.label[t] != 1 || !self.is_top(t) {
+                continue;
+            }
+            self.leaves(t, &mut out);
+            if out.len() * 8 > self.live.len() {
+                return None;
+            }
+        }
+        out.sort_unstable();
+        debug_assert!(out.iter().all(|&v| self.live.binary_search(&v).is_ok()));
+        Some(out)
+    }
+
     /// `id` is the edge's weight index (the table is not read again).
     pub(super) fn consider_best(
         &mut self,

@@ -8,13 +8,19 @@
 //! bbpPairings handles at most 9,999 players, so the 10,000-player field is ours alone. A size
 //! stops after the first round that takes more than two minutes. `DUTCH_FIELD=scale` pairs the
 //! field of the service's scale bench instead (five players to a rating, a third drawn).
+//!
+//! Each round's pairing is compared with the one recorded before the matcher's rework
+//! (`support/recorded-digests.txt`, every round of 1,000, 5,000 and 10,000 players): the bench
+//! prints whether each is the same, and how many were. With several sizes, it ends with the
+//! ratio of each size's mean round time to the smallest's (linear growth would be the ratio of
+//! the sizes).
 
 use std::time::Instant;
 
-use hanniball_pairing::{
-    DutchOptions, GameResult, RoundEntry, Tournament, format_pairing, pair_next_round, trf,
-};
-use hanniball_rng::Rng;
+use hanniball_pairing::{DutchOptions, Tournament, format_pairing, pair_next_round, trf};
+
+#[path = "support/field.rs"]
+mod field;
 
 /// A size whose round takes longer than this is not paired further (10,000 players' rounds take
 /// minutes each).
@@ -77,35 +83,23 @@ fn main() {
     // `DUTCH_FIELD=scale`: the field of the service's scale bench (`tests/benches/scale.rs`):
     // five players to a rating, no requested byes, a third of the games each way and drawn.
     let scale_field = std::env::var("DUTCH_FIELD").is_ok_and(|f| f == "scale");
+    // (players, mean round seconds, mean round CPU seconds) of each size paired.
+    let mut means: Vec<(u32, f64, f64)> = Vec::new();
+    let (mut same, mut compared) = (0, 0);
     for (players, rounds) in [(100u32, 9u32), (1_000, 11), (5_000, 9), (10_000, 13)] {
         if !sizes.is_empty() && !sizes.contains(&players) {
             continue;
         }
-        let mut rng = Rng::new(u64::from(players) * 7919);
-        let mut t = Tournament::new(rounds);
-        for i in 0..players {
-            let rating = if scale_field {
-                2400 - i / 5
-            } else {
-                3000 - i / 4
-            };
-            t.add_player(format!("P{}", i + 1), rating);
-        }
+        let mut f = field::Field::new(players, rounds, scale_field);
         let options = DutchOptions::default();
         let mut total = 0.0;
         let mut total_cpu = 0.0;
         let mut times = Vec::new();
         for round in 1..=rounds {
-            // A few requested byes, as in club play.
-            for i in 0..players {
-                if !scale_field && rng.next_u64() % 100 < 2 {
-                    let id = hanniball_pairing::PlayerId(i + 1);
-                    t.set_entry(id, round, RoundEntry::HalfPointBye);
-                }
-            }
+            f.byes(round);
             let start = Instant::now();
             let cpu_start = cpu_secs();
-            let p = match pair_next_round(&t, &options) {
+            let p = match pair_next_round(&f.t, &options) {
                 Ok(p) => p,
                 Err(e) => {
                     println!("{players:>6} players, round {round:>2}: not paired: {e}");
@@ -119,7 +113,7 @@ fn main() {
             let mut line =
                 format!("{players:>6} players, round {round:>2}: {secs:>8.3} s (cpu {cpu:>6.2} s)");
             if let Some(exe) = &bbp_exe {
-                match bbp(exe, &t, players, round) {
+                match bbp(exe, &f.t, players, round) {
                     Some((theirs, out)) => {
                         let same = out.trim() == format_pairing(&p).trim();
                         line.push_str(&format!(
@@ -136,12 +130,20 @@ fn main() {
                 }
             }
             // A digest of the pairing, so that runs of two builds can be compared round by round.
-            let digest = format_pairing(&p)
-                .bytes()
-                .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                    (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-                });
+            let digest = field::digest(&p);
             line.push_str(&format!("   pairing {digest:016x}"));
+            match field::recorded(players, round).filter(|_| !scale_field) {
+                Some(d) if d == digest => {
+                    same += 1;
+                    compared += 1;
+                    line.push_str(" as recorded");
+                }
+                Some(_) => {
+                    compared += 1;
+                    line.push_str(" DIFFERS FROM THE RECORDED PAIRING");
+                }
+                None => {}
+            }
             println!("{line}");
             times.push(secs);
             if secs > ROUND_CAP_SECS {
@@ -150,25 +152,28 @@ fn main() {
                 );
                 break;
             }
-            for &(w, b) in &p.boards {
-                let r = match (scale_field, rng.next_u64() % 10) {
-                    (true, _) => [GameResult::Win, GameResult::Loss, GameResult::Draw]
-                        [(rng.next_u64() % 3) as usize],
-                    (false, 0..=3) => GameResult::Win,
-                    (false, 4..=6) => GameResult::Draw,
-                    (false, _) => GameResult::Loss,
-                };
-                t.record_game(round, w, b, r);
-            }
-            if let Some(b) = p.bye {
-                t.set_entry(b, round, RoundEntry::PairingBye);
-            }
+            f.play(round, &p);
         }
+        let paired = times.len().max(1) as f64;
+        means.push((players, total / paired, total_cpu / paired));
         times.sort_by(f64::total_cmp);
         println!(
             "{players:>6} players, {rounds} rounds: all rounds {total:.3} s (cpu {total_cpu:.2} s), slowest round {:.3} s, peak memory {:.0} MiB",
             times.last().copied().unwrap_or(0.0),
             peak_mib().unwrap_or(0.0)
         );
+    }
+    if compared > 0 {
+        println!("{same} of {compared} rounds paired as recorded");
+    }
+    if let Some(&(p0, t0, c0)) = means.first() {
+        for &(p, t, c) in &means[1..] {
+            println!(
+                "mean round at {p} players / at {p0}: {:.1} (cpu {:.1}); linear would be {:.1}",
+                t / t0.max(1e-9),
+                c / c0.max(1e-9),
+                f64::from(p) / f64::from(p0)
+            );
+        }
     }
 }

@@ -18,7 +18,7 @@
 //! endorsed engine gives, colours and board order included. The procedure, a method per phase
 //! of a bracket, is `brackets.rs`; the weights and the colours are here.
 //!
-//! The matching (`blossom.rs`) is warm-started: a weight change keeps the old solution's duals
+//! The matching (`blossom/`) is warm-started: a weight change keeps the old solution's duals
 //! feasible and unmatches only the edges that stop being tight, so each question costs one or
 //! two augmentations instead of a full solve.
 
@@ -531,12 +531,11 @@ impl Ctx<'_> {
     }
 }
 
-/// A bracket's base weights (see `brackets`), symmetric, by position in the bracket: a square
-/// of indices into the distinct weights, so that a player's row reads in order and a pair takes
-/// 4 bytes (a 10,000-player bracket: 400 MB, where a triangle of optional wide integers took
-/// gigabytes).
+/// A bracket's base weights (see `brackets`), symmetric, by position in the bracket: a triangle
+/// of indices into the distinct weights (row `a` holds the pairs `a`–`b` for `b <= a`), so that
+/// the larger player's row writes in order and a pair takes 4 bytes once (a 10,000-player
+/// bracket: 200 MB, where a triangle of optional wide integers took gigabytes).
 struct Base<const N: usize> {
-    len: usize,
     ids: Vec<u32>,
     /// The distinct weights; index 0 stands for no edge.
     values: Distinct<N>,
@@ -545,8 +544,7 @@ struct Base<const N: usize> {
 impl<const N: usize> Base<N> {
     fn new(len: usize) -> Self {
         Base {
-            len,
-            ids: vec![0; len * len],
+            ids: vec![0; len * (len + 1) / 2],
             values: Distinct::new(),
         }
     }
@@ -558,17 +556,25 @@ impl<const N: usize> Base<N> {
     /// The index of the weight of `a`–`b` (0: no edge), a name for it that stays valid for
     /// the bracket (a `put` gives a weight an index once).
     fn id(&self, a: usize, b: usize) -> u32 {
-        self.ids[a * self.len + b]
+        self.ids[Self::at(a, b)]
+    }
+
+    /// Where the pair `a`–`b` is in `ids`.
+    #[inline]
+    fn at(a: usize, b: usize) -> usize {
+        let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
+        hi * (hi + 1) / 2 + lo
     }
 
     fn value(&self, id: u32) -> Option<Wide<N>> {
         (id != 0).then(|| *self.values.get(id))
     }
 
-    fn put(&mut self, a: usize, b: usize, w: Option<Wide<N>>) {
+    /// Sets the weight of `a`–`b`; returns its index.
+    fn put(&mut self, a: usize, b: usize, w: Option<Wide<N>>) -> u32 {
         let id = w.map_or(0, |w| self.values.id(w));
-        self.ids[a * self.len + b] = id;
-        self.ids[b * self.len + a] = id;
+        self.ids[Self::at(a, b)] = id;
+        id
     }
 }
 

@@ -29,7 +29,7 @@
 //! `m` allowed pairs. A queue of a few hundred players is matched in milliseconds;
 //! [`MAX_QUEUE`] bounds the input so memory stays bounded.
 //!
-//! This is the crate's second Edmonds matcher; `dutch/blossom.rs` is the other. That one finds
+//! This is the crate's second Edmonds matcher; `dutch/blossom/` is the other. That one finds
 //! *perfect* matchings only, on a dense table of multi-word weights, warm-started across the
 //! hundreds of weight changes of a Swiss round. This one solves once, on a sparse list of
 //! `i64` weights, and may leave players unmatched (maximum cardinality, not perfect); its way

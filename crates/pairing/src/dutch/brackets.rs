@@ -481,33 +481,33 @@ impl<'c, 't, const N: usize> Procedure<'c, 't, N> {
         let len = br.by_index.len();
         self.ctx.slot_shifts(&br.by_index, &mut self.shifts)?;
         let mut base = Base::<N>::new(len);
+        // Each base weight is interned once (a modified one is named by its index in `base`
+        // and its addend's row, see `remainder`), as it first appears. (The weights are set
+        // in the matcher pair by pair in the order they always were; computing each just
+        // before changes nothing, as the matcher's state is not an input of `edge`.)
+        br.stored.clear();
         for larger in br.group_begin..len {
             for smaller in 0..larger {
-                base.put(
-                    larger,
-                    smaller,
-                    self.ctx.edge::<N>(
-                        br.by_index[smaller],
-                        br.by_index[larger],
-                        larger < br.next_begin,
-                        larger >= br.next_begin,
-                        self.bye(),
-                        &self.shifts,
-                    ),
+                let w = self.ctx.edge::<N>(
+                    br.by_index[smaller],
+                    br.by_index[larger],
+                    larger < br.next_begin,
+                    larger >= br.next_begin,
+                    self.bye(),
+                    &self.shifts,
                 );
+                let id = base.put(larger, smaller, w) as usize;
+                while br.stored.len() <= id {
+                    br.stored
+                        .push(self.m.stored(base.value(br.stored.len() as u32)));
+                }
+                self.m
+                    .set_stored(br.by_index[larger], br.by_index[smaller], br.stored[id]);
             }
         }
-        // Each base weight is interned once (a modified one is named by its index in `base`
-        // and its addend's row, see `remainder`).
-        br.stored = (0..base.values.len() as u32)
-            .map(|id| self.m.stored(base.value(id)))
-            .collect();
-        for larger in br.group_begin..len {
-            for smaller in 0..larger {
-                let id = br.stored[base.id(larger, smaller) as usize];
-                self.m
-                    .set_stored(br.by_index[larger], br.by_index[smaller], id);
-            }
+        while br.stored.len() < base.values.len() {
+            br.stored
+                .push(self.m.stored(base.value(br.stored.len() as u32)));
         }
         br.base = base;
         self.solve_parked()

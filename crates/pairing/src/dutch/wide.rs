@@ -8,8 +8,33 @@
 
 use std::cmp::Ordering;
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Wide<const N: usize>(pub [u64; N]);
+
+impl<const N: usize> PartialEq for Wide<N> {
+    /// Word by word, without a call to `bcmp` (weights are compared in hot loops).
+    #[inline]
+    fn eq(&self, o: &Self) -> bool {
+        self.0.iter().zip(&o.0).fold(0, |d, (a, b)| d | (a ^ b)) == 0
+    }
+}
+
+impl<const N: usize> Eq for Wide<N> {}
+
+impl<const N: usize> std::hash::Hash for Wide<N> {
+    /// One word for the hasher: the words times distinct odd constants, summed (independent
+    /// multiplications, where hashing word by word chains `N` of them).
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut k = 0x9e37_79b9_7f4a_7c15u64;
+        let mut h = 0u64;
+        for &w in &self.0 {
+            h = h.wrapping_add(w.rotate_left(17).wrapping_mul(k));
+            k = k.wrapping_add(0x6a09_e667_f3bc_c908);
+        }
+        state.write_u64(h);
+    }
+}
 
 impl<const N: usize> Default for Wide<N> {
     fn default() -> Self {

@@ -3,6 +3,7 @@
 //! with a filter: `cargo test -p hanniball-pairing --test pairing tiebreak::`.
 
 mod bbp_differential;
+mod big_field;
 mod dutch_cases;
 mod fuzz_trf;
 mod matchmaking;

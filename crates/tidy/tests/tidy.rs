@@ -18,7 +18,6 @@ const LONG_FILES: &[&str] = &[
     "crates/arbiter-svc/src/hub.rs",
     "crates/arbiter-svc/src/store/mod.rs",
     "crates/pairing/src/dutch.rs",
-    "crates/pairing/src/dutch/blossom.rs",
     "crates/pairing/src/tiebreak.rs",
     "crates/pairing/src/trf.rs",
     "crates/rating-svc/src/store/mod.rs",

@@ -108,11 +108,22 @@ impl LoadedCache {
                 change(std::sync::Arc::make_mut(loaded));
                 *cached = version;
             }
+            // Read after this change was stored: it has it already.
+            Some((cached, _)) if *cached >= version => {}
             Some(_) => {
                 cache.remove(&id);
             }
             None => {}
         }
+    }
+
+    /// The version of the copy kept of tournament `id`, if any.
+    fn version(&self, id: i64) -> Option<i64> {
+        let cache = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        cache.get(&id).map(|(version, _)| *version)
     }
 }
 
@@ -150,6 +161,15 @@ impl Core {
         };
         if let Some(loaded) = self.loaded.get(id, version) {
             return Ok(loaded);
+        }
+        // A copy just behind: most likely a change of this process between its store write and
+        // the copy's update. Wait for its turn to end rather than read the whole tournament.
+        if self.loaded.version(id).is_some_and(|kept| kept < version) {
+            drop(self.loaded.writing(id).await);
+            let version = self.store.tournament_version(id).await?.unwrap_or(version);
+            if let Some(loaded) = self.loaded.get(id, version) {
+                return Ok(loaded);
+            }
         }
         let loaded = std::sync::Arc::new(self.load_from_database(id).await?);
         self.loaded.put(id, version, std::sync::Arc::clone(&loaded));

@@ -9,7 +9,7 @@
 //! `AddPlayers`, the tournament is started (round 1 paired, its games created in the arbiter),
 //! and each of `R` rounds (default 5) gets its results: by the organiser (`SetResults`, one call
 //! a round, random results; the default), by the organiser one board at a time (`SetResult` per
-//! board, 8 in flight, as a club's console or an arbiter's corrections send them: each call's
+//! board, 8 in flight or `--in-flight K`, as a club's console or an arbiter's corrections send them: each call's
 //! p50/p99/max printed per round; `--entries one-by-one` enters the players likewise with
 //! `AddPlayer`), or by the games (every game played by its two players
 //! through the API: a turn each, then one resigns or they agree a draw). `PairNextRound` then
@@ -44,8 +44,11 @@ type Svc = InterceptedService<Channel, Bearer>;
 /// Calls in flight at once where the bench itself makes many (registrations, games).
 const IN_FLIGHT: usize = 32;
 
-/// Calls in flight in the one-by-one modes (a few organisers' consoles, a bot's reports).
-const ONE_BY_ONE: usize = 8;
+/// Calls in flight in the one-by-one modes (a few organisers' consoles, a bot's reports):
+/// `--in-flight K`, 8 by default.
+fn in_flight() -> usize {
+    arg_value("--in-flight").map_or(8, |v| v.parse().expect("K"))
+}
 
 /// p50/p99/max of single calls.
 fn call_line(mut calls: Vec<Duration>) -> String {
@@ -249,11 +252,12 @@ fn main() {
                         started.elapsed()
                     }
                 }))
-                .buffer_unordered(ONE_BY_ONE)
+                .buffer_unordered(in_flight())
                 .collect()
                 .await;
             println!(
-                "AddPlayer ({ONE_BY_ONE} in flight)               {}   {}",
+                "AddPlayer ({} in flight)               {}   {}",
+                in_flight(),
                 seconds(started.elapsed()),
                 call_line(calls)
             );
@@ -358,7 +362,7 @@ fn main() {
                             started.elapsed()
                         }
                     }))
-                    .buffer_unordered(ONE_BY_ONE)
+                    .buffer_unordered(in_flight())
                     .collect()
                     .await;
                 println!(

@@ -47,27 +47,19 @@ pub struct Core {
 #[derive(Debug, Default)]
 pub struct LoadedCache(
     std::sync::Mutex<std::collections::HashMap<i64, (i64, std::sync::Arc<Loaded>)>>,
-    /// Per tournament, what orders this process's changes: a writer holds it from its store
-    /// write to its [`LoadedCache::update`], so that updates reach the copy in version order
-    /// and concurrent calls keep it instead of throwing it away.
-    std::sync::Mutex<std::collections::HashMap<i64, std::sync::Arc<tokio::sync::Mutex<()>>>>,
+    /// Per tournament, told whenever its copy moves on: a change whose predecessor has not
+    /// reached the copy yet waits for it here (only the copy's update, never a database write,
+    /// is waited for), and so does a load that finds the copy just behind.
+    std::sync::Mutex<std::collections::HashMap<i64, std::sync::Arc<tokio::sync::Notify>>>,
 );
 
 impl LoadedCache {
-    /// The turn of a change of tournament `id` (see the second field); hold it from the store
-    /// write to the copy's update.
-    pub async fn writing(&self, id: i64) -> tokio::sync::OwnedMutexGuard<()> {
-        let lock = {
-            let mut locks = self
-                .1
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            std::sync::Arc::clone(locks.entry(id).or_default())
-        };
-        lock.lock_owned().await
-    }
-
     const CAPACITY: usize = 64;
+
+    /// How long a change (or a load) waits for the change before it to reach the copy; a
+    /// writer that bumped the version without updating the copy (a new round) is not waited
+    /// for longer: the copy is then dropped (or the tournament read again).
+    const WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
     fn get(&self, id: i64, version: i64) -> Option<std::sync::Arc<Loaded>> {
         let cache = self
@@ -92,13 +84,58 @@ impl LoadedCache {
             }
         }
         cache.insert(id, (version, loaded));
+        drop(cache);
+        self.moved(id).notify_waiters();
     }
 
-    /// After a change of tournament `id` that took its version to `version`: the cached copy,
-    /// if it is the one just before (so that no other change came between), gets the same
-    /// change by `change` and the new version; any other copy is dropped. A change then costs
-    /// what it changes, not a reload of the whole tournament.
-    pub fn update(&self, id: i64, version: i64, change: impl FnOnce(&mut Loaded)) {
+    /// The notice of tournament `id`'s copy moving on.
+    fn moved(&self, id: i64) -> std::sync::Arc<tokio::sync::Notify> {
+        let mut notices = self
+            .1
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        std::sync::Arc::clone(notices.entry(id).or_default())
+    }
+
+    /// The version of the copy kept of tournament `id`, if any.
+    fn version(&self, id: i64) -> Option<i64> {
+        let cache = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        cache.get(&id).map(|(version, _)| *version)
+    }
+
+    /// Waits (at most [`LoadedCache::WAIT`]) until tournament `id`'s copy is at `version` or
+    /// later, or gone; whether it got there.
+    async fn reach(&self, id: i64, version: i64) -> bool {
+        let deadline = tokio::time::Instant::now() + Self::WAIT;
+        loop {
+            let moved = self.moved(id);
+            let notified = moved.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            match self.version(id) {
+                Some(kept) if kept >= version => return true,
+                None => return false,
+                Some(_) => {}
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return false;
+            }
+        }
+    }
+
+    /// After a change of tournament `id` that took its version to `version`: the kept copy gets
+    /// the same change by `change` once it is at the version just before (waiting briefly for
+    /// the changes before this one to reach it, in this process's concurrent calls), so a
+    /// change costs what it changes, not a reload of the whole tournament. A copy read after
+    /// the change keeps what it is; a copy that does not reach the version before (a change
+    /// by another replica, a new round) is dropped.
+    pub async fn update(&self, id: i64, version: i64, change: impl FnOnce(&mut Loaded)) {
+        if self.version(id).is_some_and(|kept| kept < version - 1) {
+            self.reach(id, version - 1).await;
+        }
         let mut cache = self
             .0
             .lock()
@@ -109,21 +146,14 @@ impl LoadedCache {
                 *cached = version;
             }
             // Read after this change was stored: it has it already.
-            Some((cached, _)) if *cached >= version => {}
+            Some((cached, _)) if *cached >= version => return,
             Some(_) => {
                 cache.remove(&id);
             }
-            None => {}
+            None => return,
         }
-    }
-
-    /// The version of the copy kept of tournament `id`, if any.
-    fn version(&self, id: i64) -> Option<i64> {
-        let cache = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        cache.get(&id).map(|(version, _)| *version)
+        drop(cache);
+        self.moved(id).notify_waiters();
     }
 }
 
@@ -162,10 +192,11 @@ impl Core {
         if let Some(loaded) = self.loaded.get(id, version) {
             return Ok(loaded);
         }
-        // A copy just behind: most likely a change of this process between its store write and
-        // the copy's update. Wait for its turn to end rather than read the whole tournament.
-        if self.loaded.version(id).is_some_and(|kept| kept < version) {
-            drop(self.loaded.writing(id).await);
+        // A copy just behind: most likely changes of this process between their store writes
+        // and the copy's update. Wait for them rather than read the whole tournament.
+        if self.loaded.version(id).is_some_and(|kept| kept < version)
+            && self.loaded.reach(id, version).await
+        {
             let version = self.store.tournament_version(id).await?.unwrap_or(version);
             if let Some(loaded) = self.loaded.get(id, version) {
                 return Ok(loaded);
@@ -364,15 +395,16 @@ impl Core {
                 .zip(&games)
                 .map(|((round, number, _), game)| (*round, *number, GameId(game.id)))
                 .collect();
-            let _turn = self.loaded.writing(id).await;
             let version = self.store.set_board_games(id, &created).await?;
-            self.loaded.update(id, version, |loaded| {
-                for (round, number, game) in &created {
-                    if let Some(board) = loaded.board_mut(*round, *number) {
-                        board.game_id = Some(game.0);
+            self.loaded
+                .update(id, version, |loaded| {
+                    for (round, number, game) in &created {
+                        if let Some(board) = loaded.board_mut(*round, *number) {
+                            board.game_id = Some(game.0);
+                        }
                     }
-                }
-            });
+                })
+                .await;
         }
         Ok(())
     }
@@ -401,7 +433,6 @@ impl Core {
             if board.result.as_deref() == Some(result) {
                 return Ok(());
             }
-            let _turn = self.loaded.writing(board.tournament_id).await;
             if let Some(version) = self
                 .store
                 .set_board_result(
@@ -414,13 +445,15 @@ impl Core {
                 )
                 .await?
             {
-                self.loaded.update(board.tournament_id, version, |loaded| {
-                    if let Some(row) = loaded.board_mut(board.round, board.board) {
-                        row.result = Some(result.to_owned());
-                        row.short = decided.short;
-                        row.corrected = true;
-                    }
-                });
+                self.loaded
+                    .update(board.tournament_id, version, |loaded| {
+                        if let Some(row) = loaded.board_mut(board.round, board.board) {
+                            row.result = Some(result.to_owned());
+                            row.short = decided.short;
+                            row.corrected = true;
+                        }
+                    })
+                    .await;
             }
             tracing::info!(
                 tournament = board.tournament_id,
@@ -436,7 +469,6 @@ impl Core {
             Some(Side::Black) => board.black_id,
             None => None,
         };
-        let turn = self.loaded.writing(board.tournament_id).await;
         let Some(version) = self
             .store
             .set_board_result(
@@ -451,13 +483,14 @@ impl Core {
         else {
             return Ok(());
         };
-        self.loaded.update(board.tournament_id, version, |loaded| {
-            if let Some(row) = loaded.board_mut(board.round, board.board) {
-                row.result = Some(result.to_owned());
-                row.short = decided.short;
-            }
-        });
-        drop(turn);
+        self.loaded
+            .update(board.tournament_id, version, |loaded| {
+                if let Some(row) = loaded.board_mut(board.round, board.board) {
+                    row.result = Some(result.to_owned());
+                    row.short = decided.short;
+                }
+            })
+            .await;
         tracing::info!(
             tournament = board.tournament_id,
             round = board.round,

@@ -221,21 +221,22 @@ impl SchedulerService {
         if decided.is_empty() {
             return Ok(unchanged);
         }
-        let turn = self.core.loaded.writing(id).await;
         let version = self.core.store.set_board_results(id, &decided).await?;
-        self.core.loaded.update(id, version, |loaded| {
-            for (round, number, result, short, game) in &decided {
-                if let Some(board) = loaded.board_mut(*round, *number) {
-                    board.result = Some((*result).to_owned());
-                    board.short = *short;
-                    board.corrected = true;
-                    if let Some(game) = game {
-                        board.game_id = Some(game.0);
+        self.core
+            .loaded
+            .update(id, version, |loaded| {
+                for (round, number, result, short, game) in &decided {
+                    if let Some(board) = loaded.board_mut(*round, *number) {
+                        board.result = Some((*result).to_owned());
+                        board.short = *short;
+                        board.corrected = true;
+                        if let Some(game) = game {
+                            board.game_id = Some(game.0);
+                        }
                     }
                 }
-            }
-        });
-        drop(turn);
+            })
+            .await;
         tracing::info!(tournament = id, boards = decided.len(), "results entered");
         if advances {
             // The results are stored whatever the next round does: a round that cannot be paired
@@ -370,23 +371,24 @@ impl SchedulerService {
             at_ms: crate::core::now_ms(),
             after_pairing: loaded.tournament.current_round > r,
         };
-        let turn = self.core.loaded.writing(id).await;
         let version = self
             .core
             .store
             .correct_board_result(&record, short, game)
             .await?;
-        self.core.loaded.update(id, version, |loaded| {
-            if let Some(b) = loaded.board_mut(r, n) {
-                b.result = Some(text.to_owned());
-                b.short = short;
-                b.corrected = true;
-                if let Some(game) = game {
-                    b.game_id = Some(game.0);
+        self.core
+            .loaded
+            .update(id, version, |loaded| {
+                if let Some(b) = loaded.board_mut(r, n) {
+                    b.result = Some(text.to_owned());
+                    b.short = short;
+                    b.corrected = true;
+                    if let Some(game) = game {
+                        b.game_id = Some(game.0);
+                    }
                 }
-            }
-        });
-        drop(turn);
+            })
+            .await;
         tracing::info!(
             tournament = id,
             round,
@@ -1018,7 +1020,6 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             joined_round: if late { t.current_round + 1 } else { 1 },
             withdrawn_from: None,
         };
-        let turn = self.core.loaded.writing(id).await;
         let version = self
             .core
             .store
@@ -1033,8 +1034,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let entered = (row.clone(), name.clone());
         self.core
             .loaded
-            .update(id, version, |loaded| loaded.entrants.push(entered));
-        drop(turn);
+            .update(id, version, |loaded| loaded.entrants.push(entered))
+            .await;
         Ok(Response::new(pb::AddPlayerResponse {
             entrant: Some(pb::Entrant {
                 player_id: player,
@@ -1156,7 +1157,8 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         if let Some(version) = version {
             self.core
                 .loaded
-                .update(id, version, |loaded| loaded.entrants.extend(named));
+                .update(id, version, |loaded| loaded.entrants.extend(named))
+                .await;
         }
         tracing::info!(
             tournament = id,
@@ -1704,7 +1706,8 @@ impl SchedulerService {
             change(&mut pairs);
             self.core
                 .loaded
-                .update(id, version, |loaded| change(&mut loaded.forbidden));
+                .update(id, version, |loaded| change(&mut loaded.forbidden))
+                .await;
             tracing::info!(
                 tournament = id,
                 first,

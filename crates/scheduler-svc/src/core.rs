@@ -61,6 +61,8 @@ impl LoadedCache {
     /// for longer: the copy is then dropped (or the tournament read again).
     const WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
+    /// The copy of tournament `id` if it is at `version` or later (a copy is never ahead of
+    /// the database, so a later one holds every change up to `version` and more).
     fn get(&self, id: i64, version: i64) -> Option<std::sync::Arc<Loaded>> {
         let cache = self
             .0
@@ -68,7 +70,7 @@ impl LoadedCache {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         cache
             .get(&id)
-            .filter(|(v, _)| *v == version)
+            .filter(|(v, _)| *v >= version)
             .map(|(_, loaded)| std::sync::Arc::clone(loaded))
     }
 
@@ -196,11 +198,9 @@ impl Core {
         // and the copy's update. Wait for them rather than read the whole tournament.
         if self.loaded.version(id).is_some_and(|kept| kept < version)
             && self.loaded.reach(id, version).await
+            && let Some(loaded) = self.loaded.get(id, version)
         {
-            let version = self.store.tournament_version(id).await?.unwrap_or(version);
-            if let Some(loaded) = self.loaded.get(id, version) {
-                return Ok(loaded);
-            }
+            return Ok(loaded);
         }
         let loaded = std::sync::Arc::new(self.load_from_database(id).await?);
         self.loaded.put(id, version, std::sync::Arc::clone(&loaded));

@@ -81,6 +81,10 @@ pub fn list(field: &str, len: usize, max: usize) -> Result<(), tonic::Status> {
     Ok(())
 }
 
+/// The largest request a service decodes (a turn, a tournament's TRF, a page request): far above
+/// any legitimate request, far below what would hurt.
+pub const MAX_REQUEST_BYTES: usize = 256 * 1024;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,7 +124,3 @@ mod tests {
         assert!(list("player_ids", 1, 1).is_ok());
     }
 }
-
-/// The largest request a service decodes (a turn, a tournament's TRF, a page request): far above
-/// any legitimate request, far below what would hurt.
-pub const MAX_REQUEST_BYTES: usize = 256 * 1024;

@@ -6,6 +6,7 @@ use hanniball_rules::GameOptions;
 use hanniball_db::testing;
 
 use super::*;
+use hanniball_arbiter::Setup;
 
 fn setup(white: PlayerId, black: PlayerId) -> Setup {
     Setup {

@@ -109,7 +109,7 @@ mod tests {
         assert!(text("reason", "two\nlines\tand a tab", 100).is_ok());
         assert_eq!(
             query("query", "  Zoë ÜNAL ").expect("short").words(),
-            ["zoë", "ünal"]
+            ["zoe", "unal"]
         );
         assert!(query("query", " ").expect("blank").is_empty());
         let e = query("query", &"ü".repeat(QUERY_CHARS + 1)).unwrap_err();

@@ -92,6 +92,19 @@ impl Loaded {
         self.boards.get_mut(at)
     }
 
+    /// Adds entrants not entered yet. A copy read while the entry was being stored may hold it
+    /// already (it is labelled with the version read before its rows), so entering twice
+    /// changes nothing.
+    pub fn enter(&mut self, entered: Vec<(EntrantRow, String)>) {
+        let known: std::collections::HashSet<i64> =
+            self.entrants.iter().map(|(e, _)| e.player_id).collect();
+        self.entrants.extend(
+            entered
+                .into_iter()
+                .filter(|(e, _)| !known.contains(&e.player_id)),
+        );
+    }
+
     /// Whether every game of round `round` has a result.
     pub fn round_complete(&self, round: i32) -> bool {
         self.round_boards(round)

@@ -1034,7 +1034,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let entered = (row.clone(), name.clone());
         self.core
             .loaded
-            .update(id, version, |loaded| loaded.entrants.push(entered))
+            .update(id, version, |loaded| loaded.enter(vec![entered]))
             .await;
         Ok(Response::new(pb::AddPlayerResponse {
             entrant: Some(pb::Entrant {
@@ -1157,7 +1157,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         if let Some(version) = version {
             self.core
                 .loaded
-                .update(id, version, |loaded| loaded.entrants.extend(named))
+                .update(id, version, |loaded| loaded.enter(named))
                 .await;
         }
         tracing::info!(

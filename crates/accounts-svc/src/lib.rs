@@ -5,11 +5,10 @@
 //! runs it alone on its own database.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use hanniball_db::{Db, StoreError};
 use hanniball_proto::accounts::v1::accounts_server::AccountsServer;
-use hanniball_svc_kit::auth::{Auth, AuthError, Caller, Grant, Scope};
+use hanniball_svc_kit::auth::{Auth, Caller, Grant, Scope};
 use hanniball_svc_kit::{AdminToken, Clock, Directory};
 use tokio_util::sync::CancellationToken;
 use tonic::Request;
@@ -25,9 +24,6 @@ mod sessions;
 pub use service::AccountsService;
 
 use error::ServiceResult;
-
-/// How long a stream may wait for a client that takes nothing before it is ended.
-const STALLED: Duration = Duration::from_secs(60);
 
 /// What Accounts' handlers share: its store, its auth, its clock.
 #[derive(Debug)]
@@ -61,12 +57,6 @@ impl Room {
         let grant = self.auth.grant(request.metadata(), &self.directory).await?;
         grant.require(scope)?;
         Ok(grant)
-    }
-
-    /// Resolves when the token of `grant` is revoked or expires.
-    #[allow(dead_code)]
-    pub(crate) fn ended(&self, grant: Grant) -> impl Future<Output = AuthError> + Send + 'static {
-        self.auth.ended(grant, &self.directory)
     }
 
     /// Fails unless the caller is the admin.

@@ -14,8 +14,8 @@ use tokio_stream::Stream;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
+use crate::Room;
 use crate::error::{ServiceError, ServiceResult};
-use crate::{Room, STALLED};
 
 /// The most ids one `GetPlayerNames` call carries (a round of a 20,000-player Swiss).
 const MAX_BATCH: usize = 10_000;
@@ -526,7 +526,7 @@ impl apb::accounts_server::Accounts for AccountsService {
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 };
-                if tx.send_timeout(Ok(note), STALLED).await.is_err() {
+                if tx.send_timeout(Ok(note), limits::STALLED).await.is_err() {
                     return;
                 }
             }

@@ -187,10 +187,6 @@ impl ArbiterService {
     }
 }
 
-/// How long a stream waits for its client to read before it gives up on it: a client that stops
-/// reading (stuck, or hostile) holds no task and no subscription beyond this.
-const STALLED: Duration = Duration::from_secs(60);
-
 /// Forwards a broadcast subscription into a response stream until the subscription ends, the
 /// client goes away, `stop` says the event is the last, the server shuts down, or the stream's
 /// token ends (`ended`: revoked or expired; the stream then ends with its `UNAUTHENTICATED`).
@@ -207,7 +203,7 @@ fn forward<T: Send + 'static, L: Clone + Send + 'static>(
     let shutdown = shared.hub.shutdown.clone();
     tokio::spawn(async move {
         for event in first {
-            if tx.send_timeout(Ok(event), STALLED).await.is_err() {
+            if tx.send_timeout(Ok(event), limits::STALLED).await.is_err() {
                 return;
             }
         }
@@ -227,7 +223,7 @@ fn forward<T: Send + 'static, L: Clone + Send + 'static>(
                     Ok(event) => {
                         let event = own(event);
                         let last = stop(&event);
-                        if tx.send_timeout(Ok(event), STALLED).await.is_err() || last {
+                        if tx.send_timeout(Ok(event), limits::STALLED).await.is_err() || last {
                             return;
                         }
                     }
@@ -555,7 +551,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
                         for row in &rows {
                             cursor = row.sequence;
                             if tx
-                                .send_timeout(Ok(convert::finished(row)), STALLED)
+                                .send_timeout(Ok(convert::finished(row)), limits::STALLED)
                                 .await
                                 .is_err()
                             {

@@ -85,6 +85,10 @@ pub fn list(field: &str, len: usize, max: usize) -> Result<(), tonic::Status> {
 /// any legitimate request, far below what would hurt.
 pub const MAX_REQUEST_BYTES: usize = 256 * 1024;
 
+/// How long a server stream waits for its client to read before it gives up on it: a client
+/// that stops reading (stuck, or hostile) holds no task and no subscription beyond this.
+pub const STALLED: std::time::Duration = std::time::Duration::from_secs(60);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,9 @@ use hanniball_ids::{PlayerId, Timestamp};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_svc_kit::auth::{Caller, Scope, Scopes, hash_token, new_token};
 use hanniball_svc_kit::limits;
-use tokio::sync::{broadcast, mpsc};
+use hanniball_svc_kit::stream;
+use tokio::sync::broadcast;
 use tokio_stream::Stream;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::Room;
@@ -505,12 +505,17 @@ impl apb::accounts_server::Accounts for AccountsService {
         // through any replica.
         let mut heard = self.room.auth.revocations();
         let shutdown = self.room.shutdown.clone();
-        let (tx, rx) = mpsc::channel::<Result<apb::Revocation, Status>>(64);
+        let (outbox, delivery) = stream::outbox(&request);
         tokio::spawn(async move {
+            // A heartbeat (token 0, nothing missed) now and then: a client that cannot take
+            // even that is found while nothing is revoked, and its connection closed.
+            let mut heartbeat = tokio::time::interval(outbox.heartbeat_every());
             loop {
                 let note = tokio::select! {
                     () = shutdown.cancelled() => return,
-                    () = tx.closed() => return,
+                    () = outbox.closed() => return,
+                    () = outbox.stalled() => return outbox.cut(),
+                    _ = heartbeat.tick() => Ok(TokenEvent::Revoked(0)),
                     note = heard.recv() => note,
                 };
                 let note = match note {
@@ -526,12 +531,12 @@ impl apb::accounts_server::Accounts for AccountsService {
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 };
-                if tx.send_timeout(Ok(note), limits::STALLED).await.is_err() {
+                if outbox.send(Ok(note)).await.is_err() {
                     return;
                 }
             }
         });
-        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+        Ok(Response::new(Box::pin(delivery)))
     }
 
     async fn set_password(

@@ -9,9 +9,9 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_rules::{GameKind, GameOptions, Side};
 use hanniball_svc_kit::auth::{Auth, AuthError, Caller, Grant, Scope};
 use hanniball_svc_kit::limits;
-use tokio::sync::{broadcast, mpsc};
+use hanniball_svc_kit::stream::{self, Delivery, Outbox};
+use tokio::sync::broadcast;
 use tokio_stream::Stream;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::convert;
@@ -192,6 +192,7 @@ impl ArbiterService {
 /// token ends (`ended`: revoked or expired; the stream then ends with its `UNAUTHENTICATED`).
 /// `own` turns a broadcast item into the message sent.
 fn forward<T: Send + 'static, L: Clone + Send + 'static>(
+    (outbox, delivery): (Outbox<T>, Delivery<T>),
     first: Vec<T>,
     live: Option<broadcast::Receiver<L>>,
     shared: &Arc<Shared>,
@@ -199,11 +200,10 @@ fn forward<T: Send + 'static, L: Clone + Send + 'static>(
     stop: fn(&T) -> bool,
     ended: impl Future<Output = AuthError> + Send + 'static,
 ) -> EventStream<T> {
-    let (tx, rx) = mpsc::channel::<Result<T, Status>>(64);
     let shutdown = shared.hub.shutdown.clone();
     tokio::spawn(async move {
         for event in first {
-            if tx.send_timeout(Ok(event), limits::STALLED).await.is_err() {
+            if outbox.send(Ok(event)).await.is_err() {
                 return;
             }
         }
@@ -214,21 +214,22 @@ fn forward<T: Send + 'static, L: Clone + Send + 'static>(
                 // First: an event that arrives after the token's end is never sent.
                 biased;
                 error = &mut ended => {
-                    let _ = tx.send(Err(ServiceError::from(error).into())).await;
+                    let _ = outbox.send(Err(ServiceError::from(error).into())).await;
                     return;
                 }
                 () = shutdown.cancelled() => return,
-                () = tx.closed() => return,
+                () = outbox.closed() => return,
+                () = outbox.stalled() => return outbox.cut(),
                 received = live.recv() => match received {
                     Ok(event) => {
                         let event = own(event);
                         let last = stop(&event);
-                        if tx.send_timeout(Ok(event), limits::STALLED).await.is_err() || last {
+                        if outbox.send(Ok(event)).await.is_err() || last {
                             return;
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(missed)) => {
-                        let _ = tx
+                        let _ = outbox
                             .send(Err(Status::resource_exhausted(format!(
                                 "this stream fell {missed} events behind; reconnect and resume"
                             ))))
@@ -240,7 +241,7 @@ fn forward<T: Send + 'static, L: Clone + Send + 'static>(
             }
         }
     });
-    Box::pin(ReceiverStream::new(rx))
+    Box::pin(delivery)
 }
 
 fn is_game_over(event: &pb::GameEvent) -> bool {
@@ -470,6 +471,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
             .watch(id, request.get_ref().from_turn)
             .await?;
         Ok(Response::new(forward(
+            stream::outbox(&request),
             first,
             live,
             &self.shared,
@@ -523,6 +525,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
             }
         }
         Ok(Response::new(forward(
+            stream::outbox(&request),
             first,
             Some(live),
             &self.shared,
@@ -540,7 +543,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
     ) -> Result<Response<Self::WatchResultsStream>, Status> {
         self.shared.admin(&request).await?;
         let mut cursor = request.get_ref().after_sequence.max(0);
-        let (tx, rx) = mpsc::channel::<Result<pb::FinishedGame, Status>>(64);
+        let (outbox, delivery) = stream::outbox(&request);
         let hub = Arc::clone(&self.shared.hub);
         tokio::spawn(async move {
             loop {
@@ -550,11 +553,7 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
                     Ok(rows) => {
                         for row in &rows {
                             cursor = row.sequence;
-                            if tx
-                                .send_timeout(Ok(convert::finished(row)), limits::STALLED)
-                                .await
-                                .is_err()
-                            {
+                            if outbox.send(Ok(convert::finished(row))).await.is_err() {
                                 return;
                             }
                         }
@@ -569,13 +568,14 @@ impl pb::arbiter_server::Arbiter for ArbiterService {
                 // Other replicas finish games too: look again at least every second.
                 tokio::select! {
                     () = hub.shutdown.cancelled() => return,
-                    () = tx.closed() => return,
+                    () = outbox.closed() => return,
+                    () = outbox.stalled() => return outbox.cut(),
                     () = notified => {}
                     () = tokio::time::sleep(Duration::from_secs(1)) => {}
                 }
             }
         });
-        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+        Ok(Response::new(Box::pin(delivery)))
     }
 
     async fn ping(

@@ -179,6 +179,7 @@ impl Server {
             failed_auth_per_minute: self.failed_auth_per_minute,
             trusted_tokens: Vec::new(),
             admin_token: None,
+            stalled: hanniball_svc_kit::limits::STALLED,
         }
     }
 }

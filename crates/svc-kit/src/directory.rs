@@ -266,6 +266,8 @@ impl Remote {
                             Some(Ok(note)) if note.missed => {
                                 let _ = self.events.send(TokenEvent::Missed);
                             }
+                            // A heartbeat: nothing was revoked.
+                            Some(Ok(note)) if note.token_id == 0 => {}
                             Some(Ok(note)) => {
                                 let _ = self.events.send(TokenEvent::Revoked(note.token_id));
                             }

@@ -18,12 +18,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use crate::conn::ConnInfo;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use sha2::{Digest, Sha256};
 use tonic::codegen::http::{Request, Response};
 use tonic::codegen::{Bytes, Service};
-use tonic::transport::server::TcpConnectInfo;
 
 /// The limits of [`EdgeLayer`]. The defaults are generous: a busy bot stays far below them.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +44,9 @@ pub struct EdgeLimits {
     /// The admin token in force, exempt like `trusted_tokens`; read at every call, so that after
     /// a rotation the new token is exempt and the old one is an ordinary (refused) caller.
     pub admin_token: Option<crate::auth::AdminToken>,
+    /// How long a server stream's message may wait for its client before the connection is
+    /// closed ([`crate::stream`]).
+    pub stalled: Duration,
 }
 
 impl Default for EdgeLimits {
@@ -55,6 +58,7 @@ impl Default for EdgeLimits {
             failed_auth_per_minute: 60,
             trusted_tokens: Vec::new(),
             admin_token: None,
+            stalled: crate::limits::STALLED,
         }
     }
 }
@@ -282,8 +286,8 @@ impl State {
     fn peer<B>(request: &Request<B>) -> Option<IpAddr> {
         request
             .extensions()
-            .get::<TcpConnectInfo>()
-            .and_then(TcpConnectInfo::remote_addr)
+            .get::<ConnInfo>()
+            .and_then(|c| c.tcp.remote_addr())
             .map(|a| a.ip())
     }
 

@@ -8,6 +8,7 @@
 
 pub mod auth;
 pub mod clock;
+pub mod conn;
 pub mod directory;
 pub mod edge;
 pub mod failure;
@@ -15,6 +16,7 @@ pub mod limits;
 pub mod metrics;
 pub mod results;
 pub mod server;
+pub mod stream;
 pub mod tls;
 
 pub use auth::{AdminToken, Auth, AuthError, Caller, Grant, Scope, Scopes};

@@ -214,6 +214,7 @@ pub async fn serve_on(
         .add_service(health_service)
         .add_service(v1)
         .add_service(v1alpha);
+    let stalled = limits.stalled;
     let router = tonic::transport::Server::builder()
         .trace_fn(request_span)
         .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
@@ -230,6 +231,7 @@ pub async fn serve_on(
         listeners.public,
         listeners.tls,
         listeners.internal,
+        stalled,
         shutdown.clone(),
     );
     let incoming =

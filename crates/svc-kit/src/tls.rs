@@ -8,12 +8,9 @@
 //! they were made with.
 
 use std::path::{Path, PathBuf};
-use std::pin::Pin;
 use std::sync::{Arc, RwLock};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, mpsc};
 use tokio_rustls::TlsAcceptor;
@@ -23,7 +20,8 @@ use tokio_rustls::rustls::server::WebPkiClientVerifier;
 use tokio_rustls::rustls::sign::CertifiedKey;
 use tokio_rustls::rustls::{self, RootCertStore, ServerConfig};
 use tokio_util::sync::CancellationToken;
-use tonic::transport::server::{Connected, TcpConnectInfo};
+
+use crate::conn::Conn;
 
 /// A TLS file that could not be used, with the setting and the file it names.
 #[derive(Debug, thiserror::Error)]
@@ -246,84 +244,6 @@ impl ServerTls {
     }
 }
 
-/// A connection the server accepted.
-#[derive(Debug)]
-pub enum Conn {
-    /// Plain HTTP/2: the plain-text port, or the loopback listener of services in one process.
-    Plain(TcpStream),
-    /// HTTP/2 over TLS.
-    Tls(Box<tokio_rustls::server::TlsStream<TcpStream>>),
-}
-
-impl Connected for Conn {
-    type ConnectInfo = TcpConnectInfo;
-
-    fn connect_info(&self) -> TcpConnectInfo {
-        match self {
-            Conn::Plain(stream) => stream.connect_info(),
-            Conn::Tls(stream) => stream.get_ref().0.connect_info(),
-        }
-    }
-}
-
-impl AsyncRead for Conn {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Conn::Plain(stream) => Pin::new(stream).poll_read(cx, buf),
-            Conn::Tls(stream) => Pin::new(stream.as_mut()).poll_read(cx, buf),
-        }
-    }
-}
-
-impl AsyncWrite for Conn {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        match self.get_mut() {
-            Conn::Plain(stream) => Pin::new(stream).poll_write(cx, buf),
-            Conn::Tls(stream) => Pin::new(stream.as_mut()).poll_write(cx, buf),
-        }
-    }
-
-    fn poll_write_vectored(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[std::io::IoSlice<'_>],
-    ) -> Poll<std::io::Result<usize>> {
-        match self.get_mut() {
-            Conn::Plain(stream) => Pin::new(stream).poll_write_vectored(cx, bufs),
-            Conn::Tls(stream) => Pin::new(stream.as_mut()).poll_write_vectored(cx, bufs),
-        }
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        match self {
-            Conn::Plain(stream) => stream.is_write_vectored(),
-            Conn::Tls(stream) => stream.is_write_vectored(),
-        }
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Conn::Plain(stream) => Pin::new(stream).poll_flush(cx),
-            Conn::Tls(stream) => Pin::new(stream.as_mut()).poll_flush(cx),
-        }
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        match self.get_mut() {
-            Conn::Plain(stream) => Pin::new(stream).poll_shutdown(cx),
-            Conn::Tls(stream) => Pin::new(stream.as_mut()).poll_shutdown(cx),
-        }
-    }
-}
-
 /// Accepts on `listener` (through `tls` when given) and, plain, on `internal`, until `shutdown`;
 /// the connections come out of the returned channel. Handshakes run in their own tasks, so a
 /// slow client never holds up the next one.
@@ -331,6 +251,7 @@ pub(crate) fn accept(
     listener: TcpListener,
     tls: Option<Arc<ServerTls>>,
     internal: Option<TcpListener>,
+    stalled: Duration,
     shutdown: CancellationToken,
 ) -> mpsc::Receiver<Conn> {
     let (sender, receiver) = mpsc::channel(64);
@@ -343,7 +264,7 @@ pub(crate) fn accept(
         tokio::spawn(async move {
             while let Some(stream) = accept_one(&listener, &shutdown).await {
                 let Some(tls) = &tls else {
-                    if sender.send(Conn::Plain(stream)).await.is_err() {
+                    if sender.send(Conn::plain(stream, stalled)).await.is_err() {
                         return;
                     }
                     continue;
@@ -371,7 +292,7 @@ pub(crate) fn accept(
                     match outcome {
                         Some(Ok(Ok(stream))) => {
                             drop(permit);
-                            let _ = sender.send(Conn::Tls(Box::new(stream))).await;
+                            let _ = sender.send(Conn::tls(stream, stalled)).await;
                         }
                         Some(Ok(Err(error))) => {
                             tracing::debug!(?peer, %error, "TLS handshake failed");
@@ -389,7 +310,7 @@ pub(crate) fn accept(
     if let Some(internal) = internal {
         tokio::spawn(async move {
             while let Some(stream) = accept_one(&internal, &shutdown).await {
-                if sender.send(Conn::Plain(stream)).await.is_err() {
+                if sender.send(Conn::plain(stream, stalled)).await.is_err() {
                     return;
                 }
             }

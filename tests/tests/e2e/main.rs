@@ -11,6 +11,7 @@ mod scheduler;
 mod scopes;
 mod search;
 mod selfservice;
+mod streams;
 mod turns;
 mod upgrade;
 

@@ -564,6 +564,23 @@ impl Core {
         Ok(ended_as(&state).0)
     }
 
+    /// How `game` ended in the arbiter (its board's result and the game's summary), or `None`
+    /// while it is still on.
+    pub async fn ended(&self, game: GameId) -> ServiceResult<Option<(BoardResult, String)>> {
+        let state = self
+            .arbiter
+            .clone()
+            .get_game(apb::GetGameRequest { game_id: game.0 })
+            .await
+            .map_err(|s| arbiter_error(&s))?
+            .into_inner()
+            .game
+            .and_then(|g| g.state);
+        Ok(state
+            .filter(|state| state.result.is_some())
+            .map(|state| ended_as(&state)))
+    }
+
     /// Does what is missing after a restart or a failed call: games of current rounds that were
     /// not created, rounds complete but not yet paired, matches without games.
     pub async fn reconcile(&self) -> ServiceResult<()> {

@@ -211,15 +211,12 @@ impl SchedulerService {
         // held would be copied whole.
         drop(loaded);
         // A board with a game: the game ends with this result first (one result everywhere).
-        use futures_util::StreamExt;
-        let decided: Vec<ServiceResult<Decided>> =
-            futures_util::stream::iter(todo.into_iter().map(|item| decide(&self.core, item)))
-                .buffered(IN_FLIGHT)
-                .collect()
-                .await;
-        let decided: Vec<Decided> = decided.into_iter().collect::<ServiceResult<_>>()?;
+        let (decided, refusal) = self.end_games(todo).await?;
         if decided.is_empty() {
-            return Ok(unchanged);
+            return match refusal {
+                Some(refusal) => Err(refusal),
+                None => Ok(unchanged),
+            };
         }
         let version = self.core.store.set_board_results(id, &decided).await?;
         self.core
@@ -238,6 +235,9 @@ impl SchedulerService {
             })
             .await;
         tracing::info!(tournament = id, boards = decided.len(), "results entered");
+        if let Some(refusal) = refusal {
+            return Err(late_refusal(refusal, &decided));
+        }
         if advances {
             // The results are stored whatever the next round does: a round that cannot be paired
             // is the organiser's to resolve (`PairNextRound` says why), not a refused result.
@@ -254,6 +254,87 @@ impl SchedulerService {
                 loaded.board(round, number).map(board)
             })
             .collect())
+    }
+}
+
+/// The refusal of a batch some of whose boards were entered before a game ended on its own.
+fn late_refusal(refusal: ServiceError, entered: &[Decided]) -> ServiceError {
+    if entered.is_empty() {
+        return refusal;
+    }
+    let boards: Vec<String> = entered
+        .iter()
+        .map(|(round, number, result, _, _)| format!("{round}.{number} {result}"))
+        .collect();
+    match refusal {
+        ServiceError::FailedPrecondition(why) => ServiceError::FailedPrecondition(format!(
+            "{why}; that game ended on its own while the batch was entered, after these boards \
+             had been: {} (send the others again)",
+            boards.join(", ")
+        )),
+        other => other,
+    }
+}
+
+impl SchedulerService {
+    /// Ends the games of a batch's boards with their results: every game is asked how it
+    /// stands first, so that one over already refuses the batch before any game is ended.
+    /// Returns the boards decided and, when a game ended on its own meanwhile, the refusal.
+    async fn end_games(
+        &self,
+        todo: Vec<Entry>,
+    ) -> ServiceResult<(Vec<Decided>, Option<ServiceError>)> {
+        use futures_util::StreamExt;
+        // First every game is asked how it stands, so that a game over already (ended on its
+        // own, its board not yet told) refuses the batch before any other game is ended. One
+        // game alone needs no asking: its adjudication refuses by itself.
+        let games: Vec<(i32, i32, usize, i64)> = todo
+            .iter()
+            .filter_map(|(round, number, text, game, _)| game.map(|g| (*round, *number, *text, g)))
+            .collect();
+        let games = if todo.len() > 1 { games } else { Vec::new() };
+        let checks: Vec<ServiceResult<()>> = futures_util::stream::iter(
+            games
+                .into_iter()
+                .map(|(round, number, text, game)| self.still_on(round, number, text, game)),
+        )
+        .buffered(IN_FLIGHT)
+        .collect()
+        .await;
+        checks.into_iter().collect::<ServiceResult<()>>()?;
+        let decided: Vec<ServiceResult<Decided>> =
+            futures_util::stream::iter(todo.into_iter().map(|item| decide(&self.core, item)))
+                .buffered(IN_FLIGHT)
+                .collect()
+                .await;
+        // A game that ended on its own between the check and its adjudication (a flag falling
+        // in that millisecond) refuses the batch late: the boards whose games did end with the
+        // organiser's result are stored all the same, so board and game agree, and the refusal
+        // names them.
+        let mut refusal = None;
+        let decided: Vec<Decided> = decided
+            .into_iter()
+            .filter_map(|d| d.map_err(|e| refusal = refusal.take().or(Some(e))).ok())
+            .collect();
+        Ok((decided, refusal))
+    }
+
+    /// Refuses a board of a batch whose game is over in the arbiter with another result than
+    /// `text` (an index in [`model::RESULTS`]); a game still on, or over with that very result,
+    /// passes.
+    async fn still_on(&self, round: i32, number: i32, text: usize, game: i64) -> ServiceResult<()> {
+        let wanted = model::RESULTS[text % model::RESULTS.len()];
+        match self.core.ended(GameId(game)).await? {
+            Some((board, summary)) if board.result != wanted => {
+                Err(ServiceError::FailedPrecondition(format!(
+                    "board {round}.{number}: game {game} is over ({summary}) with the result {}: \
+                     nothing of this batch was entered; to change that result, correct it \
+                     (CorrectResult; `hanniball tournament correct`)",
+                    board.result
+                )))
+            }
+            _ => Ok(()),
+        }
     }
 }
 

@@ -855,6 +855,93 @@ async fn batch_calls_check_everything_first_and_change_nothing_on_a_refusal() {
     }
 }
 
+/// A batch of results whose game has just ended on its own (resigned an instant before, its
+/// board perhaps not told yet) is refused whole: no other game of the batch is ended. Done a
+/// few times per database, since the scheduler may or may not have heard of the resignation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_with_a_game_just_over_ends_no_other_game() {
+    for db in databases().await {
+        let server = serve(&db).await;
+        let url = server.url.clone();
+        let (mut admin, mut arbiter) = clients(&url, ADMIN_TOKEN).await;
+        for attempt in 0..3 {
+            let mut tokens = BTreeMap::new();
+            for i in 0..4 {
+                let (id, token) = register(&url, &format!("race-{attempt}-{i}")).await;
+                tokens.insert(id, token);
+            }
+            let tid = admin
+                .create_tournament(spb::CreateTournamentRequest {
+                    settings: Some(spb::TournamentSettings {
+                        name: format!("Race {attempt}"),
+                        rounds: 1,
+                        manual_pairing: true,
+                        ..Default::default()
+                    }),
+                })
+                .await
+                .expect("create")
+                .into_inner()
+                .tournament
+                .expect("tournament")
+                .id;
+            admin
+                .add_players(spb::AddPlayersRequest {
+                    tournament_id: tid,
+                    players: tokens
+                        .keys()
+                        .map(|id| spb::PlayerEntry {
+                            player_id: *id,
+                            rating: 1_500,
+                        })
+                        .collect(),
+                })
+                .await
+                .expect("players");
+            admin
+                .start_tournament(spb::StartTournamentRequest { tournament_id: tid })
+                .await
+                .expect("start");
+            let t = until(&mut admin, tid, |t| {
+                t.boards.len() == 2 && t.boards.iter().all(|b| b.game_id > 0)
+            })
+            .await;
+            let (first, second) = (&t.boards[0], &t.boards[1]);
+            let (_, mut white) = clients(&url, &tokens[&first.white_player_id]).await;
+            white
+                .resign(pb::ResignRequest {
+                    game_id: first.game_id,
+                })
+                .await
+                .expect("resign");
+            // At once: board 1 is 0-1 by resignation, so its 1-0 refuses the whole batch.
+            let refused = admin
+                .set_results(spb::SetResultsRequest {
+                    tournament_id: tid,
+                    results: [(second.number, "1-0"), (first.number, "1-0")]
+                        .iter()
+                        .map(|(board, result)| spb::BoardResult {
+                            round: 1,
+                            board: *board,
+                            result: (*result).to_owned(),
+                        })
+                        .collect(),
+                })
+                .await
+                .expect_err("board 1 is over with another result");
+            assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+            assert_eq!(
+                game_state(&mut arbiter, second.game_id).await.status(),
+                pb::GameStatus::Active,
+                "attempt {attempt}: the refused batch ended board 2's game: {refused:?}"
+            );
+            let t = tournament(&mut admin, tid).await;
+            assert!(t.boards[1].result.is_empty(), "{:?}", t.boards[1]);
+        }
+        server.shutdown.cancel();
+    }
+}
+
 /// A large round is paired off the async runtime: on a server whose runtime has one worker
 /// thread, `Ping` keeps answering while `PairNextRound` of 1,000 players runs: no gap between two
 /// answers as long as a tenth of the call (paired on the worker, the gap is the pairing, about a

@@ -98,6 +98,15 @@ fn main() {
         let text = many_rounds(20, rounds);
         let file = time_read(&format!("20 players x {rounds} rounds"), &text);
         assert_eq!(file.tournament.rounds_paired(), rounds);
+        // `swiss check`: the absolute criteria of every round (linear in the rounds).
+        let started = std::time::Instant::now();
+        let violations = hanniball_pairing::check(&file.tournament);
+        println!(
+            "{:<40} {:>11} {:>9.3} s",
+            format!("  check of the {rounds} rounds"),
+            format!("{} found", violations.len()),
+            started.elapsed().as_secs_f64()
+        );
     }
     let text = many_rounds(9_998, 1);
     let file = time_read("9,998 players x 1 round", &text);

@@ -12,7 +12,7 @@
 //! It also reports records that do not agree with each other (each side of a pairing must name
 //! the other with the opposite colour and result) and rounds with more than one PAB.
 
-use crate::history::{Strength, compatible, states_before};
+use crate::history::{PlayerState, Strength, Walk, compatible, states_before};
 use crate::tournament::{Colour, PlayerId, RoundEntry, Tournament};
 
 /// A broken absolute criterion or an inconsistent record, with its round and players.
@@ -59,8 +59,11 @@ impl Violation {
 /// Checks every round that has pairings; an empty list means no violation.
 pub fn check(t: &Tournament) -> Vec<Violation> {
     let mut out = Vec::new();
+    // The states walk from round to round: linear in the rounds, not quadratic.
+    let mut walk = Walk::new(t);
     for round in 1..=t.rounds_paired() {
-        check_round(t, round, &mut out);
+        check_with(t, round, walk.states(), &mut out);
+        walk.advance();
     }
     out
 }
@@ -91,7 +94,11 @@ fn mirrors(a: &RoundEntry, b: Option<&RoundEntry>, a_id: PlayerId) -> bool {
 
 /// Checks one round (1-based), appending violations to `out`.
 pub fn check_round(t: &Tournament, round: u32, out: &mut Vec<Violation>) {
-    let states = states_before(t, round);
+    check_with(t, round, &states_before(t, round), out);
+}
+
+/// Checks `round` with every player's state before it.
+fn check_with(t: &Tournament, round: u32, states: &[PlayerState], out: &mut Vec<Violation>) {
     let mut byes = Vec::new();
     for p in &t.players {
         let Some(e) = p.entry(round) else { continue };

@@ -51,15 +51,14 @@ pub struct PlayerState {
     pub floats: Vec<Float>,
     /// A topscorer: over 50% of the maximum score when pairing the final round (C.04.3 1.8).
     pub topscorer: bool,
+    /// Games with White minus games with Black, kept as `colours` grows.
+    difference: i32,
 }
 
 impl PlayerState {
     /// Games with White minus games with Black.
     pub fn colour_difference(&self) -> i32 {
-        self.colours
-            .iter()
-            .map(|c| if *c == Colour::White { 1 } else { -1 })
-            .sum()
+        self.difference
     }
 
     /// The colour preference (C.04.3 1.7).
@@ -114,79 +113,129 @@ pub fn compatible(a: &PlayerState, b: &PlayerState) -> bool {
         && pa.colour == pb.colour)
 }
 
-/// Scores of every player before every round: `table[i][r]` is player `i + 1`'s score before
-/// round `r + 1`, for `r` in `0..=rounds`.
-fn score_table(t: &Tournament, rounds: u32) -> Vec<Vec<u32>> {
-    t.players
-        .iter()
-        .map(|p| {
-            let mut row = Vec::with_capacity(rounds as usize + 1);
-            let mut s = 0;
-            row.push(0);
-            for r in 0..rounds as usize {
-                s += p.entries.get(r).map_or(0, |e| e.points(&t.points));
-                row.push(s);
-            }
-            row
-        })
-        .collect()
-}
-
 /// Every player's state before `round` (1-based), indexed by starting rank − 1.
 pub fn states_before(t: &Tournament, round: u32) -> Vec<PlayerState> {
-    let done = round.saturating_sub(1);
-    let scores = score_table(t, done);
-    let final_round = round == t.total_rounds;
-    t.players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let mut colours = Vec::new();
-            let mut played = Vec::new();
-            let mut floats = Vec::with_capacity(done as usize);
-            let mut pab_blocked = false;
-            let mut unplayed = 0;
-            for r in 0..done as usize {
-                let e = p.entries.get(r).copied().unwrap_or(RoundEntry::NotPaired);
-                let float = match e {
-                    RoundEntry::Game {
-                        opponent, colour, ..
-                    } => {
-                        colours.push(colour);
-                        played.push(opponent);
-                        let mine = scores[i][r];
-                        let theirs = scores
-                            .get(opponent.0 as usize - 1)
-                            .map_or(mine, |row| row[r]);
-                        if mine > theirs {
-                            Float::Down
-                        } else if mine < theirs {
-                            Float::Up
-                        } else {
-                            Float::None
-                        }
-                    }
-                    other if other.unplayed_downfloat(&t.points) => Float::Down,
-                    _ => Float::None,
-                };
-                if e.is_unplayed() {
-                    unplayed += 1;
-                }
-                pab_blocked |= e.blocks_pab(&t.points);
-                floats.push(float);
-            }
-            played.sort();
-            let score = scores[i][done as usize];
-            PlayerState {
+    let mut walk = Walk::new(t);
+    while walk.round < round.max(1) {
+        walk.advance();
+    }
+    walk.states
+}
+
+/// Every player's state round after round: [`Walk::advance`] adds one round at a cost linear in
+/// the players, so a check of every round of a file is linear in its rounds.
+#[derive(Debug)]
+pub struct Walk<'a> {
+    t: &'a Tournament,
+    /// The round the states are before (1-based).
+    round: u32,
+    states: Vec<PlayerState>,
+}
+
+impl<'a> Walk<'a> {
+    /// The states before round 1.
+    #[must_use]
+    pub fn new(t: &'a Tournament) -> Walk<'a> {
+        let states = t
+            .players
+            .iter()
+            .map(|p| PlayerState {
                 id: p.id,
-                score: Score(score),
-                colours,
-                played,
-                pab_blocked,
-                unplayed,
-                floats,
-                topscorer: final_round && score > t.points.topscorer_above(done),
+                score: Score(0),
+                colours: Vec::new(),
+                played: Vec::new(),
+                pab_blocked: false,
+                unplayed: 0,
+                floats: Vec::new(),
+                topscorer: false,
+                difference: 0,
+            })
+            .collect();
+        let mut walk = Walk {
+            t,
+            round: 1,
+            states,
+        };
+        walk.mark_topscorers();
+        walk
+    }
+
+    /// The round the states are before.
+    #[must_use]
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Every player's state before [`Walk::round`], indexed by starting rank − 1.
+    #[must_use]
+    pub fn states(&self) -> &[PlayerState] {
+        &self.states
+    }
+
+    /// Adds the round the states are before; they are then before the next one.
+    pub fn advance(&mut self) {
+        let r = self.round as usize - 1;
+        let t = self.t;
+        let entry = |i: usize| {
+            t.players[i]
+                .entries
+                .get(r)
+                .copied()
+                .unwrap_or(RoundEntry::NotPaired)
+        };
+        // Floats compare the scores before this round: all of them first, then the scores.
+        let floats: Vec<Float> = (0..self.states.len())
+            .map(|i| match entry(i) {
+                RoundEntry::Game { opponent, .. } => {
+                    let mine = self.states[i].score.0;
+                    let theirs = self
+                        .states
+                        .get(opponent.0 as usize - 1)
+                        .map_or(mine, |s| s.score.0);
+                    match mine.cmp(&theirs) {
+                        std::cmp::Ordering::Greater => Float::Down,
+                        std::cmp::Ordering::Less => Float::Up,
+                        std::cmp::Ordering::Equal => Float::None,
+                    }
+                }
+                other if other.unplayed_downfloat(&t.points) => Float::Down,
+                _ => Float::None,
+            })
+            .collect();
+        for (i, (state, float)) in self.states.iter_mut().zip(floats).enumerate() {
+            let e = entry(i);
+            if let RoundEntry::Game {
+                opponent, colour, ..
+            } = e
+            {
+                state.colours.push(colour);
+                state.difference += if colour == Colour::White { 1 } else { -1 };
+                if let Err(at) = state.played.binary_search(&opponent) {
+                    state.played.insert(at, opponent);
+                }
             }
-        })
-        .collect()
+            if e.is_unplayed() {
+                state.unplayed += 1;
+            }
+            state.pab_blocked |= e.blocks_pab(&t.points);
+            state.floats.push(float);
+            // A round past the end of a player's record scores nothing (not a zero-point bye's
+            // points, which a point system may set).
+            let points = t.players[i]
+                .entries
+                .get(r)
+                .map_or(0, |e| e.points(&t.points));
+            state.score = Score(state.score.0 + points);
+        }
+        self.round += 1;
+        self.mark_topscorers();
+    }
+
+    fn mark_topscorers(&mut self) {
+        let final_round = self.round == self.t.total_rounds;
+        let above = self.t.points.topscorer_above(self.round - 1);
+        for state in &mut self.states {
+            state.topscorer = final_round && state.score.0 > above;
+        }
+    }
 }

@@ -237,3 +237,25 @@ fn the_strict_check_names_the_rounds_bbp_names() {
     }
     assert!(differing.is_empty(), "{}", differing.join("\n"));
 }
+
+/// The check of a whole file (its states walked from round to round) finds what checking each
+/// round from scratch finds, on every real file, and `states_before` equals the walk's states.
+#[test]
+fn the_whole_file_check_equals_each_round_checked_alone() {
+    use hanniball_pairing::history::{Walk, states_before};
+    for (name, file) in files() {
+        let t = &file.tournament;
+        let mut one_by_one = Vec::new();
+        let mut walk = Walk::new(t);
+        for round in 1..=t.rounds_paired() {
+            hanniball_pairing::check::check_round(t, round, &mut one_by_one);
+            assert_eq!(
+                walk.states(),
+                &states_before(t, round)[..],
+                "{name}: round {round}"
+            );
+            walk.advance();
+        }
+        assert_eq!(hanniball_pairing::check(t), one_by_one, "{name}");
+    }
+}

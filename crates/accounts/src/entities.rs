@@ -16,6 +16,8 @@ pub mod players {
         pub search_key: String,
         /// The admin made this player an organiser: its tokens may hold `organise`.
         pub organiser: bool,
+        /// How the name looks (`hanniball_names::look_alike_key`), written with it.
+        pub look_alike_key: String,
     }
 
     #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

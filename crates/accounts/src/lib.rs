@@ -46,6 +46,14 @@ impl Accounts {
             .await?;
         // Players that a binary from before search keys registered (a rolling upgrade).
         search::fill_search_keys(db.connection(), "players", "name", "search_key").await?;
+        search::fill_keys(
+            db.connection(),
+            "players",
+            "name",
+            "look_alike_key",
+            hanniball_names::look_alike_key,
+        )
+        .await?;
         Ok(Accounts {
             conn: db.connection().clone(),
             plumbing: db.clone(),
@@ -75,7 +83,8 @@ impl Accounts {
     }
 
     /// Registers a player; `Conflict` when the name is taken, or looks the same as a name taken
-    /// (the same letters in another case or spacing: the same search key).
+    /// (the same letters in another case, spacing or accents: the same search key; or letters
+    /// that look alike, `hanniball_names::look_alike_key`).
     pub async fn create_player(
         &self,
         name: &str,
@@ -83,8 +92,13 @@ impl Accounts {
         now: Timestamp,
     ) -> Result<Player, StoreError> {
         let key = search::search_key(name);
+        let looks = hanniball_names::look_alike_key(name);
         let alike = players::Entity::find()
-            .filter(players::Column::SearchKey.eq(key.as_str()))
+            .filter(
+                players::Column::SearchKey
+                    .eq(key.as_str())
+                    .or(players::Column::LookAlikeKey.eq(looks.as_str())),
+            )
             .one(&self.conn)
             .await?;
         if let Some(existing) = alike {
@@ -100,7 +114,8 @@ impl Accounts {
             name: Set(name.to_owned()),
             kind: Set(kind.to_owned()),
             created_at_ms: Set(now.0),
-            search_key: Set(search::search_key(name)),
+            search_key: Set(key),
+            look_alike_key: Set(looks),
             organiser: Set(false),
             ..Default::default()
         };
@@ -531,10 +546,11 @@ impl Accounts {
         now: Timestamp,
     ) -> Result<(), StoreError> {
         let txn = self.conn.begin().await?;
-        for chunk in names.chunks(MAX_PARAMS / 4) {
+        for chunk in names.chunks(MAX_PARAMS / 5) {
             let mut sql = Sql::new(
                 self.backend(),
-                "INSERT INTO players (name, kind, created_at_ms, search_key) VALUES ",
+                "INSERT INTO players (name, kind, created_at_ms, search_key, look_alike_key) \
+                 VALUES ",
             );
             for (i, name) in chunk.iter().enumerate() {
                 if i > 0 {
@@ -545,6 +561,7 @@ impl Accounts {
                     Value::from(kind),
                     Value::from(now.0),
                     Value::from(search::search_key(name)),
+                    Value::from(hanniball_names::look_alike_key(name)),
                 ]);
             }
             txn.execute_raw(sql.statement()).await?;

@@ -262,6 +262,51 @@ async fn players_from_before_search_keys_are_found() {
     }
 }
 
+/// A name that looks like a registered one (TS #39 confusables: Cyrillic letters for Latin,
+/// `rn` for `m`) is refused, naming the player it looks like; so is one like a player from
+/// before look-alike keys (filled when the store opens), and a name merely close is accepted.
+#[tokio::test]
+async fn names_that_look_like_a_registered_one_are_refused() {
+    for url in testing::all_urls().await {
+        let store = Accounts::connect(&url).await.expect("connect");
+        let admin = store
+            .create_player("Admin", "human", Timestamp(1))
+            .await
+            .expect("Admin");
+        for alike in ["\u{410}dmin", "\u{410}dm\u{456}n", "Adrnin"] {
+            match store.create_player(alike, "human", Timestamp(2)).await {
+                Err(StoreError::Conflict(why)) => assert!(
+                    why.contains("\"Admin\"") && why.contains(&admin.id.0.to_string()),
+                    "{url}: {why}"
+                ),
+                other => panic!("{url}: {alike:?} was not refused: {other:?}"),
+            }
+        }
+        store
+            .create_player("Admiral", "human", Timestamp(3))
+            .await
+            .expect("a name merely close");
+        // A player that a binary from before the keys wrote (no key) is found when reopened.
+        store
+            .db()
+            .connection()
+            .execute_unprepared(
+                "INSERT INTO players (name, kind, created_at_ms, search_key) \
+                 VALUES ('paypal', 'bot', 4, 'paypal')",
+            )
+            .await
+            .expect("an old player");
+        let store = Accounts::connect(&url).await.expect("reopens");
+        let refused = store
+            .create_player("\u{440}\u{430}y\u{440}\u{430}l", "bot", Timestamp(5))
+            .await;
+        assert!(
+            matches!(&refused, Err(StoreError::Conflict(why)) if why.contains("paypal")),
+            "{url}: {refused:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn passwords_are_replaced_and_sessions_are_told_from_tokens() {
     for url in testing::all_urls().await {

@@ -148,6 +148,17 @@ pub async fn fill_search_keys<C: ConnectionTrait>(
     name_column: &str,
     key_column: &str,
 ) -> Result<(), DbErr> {
+    fill_keys(db, table, name_column, key_column, search_key).await
+}
+
+/// [`fill_search_keys`] with another key of the name (`key`), for other columns of its kind.
+pub async fn fill_keys<C: ConnectionTrait>(
+    db: &C,
+    table: &str,
+    name_column: &str,
+    key_column: &str,
+    key: fn(&str) -> String,
+) -> Result<(), DbErr> {
     let backend = db.get_database_backend();
     let mut after = i64::MIN;
     loop {
@@ -173,7 +184,7 @@ pub async fn fill_search_keys<C: ConnectionTrait>(
             update.push(" WHEN ");
             update.bind(id);
             update.push(" THEN ");
-            update.bind(search_key(&name));
+            update.bind(key(&name));
             ids.push(Value::from(id));
         }
         update.push(&format!(" ELSE {key_column} END WHERE id IN "));

@@ -106,6 +106,35 @@ pub fn collation_key(name: &str) -> String {
         .collect()
 }
 
+/// The key of how a name looks: two names with the same key are taken for one another and
+/// cannot both be registered. The name in NFKC (`ﬁ` is `fi`, full-width letters are letters),
+/// fully case-folded (`ß` is `ss`), without accents (`Zoe` looks like `Zoë`), runs of spaces as
+/// one, then mapped to its confusable skeleton (Unicode TS #39: a Cyrillic `а` is a Latin `a`,
+/// `rn` is `m`, `1` is `l`).
+#[must_use]
+pub fn look_alike_key(name: &str) -> String {
+    let folded: String = name
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .flat_map(|c| match c {
+            'ß' => "ss".chars().collect::<Vec<_>>(),
+            'ς' => vec!['σ'],
+            'ſ' => vec!['s'],
+            c => vec![c],
+        })
+        .collect();
+    let skeleton: String = unicode_security::confusable_detection::skeleton(&folded).collect();
+    // The skeleton again without accents and case: mapping may bring back capitals or marks.
+    skeleton
+        .nfd()
+        .filter(|c| !is_mark(*c))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 fn is_mark(c: char) -> bool {
     matches!(
         c.general_category(),
@@ -317,5 +346,23 @@ mod tests {
         let long = "x".repeat(10_000);
         let error = player_name(&long).expect_err("too long").to_string();
         assert!(error.len() < 200 && error.contains('…'), "{error}");
+    }
+
+    #[test]
+    fn names_that_look_the_same_have_one_key() {
+        for (a, b) in [
+            ("Admin", "\u{410}dmin"),                     // Cyrillic capital A
+            ("paypal", "\u{440}\u{430}y\u{440}\u{430}l"), // Cyrillic р, а
+            ("Zoë Ünal", "zoe  unal"),
+            ("Straße", "STRASSE"),
+            ("Arnold", "Amold"),
+            ("Bill", "Bi11"),
+            ("ﬁsh", "fish"),
+        ] {
+            assert_eq!(look_alike_key(a), look_alike_key(b), "{a} / {b}");
+        }
+        for (a, b) in [("Anna", "Hanna"), ("Zoë", "Zoey"), ("Олег", "Oleg")] {
+            assert_ne!(look_alike_key(a), look_alike_key(b), "{a} / {b}");
+        }
     }
 }

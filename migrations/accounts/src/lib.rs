@@ -26,6 +26,7 @@ impl MigratorTrait for Migrator {
             Box::new(PasswordsAndSessions),
             Box::new(Organisers),
             Box::new(AccentBlindSearchKeys),
+            Box::new(LookAlikeKeys),
         ]
     }
 
@@ -43,6 +44,7 @@ enum Players {
     CreatedAtMs,
     SearchKey,
     Organiser,
+    LookAlikeKey,
 }
 
 #[derive(DeriveIden)]
@@ -293,5 +295,66 @@ impl MigrationTrait for AccentBlindSearchKeys {
     async fn down(&self, _: &SchemaManager) -> Result<(), DbErr> {
         // The keys stay as they are: a search finds more with them, never less.
         Ok(())
+    }
+}
+
+/// How each name looks (`hanniball_names::look_alike_key`: confusable skeletons of TS #39), so
+/// that a name taken for an existing one is refused. Players that a binary from before it
+/// registers get the empty key, which `Accounts::open` fills in at the next start.
+struct LookAlikeKeys;
+
+impl MigrationName for LookAlikeKeys {
+    fn name(&self) -> &str {
+        "m20261129_000007_player_look_alike_keys"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for LookAlikeKeys {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Players::Table)
+                    .add_column(string(Players::LookAlikeKey).default(""))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("players_look_alike_key")
+                    .table(Players::Table)
+                    .col(Players::LookAlikeKey)
+                    .to_owned(),
+            )
+            .await?;
+        hanniball_db::search::fill_keys(
+            manager.get_connection(),
+            "players",
+            "name",
+            "look_alike_key",
+            hanniball_names::look_alike_key,
+        )
+        .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .drop_index(
+                Index::drop()
+                    .name("players_look_alike_key")
+                    .table(Players::Table)
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Players::Table)
+                    .drop_column(Players::LookAlikeKey)
+                    .to_owned(),
+            )
+            .await
     }
 }

@@ -353,7 +353,9 @@ fn pool_options(url: &str, connections: u32) -> ConnectOptions {
         .connect_timeout(Duration::from_secs(5))
         // A server that does not answer is UNAVAILABLE within about a second, not after every
         // call has waited for it (a local SQLite file only waits for its own load: see below).
-        .acquire_timeout(Duration::from_secs(1))
+        // Half a second each: a call may wait twice, behind another wait (a game's lock held by
+        // a catch-up that waits for the database) and then for its own connection.
+        .acquire_timeout(Duration::from_millis(500))
         .max_connections(connections);
     options
 }

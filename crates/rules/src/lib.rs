@@ -8,6 +8,7 @@
 
 pub mod game;
 pub mod hanniball;
+mod kinds;
 pub mod paper;
 pub mod record;
 

@@ -21,8 +21,5 @@ mod svg;
 pub use field::{Direction, DirectionSet, DirectionSetIter, Point, UnknownDirection};
 pub use notation::{NotationError, PositionError, parse_turn, write_steps};
 pub use position::{Bounce, IllegalStep, IllegalTurn, Position, StepOutcome, StepRefusal};
-pub use seam::PaperGame;
+pub use seam::{PaperGame, RULESETS};
 pub use svg::svg;
-
-/// Rulesets of paper football; the first is the default.
-pub const RULESETS: &[&str] = &["standard"];

@@ -32,6 +32,23 @@ pub enum PositionError {
     IllegalHistory { index: usize, error: IllegalStep },
 }
 
+impl Position {
+    /// The position after `steps` from the start, refusing an illegal history (the first bad
+    /// step, numbered from 1, and why).
+    pub fn from_steps(steps: &[Direction]) -> Result<Position, PositionError> {
+        let mut position = Position::initial();
+        for (i, &step) in steps.iter().enumerate() {
+            position
+                .apply_step(step)
+                .map_err(|error| PositionError::IllegalHistory {
+                    index: i + 1,
+                    error,
+                })?;
+        }
+        Ok(position)
+    }
+}
+
 /// Splits `text` into steps. The empty text is the empty list; callers that need a step decide.
 fn steps(text: &str) -> impl Iterator<Item = Result<Direction, NotationError>> + '_ {
     let mut tokens = text.split(' ').enumerate().peekable();

@@ -3,7 +3,6 @@
 use std::fmt;
 
 use super::field::{BORDER, Direction, DirectionSet, OPEN, POINTS, Point, STEPS};
-use super::notation::PositionError;
 use crate::game::{EndReason, GameResult, Outcome, Side};
 
 /// Why the player who just drew a segment must draw another one (RULES.md 2.3). When several
@@ -201,21 +200,6 @@ impl Position {
             // Most games are shorter than this; one allocation beats regrowing in playouts.
             steps: Vec::with_capacity(64),
         }
-    }
-
-    /// The position after `steps` from the start, refusing an illegal history (the first bad
-    /// step, numbered from 1, and why).
-    pub fn from_steps(steps: &[Direction]) -> Result<Position, PositionError> {
-        let mut position = Position::initial();
-        for (i, &step) in steps.iter().enumerate() {
-            position
-                .apply_step(step)
-                .map_err(|error| PositionError::IllegalHistory {
-                    index: i + 1,
-                    error,
-                })?;
-        }
-        Ok(position)
     }
 
     /// The side to move (or, once the game is over, the side that moved last or was stuck).

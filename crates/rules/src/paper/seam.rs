@@ -1,11 +1,13 @@
 //! [`PaperGame`]: paper football behind the game-agnostic seam ([`crate::game::Game`]).
 
-use super::RULESETS;
 use super::notation::parse_turn;
 use super::position::{Position, StepOutcome};
 use crate::game::{
     Game, GameKind, GameOptions, GameResult, PartialTurn, SetupError, Side, TurnError,
 };
+
+/// Rulesets of paper football; the first is the default.
+pub const RULESETS: &[&str] = &["standard"];
 
 /// Paper football behind the seam: a [`Position`] plus the ruleset in force.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -154,7 +156,7 @@ impl Game for PaperGame {
 /// The steps legal in `position`, by name in byte order (the seam's order).
 fn step_names(position: &Position) -> Vec<String> {
     let legal = position.legal_steps();
-    super::Direction::BY_NAME
+    super::field::Direction::BY_NAME
         .into_iter()
         .filter(|step| legal.contains(*step))
         .map(|step| step.name().to_owned())

@@ -60,7 +60,7 @@ fn line(field: &'static str, value: &str, max: usize) -> Result<String, ServiceE
 
 /// Whether `y-m-d` is a day of the Gregorian calendar.
 fn real_date(y: u32, m: u32, d: u32) -> bool {
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let leap = (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400);
     let days = match m {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
@@ -113,9 +113,8 @@ impl Details {
     /// The details sent, checked: every field's refusal names it and the fix.
     pub fn check(sent: &pb::TournamentDetails) -> Result<Details, ServiceError> {
         let federation = sent.federation.trim().to_ascii_uppercase();
-        if !federation.is_empty()
-            && !(federation.len() == 3 && federation.bytes().all(|b| b.is_ascii_uppercase()))
-        {
+        let letters = federation.len() == 3 && federation.bytes().all(|b| b.is_ascii_uppercase());
+        if !federation.is_empty() && !letters {
             return Err(ServiceError::InvalidArgument(format!(
                 "details.federation {} is not a federation: write its three letters (FRA, GER, \
                  RUS) or leave it empty",

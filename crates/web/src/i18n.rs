@@ -545,7 +545,7 @@ mod tests {
             // Words left in English by mistake: a message that reads as the English one, but
             // for those the same in both languages.
             let same: &[&str] = match lang {
-                Lang::Ru => &["date-time", "tb-with-cut"],
+                Lang::Ru => &["date-time", "tb-with-cut", "details-date-range"],
                 _ => &[
                     "nav-site",
                     "points-count",
@@ -562,6 +562,8 @@ mod tests {
                     "create-bye-half",
                     "bye-kind",
                     "add-rating-auto",
+                    "details-dates",
+                    "details-date-range",
                 ],
             };
             for (id, variables) in &english {

@@ -136,7 +136,11 @@ impl Calls {
             d.round_dates = items(&dates);
         }
         if d == before {
-            print!("{}", details_text(Some(&d)));
+            let text = details_text(Some(&d));
+            if text.is_empty() {
+                println!("tournament {} has no details yet", args.id);
+            }
+            print!("{text}");
             return Ok(());
         }
         let answer = self

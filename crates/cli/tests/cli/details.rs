@@ -61,6 +61,8 @@ fn details_are_set_shown_escaped_and_carried_by_the_trf() {
         .expect("id")
         .to_owned();
     let console = format!("/console/tournaments/{id}");
+    let none = as_admin(&["tournament", "details", &id]);
+    assert_eq!(none, format!("tournament {id} has no details yet\n"));
 
     // The console's form: saved once; the same form again does nothing more; the same details
     // in a new form change nothing.

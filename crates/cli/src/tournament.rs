@@ -141,8 +141,11 @@ pub enum TournamentCommand {
         #[arg(long, default_value = "")]
         note: String,
     },
-    /// Show a tournament: its players and every round's pairings and results.
+    /// Show a tournament: its details, players and every round's pairings and results.
     Show { id: i64 },
+    /// Set what is said of a tournament (its organisers or the admin): the flags given replace
+    /// those fields, an empty value clears one; without flags, print them.
+    Details(organise::DetailsArgs),
     /// Standings with tie-breaks.
     Standings {
         id: i64,
@@ -267,6 +270,7 @@ fn show(t: &spb::Tournament, organisers: Option<&str>) -> String {
     if let Some(organisers) = organisers {
         out.push_str(&format!("organisers: {organisers}\n"));
     }
+    out.push_str(&organise::details_text(settings.details.as_ref()));
     let name = |id: i64| {
         t.entrants
             .iter()
@@ -518,6 +522,7 @@ pub async fn run(connection: Connection, command: TournamentCommand) -> Result<(
             note,
         } => calls.correct(id, round, board, result, note).await,
         TournamentCommand::Show { id } => calls.show(id).await,
+        TournamentCommand::Details(args) => calls.details(args).await,
         TournamentCommand::Standings { id, after } => calls.standings(id, after).await,
         TournamentCommand::Export { id } => calls.export(id).await,
         TournamentCommand::List => calls.list().await,

@@ -314,6 +314,12 @@ pub struct TournamentInfo {
     pub deputies: Vec<String>,
     /// `122` allotted times.
     pub time_control: Option<String>,
+    /// `132` each round's date as written (TRF-16: `YY/MM/DD`), round 1 first; an empty one:
+    /// not given. Written in the round columns (round 1 in 92-99, round 2 in 102-109, ...).
+    pub round_dates: Vec<String>,
+    /// Write `062` and `072` (the numbers of players and of rated players, counted from the
+    /// players when written; never read: they are recomputed).
+    pub player_counts: bool,
     /// `192` encoded type of tournament (`FIDE_DUTCH_2025`, `FIDE_DUTCH_2025_BAKU`).
     pub system: Option<String>,
 }

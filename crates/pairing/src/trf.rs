@@ -6,8 +6,10 @@
 //!   rank 86–89, then ten columns per round from column 92: opponent 92–95 (`0000`, `0` or blank
 //!   when there is none), colour 97 (`w`, `b`, `-`), result 99 (`1 = 0 W D L + - H F U Z`, blank
 //!   ≡ Z; blank after an opponent: a game without a result yet).
-//! - `012 022 032 042 052 092 102 112 122` header lines, kept in [`TournamentInfo`]; `062 072 082
-//!   132` are recomputable or per-round data and are dropped with a note.
+//! - `012 022 032 042 052 092 102 112 122 132` header lines, kept in [`TournamentInfo`] (`132`:
+//!   the round dates in the round columns, 92-99 for round 1, 102-109 for round 2, ...; a line
+//!   with words before column 92 is read word by word); `062 072 082` are recomputable and are
+//!   dropped with a note (`062` and `072` are written from the players when asked).
 //! - `XXR <rounds>` (or `142 <rounds>`): total rounds; `XXC [rank] white1|black1` (or `152 W|B`): the
 //!   top seed's colour in round 1. Without either, the colour is taken from round 1 (as bbpPairings
 //!   does) and the number of rounds from the longest player record.
@@ -521,7 +523,7 @@ impl Lines {
     fn line(&mut self, line_no: usize, line: &str) -> Result<(), TrfError> {
         let tag = line.get(..3).unwrap_or(line);
         let rest = line.get(3..).unwrap_or("").trim();
-        if self.header(tag, rest) || self.points_line(line_no, tag, rest)? {
+        if self.header(tag, rest, line) || self.points_line(line_no, tag, rest)? {
             return Ok(());
         }
         match tag {
@@ -562,7 +564,7 @@ impl Lines {
     }
 
     /// A header line kept in [`TournamentInfo`]; whether `tag` is one.
-    fn header(&mut self, tag: &str, rest: &str) -> bool {
+    fn header(&mut self, tag: &str, rest: &str, line: &str) -> bool {
         let keep = || (!rest.is_empty()).then(|| rest.to_string());
         let info = &mut self.info;
         match tag {
@@ -575,6 +577,7 @@ impl Lines {
             "102" => info.chief_arbiter = keep(),
             "112" => info.deputies.push(rest.to_string()),
             "122" => info.time_control = keep(),
+            "132" => info.round_dates = round_dates(line),
             _ => return false,
         }
         true
@@ -615,6 +618,33 @@ impl Lines {
         }
         Ok(true)
     }
+}
+
+/// A `132` line's dates, round 1 first (trailing empty rounds left out): in the round columns
+/// (ten a round from column 92, eight of them the date), or, when something is written before
+/// column 92, the line's words after the tag.
+fn round_dates(line: &str) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    let head: String = chars.iter().take(91).skip(3).collect();
+    let mut dates: Vec<String> = if head.trim().is_empty() {
+        chars
+            .get(91..)
+            .unwrap_or_default()
+            .chunks(10)
+            .map(|round| round.iter().take(8).collect::<String>().trim().to_owned())
+            .collect()
+    } else {
+        chars[3..]
+            .iter()
+            .collect::<String>()
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect()
+    };
+    while dates.last().is_some_and(String::is_empty) {
+        dates.pop();
+    }
+    dates
 }
 
 /// An `XXC` line: `white1` or `black1` (neither: no colour), and whether it says `rank`.

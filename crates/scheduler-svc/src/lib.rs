@@ -8,6 +8,7 @@
 //! are Accounts'), no process set-up.
 
 mod core;
+mod details;
 pub mod error;
 mod import;
 mod model;

@@ -12,6 +12,7 @@ use hanniball_svc_kit::{Auth, Caller, Scope};
 use tonic::{Request, Response, Status};
 
 use crate::core::{Core, now_ms, time_control};
+use crate::details::Details;
 use crate::error::{ServiceError, ServiceResult};
 use crate::model::{self, Loaded, Unpairable};
 
@@ -607,6 +608,7 @@ fn settings_row(s: &pb::TournamentSettings) -> Result<TournamentRow, Status> {
         current_round: 0,
         created_at_ms,
         over_the_board: s.over_the_board,
+        details: Details::check(&s.details.clone().unwrap_or_default())?.to_json(),
     };
     Ok(row)
 }
@@ -683,6 +685,7 @@ fn settings(t: &TournamentRow) -> pb::TournamentSettings {
         self_entry: t.self_entry,
         late_self_entry: t.late_self_entry,
         over_the_board: t.over_the_board,
+        details: Some(Details::from_json(&t.details).to_pb()),
     }
 }
 
@@ -900,6 +903,15 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         }
         if settings.name.trim().is_empty() {
             settings.name = imported.tournament.info.name.clone().unwrap_or_default();
+        }
+        // The details sent, or else the file's header.
+        if settings
+            .details
+            .as_ref()
+            .is_none_or(|d| *d == Default::default())
+        {
+            let details = Details::read_from(&imported.tournament.info)?;
+            settings.details = Some(details.to_pb());
         }
         let base = settings_row(&settings)?;
         let typed: Vec<PlayerId> = r.player_ids.iter().copied().map(PlayerId).collect();
@@ -1490,6 +1502,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .load(positive(request.get_ref().tournament_id, "tournament_id")?)
             .await?;
         let mut model = loaded.model();
+        let details = Details::from_json(&loaded.tournament.details);
         if let Some(ms) = loaded.tournament.initial_ms {
             model.info.time_control = Some(hanniball_rules::record::time_control(
                 ms,
@@ -1504,6 +1517,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             "{} {}",
             loaded.tournament.system, loaded.tournament.kind
         ));
+        details.write_to(&mut model.info);
         // A round under way is written as programs save mid-round: its byes and finished games
         // with their results, its other games with a blank result (read back as unfinished).
         let ranks = loaded.by_rank();
@@ -1608,6 +1622,13 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         request: Request<pb::SetForbiddenPairRequest>,
     ) -> Result<Response<pb::SetForbiddenPairResponse>, Status> {
         Ok(Response::new(self.forbid(request).await?))
+    }
+
+    async fn set_tournament_details(
+        &self,
+        request: Request<pb::SetTournamentDetailsRequest>,
+    ) -> Result<Response<pb::SetTournamentDetailsResponse>, Status> {
+        Ok(Response::new(self.set_details(request).await?))
     }
 
     async fn delete_tournament(
@@ -1803,6 +1824,33 @@ impl SchedulerService {
         })
     }
 
+    /// `SetTournamentDetails`: checked whole before anything is stored; the same details again
+    /// store nothing.
+    async fn set_details(
+        &self,
+        request: Request<pb::SetTournamentDetailsRequest>,
+    ) -> ServiceResult<pb::SetTournamentDetailsResponse> {
+        let id = request.get_ref().tournament_id;
+        self.organiser(&request, id).await?;
+        let id = positive(id, "tournament_id")?;
+        let details = Details::check(&request.into_inner().details.unwrap_or_default())?;
+        // An unknown tournament is NOT_FOUND (the admin passes the organiser check unread).
+        self.core.load(id).await?;
+        let json = details.to_json();
+        let version = self.core.store.set_details(id, &json).await?;
+        if let Some(version) = version {
+            self.core
+                .loaded
+                .update(id, version, |loaded| loaded.tournament.details = json)
+                .await;
+            tracing::info!(tournament = id, "details set");
+        }
+        Ok(pb::SetTournamentDetailsResponse {
+            changed: version.is_some(),
+            details: Some(details.to_pb()),
+        })
+    }
+
     async fn organiser_ids(&self, id: i64) -> ServiceResult<Vec<i64>> {
         Ok(self
             .core
@@ -1864,6 +1912,7 @@ mod tests {
             current_round: 0,
             created_at_ms,
             over_the_board: false,
+            details: String::new(),
         }
     }
 

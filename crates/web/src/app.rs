@@ -165,6 +165,7 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
         .route("/console/tournaments/{id}/withdraw", post(run::withdraw))
         .route("/console/tournaments/{id}/bye", post(run::bye))
         .route("/console/tournaments/{id}/forbid", post(run::forbid))
+        .route("/console/tournaments/{id}/details", post(run::set_details))
         .route("/console/tournaments/{id}/add", post(run::add))
         .route("/console/tournaments/{id}/register", post(run::register))
         .route("/assets/{name}", get(assets::script))

@@ -304,6 +304,18 @@ pub(crate) fn date(ms: i64) -> String {
     tr!("date", day = day, month = month, year = year.to_string())
 }
 
+/// An ISO date (`2026-03-01`, as the API sends tournament details) as the language writes it
+/// ([`date`]); a text that is not one, as it is.
+pub(crate) fn iso_date(text: &str) -> String {
+    let parts: Vec<u32> = text.split('-').filter_map(|p| p.parse().ok()).collect();
+    match parts.as_slice() {
+        [year, month, day] if text.len() == 10 => {
+            tr!("date", day = *day, month = *month, year = year.to_string())
+        }
+        _ => text.to_owned(),
+    }
+}
+
 /// A date in the language's short, numeric form (`2026-11-29`, `29.11.2026`, `29/11/2026`), for
 /// narrow columns.
 pub(crate) fn date_short(ms: i64) -> String {
@@ -533,7 +545,7 @@ mod tests {
             // Words left in English by mistake: a message that reads as the English one, but
             // for those the same in both languages.
             let same: &[&str] = match lang {
-                Lang::Ru => &["date-time", "tb-with-cut"],
+                Lang::Ru => &["date-time", "tb-with-cut", "details-date-range"],
                 _ => &[
                     "nav-site",
                     "points-count",
@@ -550,6 +562,8 @@ mod tests {
                     "create-bye-half",
                     "bye-kind",
                     "add-rating-auto",
+                    "details-dates",
+                    "details-date-range",
                 ],
             };
             for (id, variables) in &english {
@@ -663,6 +677,11 @@ mod tests {
             within(Lang::Ru, "/", || date(first)),
             "1\u{a0}мая\u{a0}2026"
         );
+        assert_eq!(
+            within(Lang::Fr, "/", || iso_date("2026-05-01")),
+            "1er\u{a0}mai\u{a0}2026"
+        );
+        assert_eq!(within(Lang::En, "/", || iso_date("soon")), "soon");
     }
 
     #[test]

@@ -8,7 +8,7 @@ use maud::{Markup, html};
 
 use crate::app::{Api, Scheduler};
 use crate::html::{api_error, error_page, page, page_with, points, unavailable};
-use crate::i18n::{decimal, tr};
+use crate::i18n::{decimal, iso_date, tr};
 use crate::url::{game_id, query_value};
 
 pub(crate) fn tournament_status(status: i32) -> String {
@@ -68,6 +68,7 @@ pub(crate) async fn tournament_page(
             " · " a href={ "/tournaments/" (id) "/print" } id="print-link" { (tr!("print-link")) }
             " · " a href={ "/tournaments/" (id) "/statistics" } id="statistics-link" { (tr!("statistics-link")) }
         }
+        (details(settings.details.as_ref()))
         section id="standings" {
             h2 {
                 @if standings.rounds == 0 { (tr!("standings-before")) }
@@ -108,6 +109,77 @@ pub(crate) async fn tournament_page(
         }
     };
     page_with(&settings.name, head, body).into_response()
+}
+
+/// What the organiser says of the tournament, as a definition list of the fields given
+/// (nothing when none is).
+fn details(details: Option<&spb::TournamentDetails>) -> Markup {
+    let Some(d) = details.filter(|d| **d != spb::TournamentDetails::default()) else {
+        return html! {};
+    };
+    let place = match (d.place.is_empty(), d.federation.is_empty()) {
+        (false, false) => format!("{} ({})", d.place, d.federation),
+        (true, false) => d.federation.clone(),
+        _ => d.place.clone(),
+    };
+    let dates = match (d.start_date.as_str(), d.end_date.as_str()) {
+        ("", "") => String::new(),
+        (one, "") | ("", one) => iso_date(one),
+        (start, end) if start == end => iso_date(start),
+        (start, end) => tr!(
+            "details-date-range",
+            start = iso_date(start),
+            end = iso_date(end)
+        ),
+    };
+    let rows = [
+        ("place", tr!("details-place"), place),
+        ("dates", tr!("details-dates"), dates),
+        ("organiser", tr!("details-organiser"), d.organiser.clone()),
+        (
+            "chief-arbiter",
+            tr!("details-chief-arbiter"),
+            d.chief_arbiter.clone(),
+        ),
+        (
+            "deputies",
+            tr!("details-deputies"),
+            d.deputy_arbiters.join(", "),
+        ),
+        (
+            "time-control",
+            tr!("details-time-control"),
+            d.time_control.clone(),
+        ),
+        ("rating", tr!("details-rating"), d.rating_type.clone()),
+        ("rules", tr!("details-rules"), d.rules.clone()),
+    ];
+    let round_dates: Vec<String> = d
+        .round_dates
+        .iter()
+        .enumerate()
+        .filter(|(_, date)| !date.is_empty())
+        .map(|(i, date)| tr!("details-round-date", round = i + 1, date = iso_date(date)))
+        .collect();
+    html! {
+        section id="details" {
+            h2 { (tr!("details-heading")) }
+            dl {
+                @for (key, label, value) in rows.iter().filter(|(_, _, v)| !v.is_empty()) {
+                    dt { (label) }
+                    dd id={ "details-" (key) } { (value) }
+                }
+                @if !round_dates.is_empty() {
+                    dt { (tr!("details-round-dates")) }
+                    dd id="details-round-dates" { (round_dates.join("; ")) }
+                }
+                @if !d.note.is_empty() {
+                    dt { (tr!("details-note")) }
+                    dd id="details-note" { (d.note) }
+                }
+            }
+        }
+    }
 }
 
 /// `/tournaments/{id}/print`: what a club pins on the wall. Each round's pairings on a sheet of

@@ -3,7 +3,8 @@
 //! one adopts the tables of a database made by the single migration set of before the split and
 //! adds the columns that came later where they are missing (self entry, the tournament's version,
 //! short games). The second gives a tournament its tie-break settings, the third a search key
-//! (its name folded for case-blind search in any script).
+//! (its name folded for case-blind search in any script); the seventh its details (place, dates,
+//! arbiters: what the organiser says of it, one JSON text read and written whole).
 //!
 //! The scheduler: tournaments, their players, byes requested ahead, rounds' boards; the
 //! matchmaking queue and the matches it made; the scheduler's cursor in the results outbox.
@@ -30,6 +31,7 @@ impl MigratorTrait for Migrator {
             Box::new(OverTheBoardAndCorrections),
             Box::new(TournamentOrganisers),
             Box::new(AccentBlindSearchKeys),
+            Box::new(TournamentDetails),
         ]
     }
 
@@ -75,6 +77,7 @@ enum Tournaments {
     TiebreakUnrated,
     SearchKey,
     OverTheBoard,
+    Details,
 }
 
 #[derive(DeriveIden)]
@@ -631,5 +634,41 @@ impl MigrationTrait for AccentBlindSearchKeys {
     async fn down(&self, _: &SchemaManager) -> Result<(), DbErr> {
         // The keys stay as they are: a search finds more with them, never less.
         Ok(())
+    }
+}
+
+/// A tournament's details (place, dates, arbiters, rules, round dates: the TRF header and what
+/// the page shows), one JSON text: read and written whole, never queried. Empty in rows from
+/// before: no details.
+struct TournamentDetails;
+
+impl MigrationName for TournamentDetails {
+    fn name(&self) -> &str {
+        "m20261129_000007_tournament_details"
+    }
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for TournamentDetails {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Tournaments::Table)
+                    .add_column(text(Tournaments::Details).default(""))
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(Tournaments::Table)
+                    .drop_column(Tournaments::Details)
+                    .to_owned(),
+            )
+            .await
     }
 }

@@ -5,6 +5,7 @@
 
 mod arbiter;
 mod corrections;
+mod details;
 mod rating;
 mod replicas;
 mod scheduler;

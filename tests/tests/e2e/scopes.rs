@@ -443,6 +443,15 @@ fn calls() -> Vec<(&'static str, Call)> {
                 c.scheduler.set_forbidden_pair(request).await.map(drop)
             })
         }),
+        ("Scheduler/SetTournamentDetails", |mut c| {
+            Box::pin(async move {
+                let request = spb::SetTournamentDetailsRequest {
+                    tournament_id: 999_999,
+                    details: None,
+                };
+                c.scheduler.set_tournament_details(request).await.map(drop)
+            })
+        }),
         ("Scheduler/GetTournament", |mut c| {
             Box::pin(async move {
                 let request = spb::GetTournamentRequest { tournament_id: 1 };

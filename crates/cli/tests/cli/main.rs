@@ -9,6 +9,7 @@ mod browser;
 mod browser_languages;
 mod console;
 mod console_browser;
+mod details;
 mod edge_fuzz;
 mod game_records;
 mod messages;

@@ -40,28 +40,58 @@ pub fn write_unfinished(
     Ok(out)
 }
 
-/// The tournament's details: `012`-`122`.
+/// The tournament's details: `012`-`132`.
 fn write_header(t: &Tournament, out: &mut String) {
-    let header = [
+    let line = |out: &mut String, tag: &str, value: &Option<String>| {
+        if let Some(v) = value {
+            out.push_str(&format!("{tag} {}\n", one_line(v)));
+        }
+    };
+    for (tag, value) in [
         ("012", &t.info.name),
         ("022", &t.info.city),
         ("032", &t.info.federation),
         ("042", &t.info.start_date),
         ("052", &t.info.end_date),
+    ] {
+        line(out, tag, value);
+    }
+    if t.info.player_counts {
+        let rated = t.players.iter().filter(|p| p.rating > 0).count();
+        out.push_str(&format!("062 {}\n072 {rated}\n", t.players.len()));
+    }
+    for (tag, value) in [
         ("092", &t.info.kind),
         ("192", &t.info.system),
         ("102", &t.info.chief_arbiter),
-    ];
-    for (tag, value) in header {
-        if let Some(v) = value {
-            out.push_str(&format!("{tag} {}\n", one_line(v)));
-        }
+    ] {
+        line(out, tag, value);
     }
     for d in &t.info.deputies {
         out.push_str(&format!("112 {}\n", one_line(d)));
     }
     if let Some(v) = &t.info.time_control {
         out.push_str(&format!("122 {}\n", one_line(v)));
+    }
+    let dates = &t.info.round_dates;
+    if dates
+        .iter()
+        .all(|d| d.chars().count() <= 8 && !d.contains(char::is_whitespace))
+    {
+        if !dates.is_empty() {
+            // Round r's date in columns 92 + 10 (r - 1) to 99 + 10 (r - 1), as the `001` rounds.
+            let mut line = format!("{:<91}", "132");
+            for date in dates {
+                line.push_str(&format!("{:<8}  ", one_line(date)));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    } else {
+        // Longer dates as read word by word (`132 2026/03/01 2026/03/02`): a date cut to its
+        // columns would be another date.
+        let words: Vec<String> = dates.iter().map(|d| one_line(d).replace(' ', "")).collect();
+        out.push_str(&format!("132 {}\n", words.join(" ")));
     }
 }
 

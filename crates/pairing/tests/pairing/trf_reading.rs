@@ -699,3 +699,44 @@ fn a_file_of_many_rounds_reads_with_the_scores_of_its_results() {
         );
     }
 }
+
+/// TRF-16 `132`: each round's date in the round columns (92-99 for round 1, 102-109 for round 2,
+/// ...), read into the header and written back in the same columns, a round without a date
+/// left blank; a line written word by word (dates before column 92) is read too.
+#[test]
+fn round_dates_are_read_and_written_in_their_columns() {
+    let dates = format!("{:<91}26/03/01            26/03/03", "132");
+    let text = format!(
+        "012 Spring\n022 Lyon\n032 FRA\n042 2026/03/01\n052 2026/03/03\n102 Ivanova, Anna\n\
+         112 Dupont, Jean\n112 Moreau, Lea\n122 90'+30''\n{dates}\n{}\n{}\nXXR 3\n",
+        line(1, "A", "1.0", &["0002 w 1"]),
+        line(2, "B", "0.0", &["0001 b 0"])
+    );
+    let file = read(text.as_bytes()).expect("reads");
+    let info = &file.tournament.info;
+    assert_eq!(info.round_dates, ["26/03/01", "", "26/03/03"]);
+    assert_eq!(info.deputies, ["Dupont, Jean", "Moreau, Lea"]);
+    let written = trf::write(&file.tournament).expect("writes");
+    let header = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| ("012".."133").contains(&l.get(..3).unwrap_or_default()))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(header(&written), header(&text), "{written}");
+    assert!(
+        !file.notes.iter().any(|n| n.text.contains("132")),
+        "{:?}",
+        file.notes
+    );
+    let words = read(b"132 2026/03/01 2026/03/02\n001    1      A").expect("reads");
+    assert_eq!(
+        words.tournament.info.round_dates,
+        ["2026/03/01", "2026/03/02"]
+    );
+    let again = trf::write(&words.tournament).expect("writes");
+    assert!(
+        again.lines().any(|l| l == "132 2026/03/01 2026/03/02"),
+        "{again}"
+    );
+}

@@ -99,6 +99,9 @@ pub mod entities {
             pub created_at_ms: i64,
             /// Played on physical boards: no games run on the server (migration 4).
             pub over_the_board: bool,
+            /// What the organiser says of it (place, dates, arbiters...) as JSON; empty: nothing
+            /// (migration 7; `details::Details`).
+            pub details: String,
         }
 
         #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
@@ -608,6 +611,29 @@ impl Store {
             pair(&mut sql);
             sql
         };
+        txn.execute_raw(sql.statement()).await?;
+        let version = bump(&txn, id).await?;
+        txn.commit().await?;
+        Ok(Some(version))
+    }
+
+    /// Sets tournament `id`'s details (as stored, JSON): its new version when they changed,
+    /// `None` when they were these already (or there is no such tournament).
+    pub async fn set_details(&self, id: i64, details: &str) -> Result<Option<i64>, StoreError> {
+        let txn = self.plumbing.begin_write().await?;
+        let Some(t) = tournaments::Entity::find_by_id(id).one(&txn).await? else {
+            return Ok(None);
+        };
+        if t.details == details {
+            return Ok(None);
+        }
+        let mut sql = Sql::new(
+            txn.get_database_backend(),
+            "UPDATE tournaments SET details = ",
+        );
+        sql.bind(details.to_owned());
+        sql.push(" WHERE id = ");
+        sql.bind(id);
         txn.execute_raw(sql.statement()).await?;
         let version = bump(&txn, id).await?;
         txn.commit().await?;

@@ -34,6 +34,7 @@ fn tournament() -> TournamentRow {
         current_round: 0,
         created_at_ms: 1,
         over_the_board: false,
+        details: String::new(),
     }
 }
 
@@ -471,5 +472,29 @@ async fn organisers_are_kept_per_tournament_and_go_with_a_deleted_one() {
             .expect("started");
         assert!(!store.delete_tournament(admins).await.expect("started"));
         assert!(store.tournament_version(admins).await.expect("q").is_some());
+    }
+}
+
+#[tokio::test]
+async fn details_are_stored_once_and_the_same_again_changes_nothing() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let id = store
+            .create_tournament(&tournament(), None)
+            .await
+            .expect("create");
+        let before = store.tournament_version(id).await.expect("read");
+        let json = r#"{"place":"Lyon","chief_arbiter":"Anna <b>"}"#;
+        let version = store.set_details(id, json).await.expect("set");
+        assert_eq!(version, before.map(|v| v + 1), "{url}");
+        assert_eq!(store.tournament(id).await.unwrap().unwrap().details, json);
+        assert_eq!(store.set_details(id, json).await.expect("again"), None);
+        assert_eq!(store.tournament_version(id).await.unwrap(), version);
+        assert_eq!(store.set_details(999_999, json).await.expect("none"), None);
+        assert_eq!(
+            store.set_details(id, "").await.expect("clear"),
+            version.map(|v| v + 1)
+        );
+        assert_eq!(store.tournament(id).await.unwrap().unwrap().details, "");
     }
 }

@@ -114,6 +114,7 @@ pub(crate) async fn tournament_page(
         (corrections(&visitor, &t, done.as_ref()))
         (players(&visitor, &t, done.as_ref()))
         (add_players(&visitor, &t, &q, found, done.as_ref()))
+        (details(&visitor, &t, done.as_ref()))
     };
     layout(&settings.name, &visitor, done.as_ref(), body)
 }
@@ -379,6 +380,43 @@ fn forbidden(visitor: &Visitor, t: &spb::Tournament) -> Markup {
                 }
             }
             button type="submit" { (tr!("apart-button")) }
+        }
+    }
+}
+
+/// The tournament's details (place, dates, arbiters, rules), every field as stored: sent again
+/// unchanged, they change nothing.
+fn details(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) -> Markup {
+    let d = t
+        .settings
+        .as_ref()
+        .and_then(|s| s.details.clone())
+        .unwrap_or_default();
+    let line = |name: &str, label: String, value: &str, max: u32| {
+        html! { label { (label) " " input type="text" name=(name) value=(value) maxlength=(max); } }
+    };
+    html! {
+        h2 id="details" { (tr!("details-heading")) }
+        (said_at(done, "details"))
+        form.stack method="post" action={ (base(t.id)) "/details" } {
+            (guard(visitor))
+            (line("place", tr!("details-place"), &d.place, 100))
+            (line("federation", tr!("details-federation"), &d.federation, 3))
+            label { (tr!("details-start")) " " input type="date" name="start_date" value=(d.start_date); }
+            label { (tr!("details-end")) " " input type="date" name="end_date" value=(d.end_date); }
+            (line("organiser", tr!("details-organiser"), &d.organiser, 100))
+            (line("chief_arbiter", tr!("details-chief-arbiter"), &d.chief_arbiter, 100))
+            label { (tr!("details-deputies")) " (" (tr!("details-one-a-line")) ") "
+                textarea name="deputies" rows="3" { (d.deputy_arbiters.join("\n")) }
+            }
+            (line("time_control", tr!("details-time-control"), &d.time_control, 100))
+            (line("rating_type", tr!("details-rating"), &d.rating_type, 100))
+            (line("rules", tr!("details-rules"), &d.rules, 300))
+            label { (tr!("details-round-dates")) " (" (tr!("details-round-dates-hint")) ") "
+                textarea name="round_dates" rows="3" { (d.round_dates.join("\n")) }
+            }
+            (line("note", tr!("details-note"), &d.note, 500))
+            button type="submit" { (tr!("details-button")) }
         }
     }
 }
@@ -672,6 +710,48 @@ handler!(forbid, "#players", |s, u, id, f| {
             (true, false) => tr!("done-already-apart"),
             (false, true) => tr!("done-may-meet"),
             (false, false) => tr!("done-not-apart"),
+        },
+        None,
+    ))
+});
+
+handler!(set_details, "#details", |s, u, id, f| {
+    // A text area's lines, each trimmed (an empty round date: that round's is not said).
+    let lines = |key: &str| -> Vec<String> {
+        let text = f.get(key).unwrap_or_default();
+        let mut lines: Vec<String> = text.lines().map(|l| l.trim().to_owned()).collect();
+        while lines.last().is_some_and(String::is_empty) {
+            lines.pop();
+        }
+        lines
+    };
+    let details = spb::TournamentDetails {
+        place: f.text("place"),
+        federation: f.text("federation"),
+        start_date: f.text("start_date"),
+        end_date: f.text("end_date"),
+        organiser: f.text("organiser"),
+        chief_arbiter: f.text("chief_arbiter"),
+        deputy_arbiters: lines("deputies"),
+        time_control: f.text("time_control"),
+        rating_type: f.text("rating_type"),
+        rules: f.text("rules"),
+        round_dates: lines("round_dates"),
+        note: f.text("note"),
+    };
+    let answer = s
+        .set_tournament_details(spb::SetTournamentDetailsRequest {
+            tournament_id: id,
+            details: Some(details),
+        })
+        .await
+        .map_err(|e| said(&e))?
+        .into_inner();
+    Ok((
+        if answer.changed {
+            tr!("done-details")
+        } else {
+            tr!("done-details-same")
         },
         None,
     ))

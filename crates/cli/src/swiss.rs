@@ -300,7 +300,7 @@ pub fn standings_table(
         header
     }];
     for standing in table {
-        let player = tournament.player(hanniball_pairing::PlayerId(standing.player.0));
+        let player = tournament.player(hanniball_pairing::StartRank(standing.player.0));
         let mut row = vec![
             standing.rank.to_string(),
             standing.player.0.to_string(),

@@ -13,7 +13,7 @@
 //! the other with the opposite colour and result) and rounds with more than one PAB.
 
 use crate::history::{PlayerState, Strength, Walk, compatible, states_before};
-use crate::tournament::{Colour, PlayerId, RoundEntry, Tournament};
+use crate::tournament::{Colour, RoundEntry, StartRank, Tournament};
 
 /// A broken absolute criterion or an inconsistent record, with its round and players.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -21,25 +21,25 @@ pub enum Violation {
     #[error("round {round}: {a} and {b} are paired although they have already played (C1)")]
     Rematch {
         round: u32,
-        a: PlayerId,
-        b: PlayerId,
+        a: StartRank,
+        b: StartRank,
     },
     #[error("round {round}: {player} gets the pairing-allocated bye but is not eligible (C2)")]
-    ByeNotAllowed { round: u32, player: PlayerId },
+    ByeNotAllowed { round: u32, player: StartRank },
     #[error("round {round}: {a} and {b} both have an absolute preference for {colour:?} (C3)")]
     ColourClash {
         round: u32,
-        a: PlayerId,
-        b: PlayerId,
+        a: StartRank,
+        b: StartRank,
         colour: Colour,
     },
     #[error("round {round}: several pairing-allocated byes: {players:?}")]
-    SeveralByes { round: u32, players: Vec<PlayerId> },
+    SeveralByes { round: u32, players: Vec<StartRank> },
     #[error("round {round}: {player}'s record names {opponent}, whose record does not agree")]
     Inconsistent {
         round: u32,
-        player: PlayerId,
-        opponent: PlayerId,
+        player: StartRank,
+        opponent: StartRank,
     },
 }
 
@@ -69,7 +69,7 @@ pub fn check(t: &Tournament) -> Vec<Violation> {
 }
 
 /// Whether `b`'s record in `round` mirrors `a`'s.
-fn mirrors(a: &RoundEntry, b: Option<&RoundEntry>, a_id: PlayerId) -> bool {
+fn mirrors(a: &RoundEntry, b: Option<&RoundEntry>, a_id: StartRank) -> bool {
     match (a, b) {
         (
             RoundEntry::Game { colour, result, .. },

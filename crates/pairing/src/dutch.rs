@@ -29,7 +29,7 @@ mod wide;
 use thiserror::Error;
 
 use crate::check::Violation;
-use crate::tournament::{Colour, PlayerId, PointSystem, RoundEntry, Tournament};
+use crate::tournament::{Colour, PointSystem, RoundEntry, StartRank, Tournament};
 use blossom::Distinct;
 use wide::Wide;
 
@@ -67,9 +67,9 @@ pub const MEMORY_LIMIT_MIB: u64 = 4096;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pairing {
     /// `(white, black)` in board order (C.04.2 3.6).
-    pub boards: Vec<(PlayerId, PlayerId)>,
+    pub boards: Vec<(StartRank, StartRank)>,
     /// The player who gets the pairing-allocated bye, if the number of players is odd.
-    pub bye: Option<PlayerId>,
+    pub bye: Option<StartRank>,
 }
 
 /// Why a round cannot be paired.
@@ -1142,7 +1142,7 @@ impl<'t> Ctx<'t> {
             )
         };
         boards.sort_by_key(key);
-        let id = |i: usize| PlayerId(self.p[i].idx as u32 + 1);
+        let id = |i: usize| StartRank(self.p[i].idx as u32 + 1);
         Pairing {
             boards: boards.into_iter().map(|(w, b)| (id(w), id(b))).collect(),
             bye: bye.map(id),
@@ -1188,14 +1188,14 @@ impl std::fmt::Display for RoundMismatch {
         };
         match &self.engine {
             Ok(e) => {
-                type Set = std::collections::BTreeSet<(PlayerId, PlayerId)>;
+                type Set = std::collections::BTreeSet<(StartRank, StartRank)>;
                 let rec: Set = self.recorded.boards.iter().copied().collect();
                 let eng: Set = e.boards.iter().copied().collect();
                 let only = |a: &Set, b: &Set| {
                     let v: Vec<String> = a.difference(b).map(|(w, b)| format!("{w}-{b}")).collect();
                     v.join(" ")
                 };
-                let side = |pairs: String, bye: Option<PlayerId>| {
+                let side = |pairs: String, bye: Option<StartRank>| {
                     let bye = bye.map(|b| format!("bye {b}"));
                     [Some(pairs).filter(|p| !p.is_empty()), bye]
                         .into_iter()
@@ -1258,7 +1258,7 @@ pub fn recorded_pairing(t: &Tournament, round: u32) -> Pairing {
 
 /// The forfeits of `round` recorded without colours, as [`recorded_pairing`] lists them (the
 /// lower starting rank first).
-fn colourless_forfeits(t: &Tournament, round: u32) -> Vec<(PlayerId, PlayerId)> {
+fn colourless_forfeits(t: &Tournament, round: u32) -> Vec<(StartRank, StartRank)> {
     t.players
         .iter()
         .filter_map(|p| match p.entry(round) {

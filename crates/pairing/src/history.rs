@@ -3,7 +3,7 @@
 //! Colour history keeps played games only, so unplayed rounds are as if moved to the front
 //! (C.04.2 3.4). Floats follow C.04.3 1.4 of the 2026 edition.
 
-use crate::tournament::{Colour, PlayerId, RoundEntry, Score, Tournament};
+use crate::tournament::{Colour, RoundEntry, Score, StartRank, Tournament};
 
 /// How strongly a player wants a colour (C.04.3 1.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -36,13 +36,13 @@ pub enum Float {
 /// One player's state before the round being paired or checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerState {
-    pub id: PlayerId,
+    pub id: StartRank,
     /// Score before the round.
     pub score: Score,
     /// Colours of the played games, oldest first.
     pub colours: Vec<Colour>,
     /// Opponents of played games, sorted.
-    pub played: Vec<PlayerId>,
+    pub played: Vec<StartRank>,
     /// Already had a PAB or a win's points without playing (C.04.1 art. 4).
     pub pab_blocked: bool,
     /// Rounds before this one without a played game.
@@ -86,7 +86,7 @@ impl PlayerState {
     }
 
     /// Whether this player has played `other`.
-    pub fn has_played(&self, other: PlayerId) -> bool {
+    pub fn has_played(&self, other: StartRank) -> bool {
         self.played.binary_search(&other).is_ok()
     }
 

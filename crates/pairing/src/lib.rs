@@ -17,7 +17,7 @@ pub use dutch::{
     DutchOptions, Pairing, PairingError, RoundMismatch, format_pairing, pair_next_round, recheck,
 };
 pub use tournament::{
-    Colour, Forbidden, GameResult, Player, PlayerId, PointSystem, RoundEntry, Score, Tournament,
+    Colour, Forbidden, GameResult, Player, PointSystem, RoundEntry, Score, StartRank, Tournament,
     TournamentInfo,
 };
 pub mod matchmaking;

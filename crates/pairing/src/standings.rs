@@ -71,7 +71,7 @@ pub fn standings(
 mod tests {
     use super::*;
     use crate::tiebreak::Cut;
-    use crate::tournament::{Colour, PlayerId};
+    use crate::tournament::{Colour, StartRank};
 
     #[test]
     fn a_small_swiss_ranks_by_points_then_buchholz() {
@@ -79,7 +79,7 @@ mod tests {
         for (name, rating) in [("a", 2000), ("b", 1900), ("c", 1800), ("d", 1700)] {
             t.add_player(name, rating);
         }
-        let p = |n| PlayerId(n);
+        let p = |n| StartRank(n);
         t.record_game(1, p(1), p(3), GameResult::Win);
         t.record_game(1, p(4), p(2), GameResult::Draw);
         t.record_game(2, p(2), p(1), GameResult::Loss);
@@ -112,7 +112,7 @@ mod tests {
         for name in ["a", "b", "c", "d", "e"] {
             t.add_player(name, 1500);
         }
-        let p = PlayerId;
+        let p = StartRank;
         t.record_game(1, p(1), p(2), GameResult::Win);
         t.record_game(1, p(3), p(4), GameResult::Draw);
         t.set_entry(p(5), 1, RoundEntry::PairingBye);
@@ -141,10 +141,10 @@ mod tests {
         t.add_player("a", 0);
         t.add_player("b", 0);
         t.set_entry(
-            PlayerId(1),
+            StartRank(1),
             1,
             RoundEntry::Game {
-                opponent: PlayerId(2),
+                opponent: StartRank(2),
                 colour: Colour::White,
                 result: GameResult::Win,
                 rated: true,

@@ -79,8 +79,8 @@ use thiserror::Error;
 pub use crate::tournament::PointSystem;
 
 /// A participant's 1-based starting number (the TRF starting rank): the tournament's
-/// [`PlayerId`](crate::PlayerId), under the name the tie-break tables use.
-pub use crate::tournament::PlayerId as PlayerNo;
+/// [`StartRank`](crate::StartRank), under the name the tie-break tables use.
+pub use crate::tournament::StartRank as PlayerNo;
 
 /// The colour a participant had in a game (the tournament's).
 pub use crate::tournament::Colour;

@@ -17,23 +17,23 @@ use std::fmt;
 
 /// A player's starting rank (TRF "starting rank", the tournament pairing number), 1-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct PlayerId(pub u32);
+pub struct StartRank(pub u32);
 
-impl fmt::Display for PlayerId {
+impl fmt::Display for StartRank {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.0)
     }
 }
 
-impl PlayerId {
+impl StartRank {
     /// The player's 0-based index (in `Tournament::players`, or a crosstable's records).
     pub(crate) fn index(self) -> usize {
         self.0 as usize - 1
     }
 
     /// The player at 0-based `index`.
-    pub(crate) fn of(index: usize) -> PlayerId {
-        PlayerId(u32::try_from(index + 1).expect("the player count was checked to fit"))
+    pub(crate) fn of(index: usize) -> StartRank {
+        StartRank(u32::try_from(index + 1).expect("the player count was checked to fit"))
     }
 }
 
@@ -152,7 +152,7 @@ pub enum RoundEntry {
     /// A game played over the board. `rated: false` is the TRF `W`/`D`/`L` (the game lasted less
     /// than one move); it still counts as played.
     Game {
-        opponent: PlayerId,
+        opponent: StartRank,
         colour: Colour,
         result: GameResult,
         rated: bool,
@@ -160,7 +160,7 @@ pub enum RoundEntry {
     /// A pairing whose game was not played: `won` is the TRF `+` (forfeit win), otherwise `-`.
     /// The scheduled colour is kept for the report only; it is not colour history.
     Forfeit {
-        opponent: PlayerId,
+        opponent: StartRank,
         colour: Option<Colour>,
         won: bool,
     },
@@ -178,7 +178,7 @@ pub enum RoundEntry {
 
 impl RoundEntry {
     /// The opponent of a played game, if any.
-    pub fn played_opponent(&self) -> Option<PlayerId> {
+    pub fn played_opponent(&self) -> Option<StartRank> {
         match self {
             RoundEntry::Game { opponent, .. } => Some(*opponent),
             _ => None,
@@ -194,7 +194,7 @@ impl RoundEntry {
     }
 
     /// The paired opponent (played or forfeited), if any.
-    pub fn paired_opponent(&self) -> Option<PlayerId> {
+    pub fn paired_opponent(&self) -> Option<StartRank> {
         match self {
             RoundEntry::Game { opponent, .. } | RoundEntry::Forfeit { opponent, .. } => {
                 Some(*opponent)
@@ -256,7 +256,7 @@ impl RoundEntry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
     /// Starting rank; players are stored in this order, `id.0 == index + 1`.
-    pub id: PlayerId,
+    pub id: StartRank,
     pub name: String,
     /// Rating, 0 when unrated.
     pub rating: u32,
@@ -273,7 +273,7 @@ pub struct Player {
 
 impl Player {
     /// A player with no entries yet.
-    pub fn new(id: PlayerId, name: impl Into<String>, rating: u32) -> Player {
+    pub fn new(id: StartRank, name: impl Into<String>, rating: u32) -> Player {
         Player {
             id,
             name: name.into(),
@@ -334,7 +334,7 @@ pub struct Tournament {
     pub initial_colour: Colour,
     /// Points for each kind of round.
     pub points: PointSystem,
-    /// Players in starting-rank order: `players[i].id == PlayerId(i + 1)`.
+    /// Players in starting-rank order: `players[i].id == StartRank(i + 1)`.
     pub players: Vec<Player>,
     /// Groups of players who must not be paired with each other (`XXP`, `260`).
     pub forbidden: Vec<Forbidden>,
@@ -342,20 +342,20 @@ pub struct Tournament {
     /// rating and title), when it is not the starting ranks: a TRF file's `XXC rank` takes the
     /// players in the order of its `001` lines, as bbpPairings and JaVaFo do. `None`: starting
     /// ranks. When set, it holds every player once.
-    pub pairing_order: Option<Vec<PlayerId>>,
+    pub pairing_order: Option<Vec<StartRank>>,
 }
 
 /// Players none of whom may be paired with another of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Forbidden {
-    pub players: Vec<PlayerId>,
+    pub players: Vec<StartRank>,
     /// The rounds `first..=last` it holds in (TRF-2026 `260`); `None`: every round (`XXP`).
     pub rounds: Option<(u32, u32)>,
 }
 
 impl Forbidden {
     /// A group forbidden in every round.
-    pub fn always(players: Vec<PlayerId>) -> Forbidden {
+    pub fn always(players: Vec<StartRank>) -> Forbidden {
         Forbidden {
             players,
             rounds: None,
@@ -401,14 +401,14 @@ impl Tournament {
     }
 
     /// Registers a player with the next starting rank and returns its id.
-    pub fn add_player(&mut self, name: impl Into<String>, rating: u32) -> PlayerId {
-        let id = PlayerId(self.players.len() as u32 + 1);
+    pub fn add_player(&mut self, name: impl Into<String>, rating: u32) -> StartRank {
+        let id = StartRank(self.players.len() as u32 + 1);
         self.players.push(Player::new(id, name, rating));
         id
     }
 
     /// The player with this starting rank.
-    pub fn player(&self, id: PlayerId) -> Option<&Player> {
+    pub fn player(&self, id: StartRank) -> Option<&Player> {
         id.0.checked_sub(1)
             .and_then(|i| self.players.get(i as usize))
     }
@@ -424,7 +424,7 @@ impl Tournament {
     }
 
     /// Score before `round` (the sum of rounds `1..round`).
-    pub fn score_before(&self, id: PlayerId, round: u32) -> Score {
+    pub fn score_before(&self, id: StartRank, round: u32) -> Score {
         let Some(p) = self.player(id) else {
             return Score(0);
         };
@@ -438,12 +438,12 @@ impl Tournament {
     }
 
     /// Final (current) score.
-    pub fn score(&self, id: PlayerId) -> Score {
+    pub fn score(&self, id: StartRank) -> Score {
         self.score_before(id, u32::MAX)
     }
 
     /// Whether `a` and `b` played a game (not a forfeit) before `round`.
-    pub fn have_played(&self, a: PlayerId, b: PlayerId, round: u32) -> bool {
+    pub fn have_played(&self, a: StartRank, b: StartRank, round: u32) -> bool {
         self.player(a).is_some_and(|p| {
             p.entries
                 .iter()
@@ -457,8 +457,8 @@ impl Tournament {
     pub fn record_game(
         &mut self,
         round: u32,
-        white: PlayerId,
-        black: PlayerId,
+        white: StartRank,
+        black: StartRank,
         white_result: GameResult,
     ) {
         self.set_entry(
@@ -484,7 +484,7 @@ impl Tournament {
     }
 
     /// Sets one player's entry for `round`, filling skipped earlier rounds with `NotPaired`.
-    pub fn set_entry(&mut self, id: PlayerId, round: u32, entry: RoundEntry) {
+    pub fn set_entry(&mut self, id: StartRank, round: u32, entry: RoundEntry) {
         let Some(p) =
             id.0.checked_sub(1)
                 .and_then(|i| self.players.get_mut(i as usize))

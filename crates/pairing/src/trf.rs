@@ -61,7 +61,7 @@ pub use write::{write, write_unfinished};
 use thiserror::Error;
 
 use crate::tournament::{
-    Colour, Forbidden, GameResult, Player, PlayerId, PointSystem, RoundEntry, Score, Tournament,
+    Colour, Forbidden, GameResult, Player, PointSystem, RoundEntry, Score, StartRank, Tournament,
     TournamentInfo,
 };
 
@@ -237,7 +237,7 @@ pub struct TrfFile {
 pub struct UnfinishedRound {
     pub round: u32,
     /// `(white, black)` of each game without a result, by white's starting rank.
-    pub games: Vec<(PlayerId, PlayerId)>,
+    pub games: Vec<(StartRank, StartRank)>,
 }
 
 impl TrfFile {
@@ -444,7 +444,7 @@ struct Lines {
     accelerations: Vec<Acceleration>,
     forbidden: Vec<Forbidden>,
     /// `240`: (line, round, player, bye).
-    byes: Vec<(usize, u32, PlayerId, RoundEntry)>,
+    byes: Vec<(usize, u32, StartRank, RoundEntry)>,
     /// `192` asks for the Baku acceleration.
     baku: bool,
     /// `001`: (line, player without entries, its columns), in file order.
@@ -543,8 +543,8 @@ impl Lines {
             "XXP" => {
                 let group = rest
                     .split_whitespace()
-                    .map(|w| number(line_no, "XXP player", w).map(PlayerId))
-                    .collect::<Result<Vec<PlayerId>, _>>()?;
+                    .map(|w| number(line_no, "XXP player", w).map(StartRank))
+                    .collect::<Result<Vec<StartRank>, _>>()?;
                 self.forbidden.push(Forbidden::always(group));
             }
             "260" => self.forbidden.push(prohibited(line_no, rest)?),
@@ -773,7 +773,7 @@ fn players(
 /// be mirrored by its opponent's record.
 fn unfinished_round(
     players: &mut [Player],
-    pending: Vec<(usize, u32, PlayerId, PlayerId, Colour)>,
+    pending: Vec<(usize, u32, StartRank, StartRank, Colour)>,
 ) -> Result<Option<UnfinishedRound>, TrfError> {
     let Some(round) = pending.iter().map(|p| p.1).max() else {
         return Ok(None);
@@ -795,7 +795,7 @@ fn unfinished_round(
     }
     // Every pending game is of `round` now, so a player has at most one: its opponent and
     // colour by player, for a lookup instead of a scan of every other pending game.
-    let mut game_of: Vec<Option<(PlayerId, Colour)>> = vec![None; players.len()];
+    let mut game_of: Vec<Option<(StartRank, Colour)>> = vec![None; players.len()];
     for &(_, _, me, opponent, colour) in &pending {
         game_of[me.index()] = Some((opponent, colour));
     }
@@ -843,7 +843,7 @@ fn inferred_initial_colour(players: &[Player]) -> Colour {
 /// player not registered, is noted and not kept (as bbpPairings does).
 fn enter_byes(
     tournament: &mut Tournament,
-    byes: Vec<(usize, u32, PlayerId, RoundEntry)>,
+    byes: Vec<(usize, u32, StartRank, RoundEntry)>,
     notes: &mut LineNotes,
 ) {
     let next = tournament.rounds_paired() + 1;
@@ -959,7 +959,7 @@ fn prohibited(line: usize, rest: &str) -> Result<Forbidden, TrfError> {
     match words.as_slice() {
         [first, last, players @ ..] if *first >= 1 && first <= last && players.len() >= 2 => {
             Ok(Forbidden {
-                players: players.iter().map(|&p| PlayerId(p)).collect(),
+                players: players.iter().map(|&p| StartRank(p)).collect(),
                 rounds: Some((*first, *last)),
             })
         }
@@ -968,7 +968,7 @@ fn prohibited(line: usize, rest: &str) -> Result<Forbidden, TrfError> {
 }
 
 /// A `240` line: the kind of bye (`F`, `H`, `Z`), the round, then the players.
-fn bye_record(line: usize, rest: &str) -> Result<Vec<(u32, PlayerId, RoundEntry)>, TrfError> {
+fn bye_record(line: usize, rest: &str) -> Result<Vec<(u32, StartRank, RoundEntry)>, TrfError> {
     let bad = || TrfError::BadRecord {
         line,
         record: "240",
@@ -985,7 +985,7 @@ fn bye_record(line: usize, rest: &str) -> Result<Vec<(u32, PlayerId, RoundEntry)
     let number = |w: &str| w.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(bad);
     let round = number(words.next().ok_or_else(bad)?)?;
     let byes = words
-        .map(|w| Ok((round, PlayerId(number(w)?), entry)))
+        .map(|w| Ok((round, StartRank(number(w)?), entry)))
         .collect::<Result<Vec<_>, TrfError>>()?;
     if byes.is_empty() {
         return Err(bad());
@@ -1163,7 +1163,7 @@ enum Cell {
     Entry(RoundEntry),
     /// A game paired whose result is not in yet (result column blank).
     Pending {
-        opponent: PlayerId,
+        opponent: StartRank,
         colour: Colour,
     },
 }
@@ -1184,7 +1184,7 @@ impl RawEntry {
                 }
             };
             return Ok(Cell::Pending {
-                opponent: PlayerId(self.opponent),
+                opponent: StartRank(self.opponent),
                 colour,
             });
         }
@@ -1232,7 +1232,7 @@ impl RawEntry {
                 player: me,
             });
         }
-        let opponent = PlayerId(self.opponent);
+        let opponent = StartRank(self.opponent);
         let game = |result, rated| match colour {
             Some(colour) => Ok(RoundEntry::Game {
                 opponent,
@@ -1347,7 +1347,7 @@ fn parse_player(line_no: usize, line: &str) -> Result<(usize, Player, RawRecord)
     } else {
         Some(points_column(line_no, &points_text)?)
     };
-    let mut player = Player::new(PlayerId(rank), name, rating);
+    let mut player = Player::new(StartRank(rank), name, rating);
     player.entries.reserve(raw.len());
     Ok((line_no, player, RawRecord { points, cells: raw }))
 }

@@ -5,7 +5,7 @@
 
 use hanniball_pairing::trf::{self, ReadOptions};
 use hanniball_pairing::{
-    Colour, DutchOptions, GameResult, PlayerId as Rank, PointSystem, RoundEntry, Tournament,
+    Colour, DutchOptions, GameResult, PointSystem, RoundEntry, StartRank as Rank, Tournament,
 };
 
 use crate::error::ServiceError;

@@ -7,7 +7,7 @@ use crate::store::{BoardRow, ByeRow, EntrantRow, System, TournamentRow};
 use hanniball_pairing::roundrobin::{self, Cycles};
 use hanniball_pairing::tiebreak::{Options, TieBreak};
 use hanniball_pairing::{
-    Colour, DutchOptions, GameResult, Player, PlayerId as Rank, RoundEntry, Tournament,
+    Colour, DutchOptions, GameResult, Player, RoundEntry, StartRank as Rank, Tournament,
 };
 
 use crate::error::{ServiceError, ServiceResult};

@@ -705,7 +705,7 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
             withdrawn_from: e.withdrawn_from.unwrap_or(0) as u32,
             score_halves: e.start_rank.map_or(0, |r| {
                 model
-                    .score(hanniball_pairing::PlayerId(r as u32))
+                    .score(hanniball_pairing::StartRank(r as u32))
                     .half_points()
             }),
         })
@@ -1468,7 +1468,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             let standings = table
                 .iter()
                 .map(|s| {
-                    let player = model.player(hanniball_pairing::PlayerId(s.player.0));
+                    let player = model.player(hanniball_pairing::StartRank(s.player.0));
                     pb::Standing {
                         rank: s.rank,
                         player_id: ids.get(&(s.player.0 as i32)).copied().unwrap_or(0),
@@ -1521,7 +1521,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         // A round under way is written as programs save mid-round: its byes and finished games
         // with their results, its other games with a blank result (read back as unfinished).
         let ranks = loaded.by_rank();
-        let rank = |id: i64| hanniball_pairing::PlayerId(ranks.get(&id).copied().unwrap_or(0));
+        let rank = |id: i64| hanniball_pairing::StartRank(ranks.get(&id).copied().unwrap_or(0));
         let current = loaded.tournament.current_round;
         let pending: Vec<_> = loaded
             .boards

@@ -621,8 +621,8 @@ async fn an_export_mid_round_writes_the_round_whole() {
     assert_eq!(
         unfinished.games,
         vec![(
-            hanniball_pairing::PlayerId(rank_of(&t, games[1].white_player_id)),
-            hanniball_pairing::PlayerId(rank_of(&t, games[1].black_player_id)),
+            hanniball_pairing::StartRank(rank_of(&t, games[1].white_player_id)),
+            hanniball_pairing::StartRank(rank_of(&t, games[1].black_player_id)),
         )],
         "{text}"
     );
@@ -736,11 +736,11 @@ async fn a_tournament_imported_from_a_trf_file_pairs_on_as_the_file() {
             .tournament
             .expect("tournament");
         let rank = |id: i64| {
-            hanniball_pairing::PlayerId(
+            hanniball_pairing::StartRank(
                 players.iter().position(|p| *p == id).expect("a player") as u32 + 1,
             )
         };
-        let mut got: Vec<(hanniball_pairing::PlayerId, hanniball_pairing::PlayerId)> = t
+        let mut got: Vec<(hanniball_pairing::StartRank, hanniball_pairing::StartRank)> = t
             .boards
             .iter()
             .filter(|b| b.round == played + 1 && b.kind() == spb::BoardKind::Game)

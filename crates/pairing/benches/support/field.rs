@@ -3,7 +3,7 @@
 //! (`tests/pairing/big_field.rs`), and the pairings recorded before the matcher's rework.
 
 use hanniball_pairing::{
-    GameResult, Pairing, PlayerId, RoundEntry, Tournament, format_pairing, pair_next_round,
+    GameResult, Pairing, RoundEntry, StartRank, Tournament, format_pairing, pair_next_round,
 };
 use hanniball_rng::Rng;
 
@@ -44,7 +44,7 @@ impl Field {
         for i in 0..self.players {
             if !self.scale && self.rng.next_u64() % 100 < 2 {
                 self.t
-                    .set_entry(PlayerId(i + 1), round, RoundEntry::HalfPointBye);
+                    .set_entry(StartRank(i + 1), round, RoundEntry::HalfPointBye);
             }
         }
     }

@@ -5,12 +5,12 @@
 
 use std::fmt;
 
-use crate::tournament::{PlayerId, PointSystem, RoundEntry, Score, Tournament};
+use crate::tournament::{PointSystem, RoundEntry, Score, StartRank, Tournament};
 
 /// One player whose points column is not the score of the results.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PointsMismatch {
-    pub player: PlayerId,
+    pub player: StartRank,
     /// The points column.
     pub file: Score,
     /// The score of the results under the file's point system.
@@ -162,7 +162,7 @@ pub fn blank_half_point_byes(
     t: &Tournament,
     wrong: &[PointsMismatch],
     unfinished: Option<u32>,
-) -> Option<Vec<(PlayerId, u32)>> {
+) -> Option<Vec<(StartRank, u32)>> {
     if wrong.is_empty() {
         return None;
     }

@@ -8,10 +8,10 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use hanniball_pairing::dutch::{pair_round, recorded_pairing};
-use hanniball_pairing::{PlayerId, Tournament, trf};
+use hanniball_pairing::{StartRank, Tournament, trf};
 
 /// The round as the file records it: (white, black) pairs and the bye.
-fn recorded(t: &Tournament, round: u32) -> (BTreeSet<(PlayerId, PlayerId)>, Option<PlayerId>) {
+fn recorded(t: &Tournament, round: u32) -> (BTreeSet<(StartRank, StartRank)>, Option<StartRank>) {
     let p = recorded_pairing(t, round);
     (p.boards.into_iter().collect(), p.bye)
 }
@@ -42,7 +42,7 @@ fn every_round_of_the_reference_tournaments_is_paired_as_bbp_pairs_it() {
             rounds += 1;
             match pair_round(&t, round) {
                 Ok(p) => {
-                    let ours: BTreeSet<(PlayerId, PlayerId)> = p.boards.iter().copied().collect();
+                    let ours: BTreeSet<(StartRank, StartRank)> = p.boards.iter().copied().collect();
                     if ours != pairs || p.bye != bye {
                         let only_ours: Vec<_> = ours.difference(&pairs).collect();
                         let only_theirs: Vec<_> = pairs.difference(&ours).collect();

@@ -5,7 +5,7 @@
 
 use hanniball_pairing::history::{compatible, states_before};
 use hanniball_pairing::{
-    DutchOptions, GameResult, Pairing, PairingError, PlayerId, RoundEntry, Tournament, check,
+    DutchOptions, GameResult, Pairing, PairingError, RoundEntry, StartRank, Tournament, check,
     pair_next_round, trf,
 };
 use hanniball_rng::Rng;
@@ -112,7 +112,7 @@ fn run(seed: u64, max_players: u64, use_oracle: bool) -> u32 {
     let mut paired = 0;
     for round in 1..=rounds {
         for i in 0..n {
-            let id = PlayerId(i + 1);
+            let id = StartRank(i + 1);
             if round < joins[i as usize] {
                 t.set_entry(id, round, RoundEntry::NotPaired);
             } else if t.players[i as usize].withdrawn_from.is_none() {

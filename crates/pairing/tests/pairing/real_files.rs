@@ -91,12 +91,12 @@ fn expected() -> Expected {
                 while let Some(w) = rest.next() {
                     if *w == "bye" {
                         let bye = rest.next().expect("bye's player");
-                        p.bye = Some(hanniball_pairing::PlayerId(number(bye)));
+                        p.bye = Some(hanniball_pairing::StartRank(number(bye)));
                     } else {
                         let (a, b) = w.split_once('-').expect("w-b");
                         p.boards.push((
-                            hanniball_pairing::PlayerId(number(a)),
-                            hanniball_pairing::PlayerId(number(b)),
+                            hanniball_pairing::StartRank(number(a)),
+                            hanniball_pairing::StartRank(number(b)),
                         ));
                     }
                 }

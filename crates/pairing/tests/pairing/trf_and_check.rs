@@ -2,8 +2,8 @@
 
 use hanniball_pairing::trf::{self, TrfError};
 use hanniball_pairing::{
-    Colour, DutchOptions, Forbidden, GameResult, PairingError, PlayerId, PointSystem, RoundEntry,
-    Score, Tournament, Violation, check, pair_next_round,
+    Colour, DutchOptions, Forbidden, GameResult, PairingError, PointSystem, RoundEntry, Score,
+    StartRank, Tournament, Violation, check, pair_next_round,
 };
 
 /// A `001` line in the exact TRF-16 columns (player columns padded, rounds from column 92).
@@ -52,8 +52,8 @@ fn a_field_too_large_for_the_columns_is_refused_not_garbled() {
     for i in 0..trf::MAX_PLAYERS {
         t.add_player(format!("P{i}"), 2000);
     }
-    let last = PlayerId(u32::try_from(trf::MAX_PLAYERS).expect("fits"));
-    t.record_game(1, PlayerId(1), last, GameResult::Win);
+    let last = StartRank(u32::try_from(trf::MAX_PLAYERS).expect("fits"));
+    t.record_game(1, StartRank(1), last, GameResult::Win);
     let text = trf::write(&t).expect("9,999 players fit");
     assert!(
         text.contains("\n001 9999 "),
@@ -92,7 +92,7 @@ fn every_result_code_round_trips() {
     assert_eq!(
         e[6],
         RoundEntry::Forfeit {
-            opponent: PlayerId(2),
+            opponent: StartRank(2),
             colour: Some(Colour::White),
             won: true
         }
@@ -100,7 +100,7 @@ fn every_result_code_round_trips() {
     assert_eq!(
         e[3],
         RoundEntry::Game {
-            opponent: PlayerId(2),
+            opponent: StartRank(2),
             colour: Colour::Black,
             result: GameResult::Win,
             rated: false
@@ -248,7 +248,7 @@ fn point_systems_are_read_scored_and_written() {
         let text = format!("{players}\n{lines}\n");
         let t = trf::parse(&text).unwrap_or_else(|e| panic!("{lines}: {e}"));
         assert_eq!(t.points, points, "{lines}");
-        let got: Vec<u32> = (1..=3).map(|i| t.score(PlayerId(i)).0).collect();
+        let got: Vec<u32> = (1..=3).map(|i| t.score(StartRank(i)).0).collect();
         assert_eq!(got, scores, "{lines}");
         let again = trf::parse(&trf::write(&t).expect("writes")).expect("written TRF parses");
         assert_eq!(again.points, points, "{lines} written back");
@@ -333,7 +333,7 @@ fn trf2026_records_are_read_written_and_checked() {
     assert_eq!(
         t.forbidden,
         vec![Forbidden {
-            players: vec![PlayerId(1), PlayerId(5), PlayerId(6)],
+            players: vec![StartRank(1), StartRank(5), StartRank(6)],
             rounds: Some((2, 3)),
         }]
     );
@@ -397,7 +397,7 @@ fn games(players: u32, rounds: u32, list: &[(u32, u32, u32, GameResult)]) -> Tou
         t.add_player(format!("P{}", i + 1), 2000 - i);
     }
     for &(r, w, b, res) in list {
-        t.record_game(r, PlayerId(w), PlayerId(b), res);
+        t.record_game(r, StartRank(w), StartRank(b), res);
     }
     t
 }
@@ -411,26 +411,26 @@ fn checker_finds_each_violation() {
         check(&t),
         vec![Violation::Rematch {
             round: 2,
-            a: PlayerId(1),
-            b: PlayerId(2)
+            a: StartRank(1),
+            b: StartRank(2)
         }]
     );
     // A forfeit does not count as a meeting (C.04.2 3.5): no violation.
     let mut t = games(2, 3, &[(2, 2, 1, Win)]);
     t.set_entry(
-        PlayerId(1),
+        StartRank(1),
         1,
         RoundEntry::Forfeit {
-            opponent: PlayerId(2),
+            opponent: StartRank(2),
             colour: Some(Colour::White),
             won: true,
         },
     );
     t.set_entry(
-        PlayerId(2),
+        StartRank(2),
         1,
         RoundEntry::Forfeit {
-            opponent: PlayerId(1),
+            opponent: StartRank(1),
             colour: Some(Colour::Black),
             won: false,
         },
@@ -438,13 +438,13 @@ fn checker_finds_each_violation() {
     assert_eq!(check(&t), vec![]);
     // C2: a second PAB, and a PAB after a forfeit win.
     let mut t = games(3, 3, &[(1, 1, 2, Win), (2, 1, 2, Draw)]);
-    t.set_entry(PlayerId(3), 1, RoundEntry::PairingBye);
-    t.set_entry(PlayerId(3), 2, RoundEntry::PairingBye);
+    t.set_entry(StartRank(3), 1, RoundEntry::PairingBye);
+    t.set_entry(StartRank(3), 2, RoundEntry::PairingBye);
     let v = check(&t);
     assert!(
         v.contains(&Violation::ByeNotAllowed {
             round: 2,
-            player: PlayerId(3)
+            player: StartRank(3)
         }),
         "{v:?}"
     );
@@ -464,8 +464,8 @@ fn checker_finds_each_violation() {
         check(&t),
         vec![Violation::ColourClash {
             round: 3,
-            a: PlayerId(1),
-            b: PlayerId(3),
+            a: StartRank(1),
+            b: StartRank(3),
             colour: Colour::Black
         }]
     );
@@ -485,10 +485,10 @@ fn checker_finds_each_violation() {
     // Records that disagree.
     let mut t = games(2, 3, &[(1, 1, 2, Win)]);
     t.set_entry(
-        PlayerId(2),
+        StartRank(2),
         1,
         RoundEntry::Game {
-            opponent: PlayerId(1),
+            opponent: StartRank(1),
             colour: Colour::Black,
             result: Draw,
             rated: true,
@@ -524,11 +524,11 @@ fn engine_refuses_what_it_cannot_pair() {
     t.players[0].withdrawn_from = Some(2);
     let p = pair_next_round(&t, &DutchOptions::default()).expect("pairs");
     assert_eq!(p.boards.len(), 1);
-    assert!(p.bye.is_some() && p.bye != Some(PlayerId(1)));
+    assert!(p.bye.is_some() && p.bye != Some(StartRank(1)));
     assert!(
         p.boards
             .iter()
-            .all(|&(w, b)| w != PlayerId(1) && b != PlayerId(1))
+            .all(|&(w, b)| w != StartRank(1) && b != StartRank(1))
     );
 }
 
@@ -561,8 +561,8 @@ fn accelerations_and_forbidden_pairs_round_trip() {
     assert_eq!(
         t.forbidden,
         vec![
-            Forbidden::always(vec![PlayerId(1), PlayerId(2), PlayerId(3)]),
-            Forbidden::always(vec![PlayerId(5), PlayerId(9)])
+            Forbidden::always(vec![StartRank(1), StartRank(2), StartRank(3)]),
+            Forbidden::always(vec![StartRank(5), StartRank(9)])
         ]
     );
     let again = trf::parse(&trf::write(&t).expect("writes")).expect("written TRF parses");

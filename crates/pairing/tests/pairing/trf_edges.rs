@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use hanniball_pairing::trf::{self, ReadOptions, TrfError};
-use hanniball_pairing::{DutchOptions, PlayerId, Tournament, recheck};
+use hanniball_pairing::{DutchOptions, StartRank, Tournament, recheck};
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
@@ -257,7 +257,7 @@ fn tie_break_server_s_totals_are_ours_plus_the_absence_value() {
             let cells: Vec<&str> = line.split('\t').collect();
             let player: u32 = cells[0].parse().expect("a start number");
             let theirs = cells[2];
-            let ours = hanniball_pairing::Score(t.score(PlayerId(player)).0 + 5).to_string();
+            let ours = hanniball_pairing::Score(t.score(StartRank(player)).0 + 5).to_string();
             assert_eq!(theirs, ours, "{rules}: player {player}");
             rows += 1;
         }

@@ -3,7 +3,7 @@
 //! without results, and the looser spellings of single fields.
 
 use hanniball_pairing::trf::{self, Encoding, ReadOptions, TrfError};
-use hanniball_pairing::{DutchOptions, PlayerId, pair_next_round, recheck};
+use hanniball_pairing::{DutchOptions, StartRank, pair_next_round, recheck};
 
 /// A `001` line in the exact TRF-16 columns (points in 81-84, rounds from column 92).
 fn line(rank: u32, name: &str, points: &str, rounds: &[&str]) -> String {
@@ -135,18 +135,18 @@ fn xxc_rank_pairs_the_players_in_the_order_of_their_lines() {
     let (t, boards) = pair(&format!("{lines}\nXXR 3\nXXC rank white1\n"));
     assert_eq!(
         t.pairing_order,
-        Some(vec![PlayerId(2), PlayerId(1), PlayerId(3), PlayerId(4)])
+        Some(vec![StartRank(2), StartRank(1), StartRank(3), StartRank(4)])
     );
     assert_eq!(
         boards,
-        vec![(PlayerId(2), PlayerId(3)), (PlayerId(4), PlayerId(1))]
+        vec![(StartRank(2), StartRank(3)), (StartRank(4), StartRank(1))]
     );
     // Without `rank`, the same lines pair by starting rank: 1-3, and 4 White against 2.
     let (t, boards) = pair(&format!("{lines}\nXXR 3\nXXC white1\n"));
     assert_eq!(t.pairing_order, None);
     assert_eq!(
         boards,
-        vec![(PlayerId(1), PlayerId(3)), (PlayerId(4), PlayerId(2))]
+        vec![(StartRank(1), StartRank(3)), (StartRank(4), StartRank(2))]
     );
     // Written back, the order and the flag are kept.
     let (t, _) = pair(&format!("{lines}\nXXR 3\nXXC rank white1\n"));
@@ -172,7 +172,7 @@ fn a_points_column_that_disagrees_names_the_players_and_the_point_system() {
     };
     assert_eq!(
         players.iter().map(|p| p.player).collect::<Vec<_>>(),
-        vec![PlayerId(1), PlayerId(2), PlayerId(4)]
+        vec![StartRank(1), StartRank(2), StartRank(4)]
     );
     assert_eq!(
         explained_by.as_deref(),
@@ -203,7 +203,7 @@ fn a_points_column_that_disagrees_names_the_players_and_the_point_system() {
         },
     )
     .expect("recomputed");
-    assert_eq!(file.tournament.score(PlayerId(4)).to_string(), "0.5");
+    assert_eq!(file.tournament.score(StartRank(4)).to_string(), "0.5");
     assert!(
         file.notes
             .iter()
@@ -231,7 +231,7 @@ fn a_round_paired_without_results_is_checked_and_not_paired_past() {
     assert_eq!(unfinished.round, 2);
     assert_eq!(
         unfinished.games,
-        vec![(PlayerId(2), PlayerId(1)), (PlayerId(3), PlayerId(4))]
+        vec![(StartRank(2), StartRank(1)), (StartRank(3), StartRank(4))]
     );
     assert_eq!(file.tournament.rounds_paired(), 1);
     // Checked as paired: round 2 is the engine's own pairing (1 drops to meet 2; 3 has White).
@@ -261,9 +261,9 @@ fn a_round_paired_without_results_is_checked_and_not_paired_past() {
     let file = read(part.as_bytes()).expect("reads");
     assert_eq!(
         file.unfinished.as_ref().map(|u| u.games.clone()),
-        Some(vec![(PlayerId(3), PlayerId(4))])
+        Some(vec![(StartRank(3), StartRank(4))])
     );
-    assert_eq!(file.tournament.score(PlayerId(1)).to_string(), "2.0");
+    assert_eq!(file.tournament.score(StartRank(1)).to_string(), "2.0");
     // A game without a result before a round with results is an error, not a guess.
     let early = [
         line(1, "Alpha", "", &["0002 w  ", "0002 b 1"]),
@@ -513,8 +513,8 @@ fn blank_unpaired_rounds_counted_as_half_points_read_as_half_point_byes() {
         t.players[2].entry(2),
         Some(&hanniball_pairing::RoundEntry::NotPaired)
     );
-    assert_eq!(t.score(PlayerId(4)).to_string(), "0.5");
-    assert_eq!(t.score(PlayerId(3)).to_string(), "0.0");
+    assert_eq!(t.score(StartRank(4)).to_string(), "0.5");
+    assert_eq!(t.score(StartRank(3)).to_string(), "0.0");
     assert!(
         file.notes
             .iter()
@@ -537,7 +537,7 @@ fn a_162_absence_value_round_trips() {
     .join("\n");
     let t = read(text.as_bytes()).expect("reads").tournament;
     assert_eq!((t.points.zero_bye, t.points.forfeit_loss), (5, 5));
-    assert_eq!(t.score(PlayerId(3)).to_string(), "0.5");
+    assert_eq!(t.score(StartRank(3)).to_string(), "0.5");
     let written = trf::write(&t).expect("writes");
     let line_162 = written
         .lines()

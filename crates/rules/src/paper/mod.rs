@@ -22,7 +22,7 @@ pub use field::{Direction, DirectionSet, DirectionSetIter, Point, UnknownDirecti
 pub use notation::{NotationError, PositionError, parse_turn, write_steps};
 pub use position::{Bounce, IllegalStep, IllegalTurn, Position, StepOutcome, StepRefusal};
 pub use seam::PaperGame;
-pub use svg::svg;
+pub use svg::{svg, svg_titled};
 
 /// Rulesets of paper football; the first is the default.
 pub const RULESETS: &[&str] = &["standard"];

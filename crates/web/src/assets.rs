@@ -41,7 +41,7 @@ nav.pages{display:flex;gap:1rem}h1{overflow-wrap:anywhere}header [aria-current]{
 table.statistics{font-size:.75rem}table.statistics th,table.statistics td{padding:.25rem .1rem}table.statistics thead th{white-space:normal}\
 .game{gap:.8rem}.game>#board,.game>.side{flex:1 1 100%;max-width:none;min-width:0}.kind{display:block;font-size:.8em}}\
 @media (prefers-color-scheme:dark){:root{--bg:#121712;--line:#3a4438;--fg:#e3e7e1}td small{color:#a9b4a5}\
-pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}header a{color:#fff}[aria-current]{color:#fff}\
+pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}header a,header a:visited{color:#fff}[aria-current]{color:#fff}\
 .running{color:#7fd36f}a:focus,button:focus,input:focus{outline-color:#ffb347}}\
 @media print,(min-width:40rem){.sheet h2{font-size:2rem}.sheet table{font-size:1.5rem}.sheet td,.sheet th{padding:.45rem .6rem}\
 .sheet table.fixed td:first-child,.sheet table.fixed th:first-child{width:4rem;min-width:4rem;max-width:4rem}.sheet table.fixed .name{left:4rem}}\
@@ -125,7 +125,7 @@ pub(crate) const TOURNAMENT_SCRIPT: &str = r"
 /// shows without a reload.
 pub(crate) const HOME_SCRIPT: &str = r"
 (function(){
-  var box = document.getElementById('games'), busy = false, last = null;
+  var box = document.getElementById('games'), busy = false, last = box && box.innerHTML;
   if (!box) return;
   setInterval(function(){
     if (busy || document.hidden) return;

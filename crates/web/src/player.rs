@@ -241,8 +241,8 @@ async fn tournaments_table(api: &mut Api, me: i64) -> Markup {
                 table {
                     thead { tr {
                         th scope="col" { (tr!("col-tournament")) } th scope="col" { (tr!("col-status")) }
-                        th scope="col" { (tr!("col-points")) } th scope="col" { (tr!("col-rank-long")) }
-                        th scope="col" { (tr!("player-card")) }
+                        th.num scope="col" { (tr!("col-points")) } th.num scope="col" { (tr!("col-rank-long")) }
+                        th scope="col" { (tr!("col-card")) }
                     } }
                     tbody {
                         @for (t, standing) in &rows {

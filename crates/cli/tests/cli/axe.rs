@@ -22,34 +22,44 @@ const AXE_VERSION: &str = "4.14.1";
 fn axe_source() -> Option<String> {
     if let Some(path) = std::env::var_os("HANNIBALL_AXE_JS") {
         let path = PathBuf::from(path);
-        return Some(
-            std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("HANNIBALL_AXE_JS={}: {e}", path.display())),
-        );
+        return Some(std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "HANNIBALL_AXE_JS={}: {e} (point it at axe-core's axe.min.js, or unset \
+                         it to use target/axe)",
+                path.display()
+            )
+        }));
     }
-    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace = manifest
+        .ancestors()
+        .nth(2)
+        .expect("crates/cli is in the workspace");
     let prefix = workspace.join("target/axe");
     let file = prefix.join("node_modules/axe-core/axe.min.js");
-    if !file.exists() {
-        let installed = Command::new("npm")
+    // Another version there (an older pin) is replaced: the rules checked are the pinned ones.
+    let pinned = std::fs::read_to_string(prefix.join("node_modules/axe-core/package.json"))
+        .is_ok_and(|p| p.contains(&format!("\"version\": \"{AXE_VERSION}\"")));
+    if !pinned {
+        let failed = match Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--prefix"])
             .arg(&prefix)
             .arg(format!("axe-core@{AXE_VERSION}"))
-            .output();
-        let why = match installed {
-            Ok(out) if out.status.success() => String::new(),
-            Ok(out) => String::from_utf8_lossy(&out.stderr).into_owned(),
-            Err(e) => format!("npm: {e}"),
+            .output()
+        {
+            Ok(out) if out.status.success() && file.exists() => None,
+            Ok(out) => Some(String::from_utf8_lossy(&out.stderr).into_owned()),
+            Err(e) => Some(format!("npm: {e}")),
         };
-        if !file.exists() {
+        if let Some(why) = failed {
             assert!(
                 std::env::var_os("HANNIBALL_REQUIRE_BROWSER").is_none(),
-                "HANNIBALL_REQUIRE_BROWSER is set but axe-core is missing and \
+                "HANNIBALL_REQUIRE_BROWSER is set but axe-core {AXE_VERSION} is missing and \
                  `npm install --prefix {} axe-core@{AXE_VERSION}` failed (or set \
                  HANNIBALL_AXE_JS to an axe.min.js): {why}",
                 prefix.display()
             );
-            eprintln!("skipped: no axe-core ({why})");
+            eprintln!("skipped: no axe-core {AXE_VERSION} ({why})");
             return None;
         }
     }
@@ -236,6 +246,9 @@ async fn every_page_type_passes_axe_in_light_and_dark() {
         .expect("href")
         .expect("a link");
     pages.push(("card", format!("{base}{card}")));
+    // That player's own page, with the tournament in its list.
+    let entrant = card.rsplit('/').next().expect("a player id").to_owned();
+    pages.push(("player-entrant", format!("{base}/players/{entrant}")));
     let console = [
         ("console", format!("{base}/console")),
         ("console-import", format!("{base}/console/import")),

@@ -86,6 +86,7 @@ col-rank-title = rank
 col-rank-long = Rank
 col-tournament = Tournament
 col-status = Status
+col-card = Card
 col-final-rank-title = final rank
 col-start-rank-title = starting rank
 col-number = No

@@ -88,6 +88,7 @@ col-rank-title = place
 col-rank-long = Place
 col-tournament = Tournoi
 col-status = État
+col-card = Fiche
 col-final-rank-title = place finale
 col-start-rank-title = numéro de départ
 col-number = N°

@@ -89,6 +89,7 @@ col-rank-title = место
 col-rank-long = Место
 col-tournament = Турнир
 col-status = Статус
+col-card = Карточка
 col-final-rank-title = итоговое место
 col-start-rank-title = стартовый номер
 col-number = №

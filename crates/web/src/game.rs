@@ -55,7 +55,8 @@ pub(crate) fn board(kind: &str, state: &pb::GameState, last_turn: Option<&str>) 
         }
         _ => {}
     }
-    html! { pre.board aria-label=(title) { (state.position) } }
+    // Text, not a picture: the words go in its description (`aria-label` is not for a `pre`).
+    html! { pre.board title=(title) { (state.position) } }
 }
 
 /// The board picture's accessible name: the status line's words.

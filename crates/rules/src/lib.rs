@@ -16,3 +16,11 @@ pub use game::{
     EndReason, Game, GameKind, GameOptions, GameResult, Outcome, PartialTurn, SetupError, Side,
     TurnError,
 };
+
+/// `text` as XML character data (the SVG pictures' titles come from their callers).
+pub(crate) fn xml_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

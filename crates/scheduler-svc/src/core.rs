@@ -589,6 +589,7 @@ impl Core {
             .tournaments(
                 Some(TournamentStatus::Running),
                 &hanniball_db::search::Words::default(),
+                None,
                 1_000,
             )
             .await?

@@ -1021,10 +1021,14 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             n => u64::from(n.min(500)),
         };
         let name = limits::query("name_contains", &request.get_ref().name_contains)?;
+        let entrant = match request.get_ref().player_id {
+            0 => None,
+            id => Some(positive(id, "player_id")?),
+        };
         let rows = self
             .core
             .store
-            .tournaments(status, &name, limit)
+            .tournaments(status, &name, entrant, limit)
             .await
             .map_err(ServiceError::from)?;
         let mut tournaments = Vec::with_capacity(rows.len());

@@ -124,6 +124,7 @@ pub fn router(options: &WebOptions) -> Result<Router, hanniball_client::ConnectE
     };
     let router = Router::new()
         .route("/", get(home::home))
+        .route("/fragments/games", get(home::games_fragment))
         .route("/rules", get(rules::rules_page))
         .route("/tournaments/{id}", get(tournament::tournament_page))
         .route("/tournaments/{id}/trf", get(tournament::trf_download))

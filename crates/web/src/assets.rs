@@ -32,7 +32,7 @@ dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .8rem;fon
 .side{flex:1;min-width:16rem}.game>.now{flex:1 1 100%;display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:baseline}.game>.now p{margin:.2rem 0}.clock{font-variant-numeric:tabular-nums;font-size:1.4rem}\
 .running{font-weight:bold;color:#2d5a27}ol.turns{max-height:24rem;overflow:auto;font-family:monospace}\
 pre{background:#fff;padding:.5rem;overflow:auto}input[type=number]{width:5rem}[aria-current]{font-weight:bold;color:var(--fg)}\
-a:focus,button:focus,input:focus{outline:3px solid #a04d00}\
+a:focus,button:focus,input:focus{outline:3px solid #a04d00}header a:focus,header button:focus,header input:focus{outline-color:#fff}\
 .rules-board{max-width:26rem;margin:1rem 0}.rules-board svg{width:100%;height:auto}\
 .game>#board{flex:1 1 20rem;max-width:30rem}.game>#board svg{width:100%;max-width:none;height:auto}\
 svg.chart{width:100%;height:13rem;display:block}svg.results{width:100%;max-width:36rem;height:auto;display:block}svg.results text{font-size:12px}table.statistics{font-size:.85rem}table.statistics th{white-space:nowrap}table.statistics th,table.statistics td{padding:.3rem .25rem}svg.chart text{font-size:12px;fill:currentColor}svg text.coord{fill:currentColor}\
@@ -41,16 +41,17 @@ nav.pages{display:flex;gap:1rem}h1{overflow-wrap:anywhere}header [aria-current]{
 table.statistics{font-size:.75rem}table.statistics th,table.statistics td{padding:.25rem .1rem}table.statistics thead th{white-space:normal}\
 .game{gap:.8rem}.game>#board,.game>.side{flex:1 1 100%;max-width:none;min-width:0}.kind{display:block;font-size:.8em}}\
 @media (prefers-color-scheme:dark){:root{--bg:#121712;--line:#3a4438;--fg:#e3e7e1}td small{color:#a9b4a5}\
-pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}header a{color:#fff}[aria-current]{color:#fff}\
+pre{background:#1e251d;color:#e3e7e1}a{color:#8ab4f8}a:visited{color:#c58af9}header a,header a:visited{color:#fff}[aria-current]{color:#fff}\
 .running{color:#7fd36f}a:focus,button:focus,input:focus{outline-color:#ffb347}}\
-@media print,(min-width:40rem){.sheet h2{font-size:2rem}.sheet table{font-size:1.5rem}.sheet td,.sheet th{padding:.45rem .6rem}}\
+@media print,(min-width:40rem){.sheet h2{font-size:2rem}.sheet table{font-size:1.5rem}.sheet td,.sheet th{padding:.45rem .6rem}\
+.sheet table.fixed td:first-child,.sheet table.fixed th:first-child{width:4rem;min-width:4rem;max-width:4rem}.sheet table.fixed .name{left:4rem}}\
 table.fixed thead th{white-space:nowrap}\
 @media print{:root{--bg:#fff;--fg:#000}body{background:#fff;color:#000}header,.noprint{display:none}main{max-width:none;padding:0}\
 a{color:#000;text-decoration:none}.sheet{break-after:page;page-break-after:always}.sheet:last-child{break-after:auto;page-break-after:auto}\
 section{overflow:visible}}";
 
 /// Live updates on a game's page: each `update` event carries the new board, the turn played,
-/// the status line in each language and the clocks (and, once the game is over, the replay
+/// the status line and the board's title (the same words) in each language and the clocks (and, once the game is over, the replay
 /// links in each language: the page takes those of its `<html lang>`); the clocks
 /// tick in between, and the current-turn marker moves to the turn just played.
 pub(crate) const LIVE_SCRIPT: &str = r"
@@ -73,6 +74,7 @@ pub(crate) const LIVE_SCRIPT: &str = r"
     if (u.turn) last = u.turn.number;
     document.getElementById('board').innerHTML = u.board;
     document.getElementById('status').textContent = words(u.status);
+    var title = document.querySelector('#board svg > title'); if (title && u.title) title.textContent = words(u.title);
     if (u.turn) {
       var ol = document.getElementById('turns');
       ol.querySelectorAll('[aria-current]').forEach(function(el){ el.removeAttribute('aria-current'); });
@@ -118,6 +120,25 @@ pub(crate) const TOURNAMENT_SCRIPT: &str = r"
 })();
 ";
 
+/// The home page: every 5 s while it is in view, fetch the game tables again
+/// (`/fragments/games`) and swap them in when they changed, so that a game started or ended
+/// shows without a reload.
+pub(crate) const HOME_SCRIPT: &str = r"
+(function(){
+  var box = document.getElementById('games'), busy = false, last = box && box.innerHTML;
+  if (!box) return;
+  setInterval(function(){
+    if (busy || document.hidden) return;
+    busy = true;
+    fetch('/fragments/games', {headers: {'Accept': 'text/html'}})
+      .then(function(r){ return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function(html){ if (html !== last) { box.innerHTML = html; last = html; } })
+      .catch(function(){})
+      .finally(function(){ busy = false; });
+  }, 5000);
+})();
+";
+
 /// `GET /assets/{name}.js`: the pages' scripts, from the site itself (the Content-Security-Policy
 /// allows no inline script); what a page's script needs comes in its `data-*` attributes.
 pub(crate) async fn script(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
@@ -125,6 +146,7 @@ pub(crate) async fn script(axum::extract::Path(name): axum::extract::Path<String
         "live.js" => LIVE_SCRIPT,
         "keys.js" => KEYS_SCRIPT,
         "tournament.js" => TOURNAMENT_SCRIPT,
+        "home.js" => HOME_SCRIPT,
         _ => return crate::html::not_found().await,
     };
     (

@@ -31,27 +31,37 @@ pub(crate) fn score(state: Option<&pb::GameState>) -> &'static str {
     }
 }
 
-/// The board of `state` (after `last_turn`, drawn highlighted) as SVG; the position's text if it
-/// does not parse.
+/// The board of `state` (after `last_turn`, drawn highlighted) as SVG, named as the status line
+/// says (whose turn at the turn shown, or the result and how it came); the position's text if
+/// it does not parse.
 pub(crate) fn board(kind: &str, state: &pb::GameState, last_turn: Option<&str>) -> Markup {
+    let title = board_title(state);
     // The rules crate's SVG renderers: trusted HTML, built from a parsed position.
     match kind {
         "hanniball" => {
             if let Ok(position) =
                 hanniball_rules::hanniball::Position::from_notation(&state.position)
             {
-                return PreEscaped(hanniball_rules::hanniball::svg(&position, last_turn));
+                return PreEscaped(hanniball_rules::hanniball::svg_titled(
+                    &position, last_turn, &title,
+                ));
             }
         }
         "paper-football" => {
             if let Ok(position) = hanniball_rules::paper::Position::from_notation(&state.position) {
                 let steps = last_turn.map_or(0, |t| t.split_whitespace().count());
-                return PreEscaped(hanniball_rules::paper::svg(&position, steps));
+                return PreEscaped(hanniball_rules::paper::svg_titled(&position, steps, &title));
             }
         }
         _ => {}
     }
-    html! { pre.board { (state.position) } }
+    // Text, not a picture: the words go in its description (`aria-label` is not for a `pre`).
+    html! { pre.board title=(title) { (state.position) } }
+}
+
+/// The board picture's accessible name: the status line's words.
+pub(crate) fn board_title(state: &pb::GameState) -> String {
+    tr!("board-title", status = status_line(state))
 }
 
 /// Milliseconds since the Unix epoch (the server's clock, as the arbiter's `as_of_ms`).

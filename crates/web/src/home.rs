@@ -9,20 +9,23 @@ use maud::{Markup, html};
 
 use crate::app::Api;
 use crate::game::score;
-use crate::html::{api_error, page, player_link};
+use crate::html::{api_error, page_with, player_link};
 use crate::i18n::tr;
 use crate::tournament::tournament_status;
 
-pub(crate) async fn home(State(mut api): State<Api>) -> Response {
+/// The live and the finished games' tables, as the home page shows them and its script fetches
+/// them again (`/fragments/games`) to keep them current.
+async fn games(api: &mut Api) -> Result<Markup, tonic::Status> {
     let mut sections: Vec<Markup> = Vec::new();
-    for (title, status) in [
-        (tr!("home-live"), pb::GameStatus::Active),
-        (tr!("home-finished"), pb::GameStatus::Finished),
+    for (title, status, id) in [
+        (tr!("home-live"), pb::GameStatus::Active, "live-games"),
+        (
+            tr!("home-finished"),
+            pb::GameStatus::Finished,
+            "finished-games",
+        ),
     ] {
-        let games = match api.games(status).await {
-            Ok(games) => games,
-            Err(status) => return api_error(&status),
-        };
+        let games = api.games(status).await?;
         let names = api
             .names(
                 games
@@ -32,7 +35,7 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
             .await;
         let name = |id: i64| player_link(id, names.get(&id).map_or("", String::as_str));
         sections.push(html! {
-            section {
+            section id=(id) {
                 h2 { (title) }
                 @if games.is_empty() {
                     p { (tr!("none")) }
@@ -58,6 +61,28 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
                 }
             }
         });
+    }
+    Ok(html! { @for section in &sections { (section) } })
+}
+
+/// `GET /fragments/games`: the home page's game tables alone, for its script.
+pub(crate) async fn games_fragment(State(mut api): State<Api>) -> Response {
+    match games(&mut api).await {
+        Ok(markup) => (
+            [(axum::http::header::CACHE_CONTROL, "no-store")],
+            axum::response::Html(markup.into_string()),
+        )
+            .into_response(),
+        Err(status) => api_error(&status),
+    }
+}
+
+pub(crate) async fn home(State(mut api): State<Api>) -> Response {
+    let mut sections: Vec<Markup> = Vec::new();
+    match games(&mut api).await {
+        // The script swaps this part for a fresh one now and then (`/assets/home.js`).
+        Ok(markup) => sections.push(html! { div id="games" { (markup) } }),
+        Err(status) => return api_error(&status),
     }
     if let Some(scheduler) = api.scheduler.as_mut() {
         let tournaments = match scheduler
@@ -126,8 +151,9 @@ pub(crate) async fn home(State(mut api): State<Api>) -> Response {
             }
         });
     }
-    page(
+    page_with(
         &tr!("home-title"),
+        html! { script src="/assets/home.js" defer {} },
         html! { h1 { "HanniBall" } @for section in &sections { (section) } },
     )
     .into_response()

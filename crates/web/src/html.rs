@@ -42,7 +42,7 @@ pub(crate) fn page_with(title: &str, head: Markup, body: Markup) -> Html<String>
                             a href="/" { "HanniBall" } " · " a href="/rules" { (tr!("nav-rules")) }
                             " · " a href="/console" { (tr!("nav-organisers")) }
                         }
-                        (search_form(""))
+                        (search_form("", None))
                         nav.langs aria-label=(tr!("nav-language")) {
                             @for (i, other) in Lang::ALL.into_iter().enumerate() {
                                 @if i > 0 { " · " }
@@ -63,10 +63,13 @@ pub(crate) fn page_with(title: &str, head: Markup, body: Markup) -> Html<String>
     )
 }
 
-/// The search form every page carries in its header (`query`: the words searched for).
-pub(crate) fn search_form(query: &str) -> Markup {
+/// The search form every page carries in its header (`query`: the words searched for). A second
+/// one on a page names itself by its `heading` (an element's id): two search landmarks of the
+/// same name confuse who goes by landmarks.
+pub(crate) fn search_form(query: &str, heading: Option<&str>) -> Markup {
     html! {
-        form action="/search" method="get" role="search" class="search" {
+        form action="/search" method="get" role="search" class="search"
+            aria-label=[heading.is_none().then(|| tr!("search-label"))] aria-labelledby=[heading] {
             input type="search" name="q" value=(query) aria-label=(tr!("search-label"))
                 placeholder=(tr!("search-placeholder"));
             " "
@@ -195,7 +198,7 @@ mod tests {
             "{html}"
         );
         assert!(
-            search_form("\"><script>")
+            search_form("\"><script>", None)
                 .into_string()
                 .contains("value=\"&quot;&gt;&lt;script&gt;\"")
         );

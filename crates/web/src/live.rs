@@ -12,7 +12,9 @@ use hanniball_proto::scheduler::v1 as spb;
 use tokio_stream::StreamExt;
 
 use crate::app::{Api, Scheduler};
-use crate::game::{bad_game_id, board, clocks_at, now_ms, replay_nav, side_name, status_line};
+use crate::game::{
+    bad_game_id, board, board_title, clocks_at, now_ms, replay_nav, side_name, status_line,
+};
 use crate::html::{api_error, unavailable};
 use crate::i18n::{Lang, within};
 use crate::tournament::{bad_tournament_id, is_live, tournament_of};
@@ -105,6 +107,7 @@ fn update(id: i64, kind: &str, event: pb::GameEvent) -> Option<serde_json::Value
         "board": board(kind, &state, turn.as_ref().map(|t| t.turn.as_str())).into_string(),
         "replay": replay,
         "status": each(&|| status_line(&state)),
+        "title": each(&|| board_title(&state)),
         "turn": turn.map(|t| serde_json::json!({"number": t.number, "text": t.turn})),
         "clocks": clocks,
         "over": state.result.is_some(),

@@ -1,4 +1,5 @@
-//! `/players/{id}`: a player's ratings (charted), head-to-head records and recent games.
+//! `/players/{id}`: a player's ratings (charted), head-to-head records, tournaments and recent
+//! games.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -6,12 +7,14 @@ use axum::response::{IntoResponse, Response};
 use hanniball_proto::accounts::v1 as apb;
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::rating::v1 as rpb;
+use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
 use crate::app::Api;
 use crate::game::score;
 use crate::html::{api_error, error_page, page, player_link};
 use crate::i18n::tr;
+use crate::tournament::tournament_status;
 use crate::url::game_id;
 
 /// A rating history as an SVG line chart (oldest to newest, `(when, rating)` in unix ms), with
@@ -177,12 +180,85 @@ pub(crate) async fn player_page(State(mut api): State<Api>, Path(id): Path<Strin
         .map(|a| a.into_inner().games)
         .unwrap_or_default();
     let games = games_table(&api, id, &games).await;
+    let tournaments = tournaments_table(&mut api, id).await;
     let body = html! {
         h1 { (player.name) }
         @for section in &ladders_shown { (section) }
+        (tournaments)
         (games)
     };
     page(&player.name, body).into_response()
+}
+
+/// The tournaments a player entered (the newest 20): each linked, its status, the player's points
+/// and rank once it has started, and the player's card in it. Nothing without a scheduler.
+async fn tournaments_table(api: &mut Api, me: i64) -> Markup {
+    let Some(scheduler) = api.scheduler.as_mut() else {
+        return html! {};
+    };
+    let tournaments = match scheduler
+        .list_tournaments(spb::ListTournamentsRequest {
+            limit: 20,
+            player_id: me,
+            ..Default::default()
+        })
+        .await
+    {
+        Ok(answer) => answer.into_inner().tournaments,
+        Err(status) => {
+            tracing::warn!(code = ?status.code(), message = status.message(), "a player's tournaments");
+            Vec::new()
+        }
+    };
+    let mut rows = Vec::with_capacity(tournaments.len());
+    for t in &tournaments {
+        // Before a round is complete there are no standings (FAILED_PRECONDITION): no score yet.
+        let standing = if t.status == spb::TournamentStatus::Registration as i32 {
+            None
+        } else {
+            scheduler
+                .get_standings(spb::GetStandingsRequest {
+                    tournament_id: t.id,
+                    after_round: 0,
+                })
+                .await
+                .ok()
+                .and_then(|a| {
+                    a.into_inner()
+                        .standings
+                        .into_iter()
+                        .find(|s| s.player_id == me)
+                })
+        };
+        rows.push((t, standing));
+    }
+    html! {
+        section id="tournaments" {
+            h2 { (tr!("player-tournaments")) }
+            @if rows.is_empty() {
+                p { (tr!("none")) }
+            } @else {
+                table {
+                    thead { tr {
+                        th scope="col" { (tr!("col-tournament")) } th scope="col" { (tr!("col-status")) }
+                        th.num scope="col" { (tr!("col-points")) } th.num scope="col" { (tr!("col-rank-long")) }
+                        th scope="col" { (tr!("col-card")) }
+                    } }
+                    tbody {
+                        @for (t, standing) in &rows {
+                            tr {
+                                td { a href={ "/tournaments/" (t.id) } { (t.settings.as_ref().map_or("", |s| s.name.as_str())) } }
+                                td { (tournament_status(t.status)) }
+                                td.num { @if let Some(s) = standing { (crate::i18n::decimal(&s.points)) } }
+                                td.num { @if let Some(s) = standing { (s.rank) } }
+                                td { a href={ "/tournaments/" (t.id) "/players/" (me) } { (tr!("player-card")) } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A player's games: date, colour, opponent, result from the player's side, and what was played.

@@ -28,6 +28,8 @@ fn render() -> String {
         let parser = pulldown_cmark::Parser::new_ext(RULES, pulldown_cmark::Options::ENABLE_TABLES);
         let mut document = String::with_capacity(2 * RULES.len());
         pulldown_cmark::html::push_html(&mut document, with_anchors(parser).into_iter());
+        // A code block wider than a phone scrolls: the keyboard must reach it to scroll it.
+        let document = document.replace("<pre>", "<pre tabindex=\"0\">");
         let hanniball = hanniball_rules::hanniball::svg(
             &hanniball_rules::hanniball::Position::initial(
                 hanniball_rules::hanniball::Ruleset::default(),

@@ -36,8 +36,8 @@ pub(crate) async fn search_page(State(mut api): State<Api>, uri: axum::http::Uri
     }
     if query.is_empty() {
         let body = html! {
-            h1 { (tr!("search-title")) }
-            (search_form(query))
+            h1 id="search-heading" { (tr!("search-title")) }
+            (search_form(query, Some("search-heading")))
             p { (tr!("search-help")) }
         };
         return page(&tr!("search-title"), body).into_response();
@@ -83,8 +83,8 @@ pub(crate) async fn search_page(State(mut api): State<Api>, uri: axum::http::Uri
         .await;
     let name = |id: i64| player_link(id, names.get(&id).map_or("", String::as_str));
     let body = html! {
-        h1 { (tr!("search-title")) }
-        (search_form(query))
+        h1 id="search-heading" { (tr!("search-title")) }
+        (search_form(query, Some("search-heading")))
         section id="found-players" {
             h2 { (tr!("search-players")) }
             (list(players.iter().take(SHOWN).map(|p| player_link(p.id, &p.name))))
@@ -160,6 +160,7 @@ async fn tournaments(mut api: Api, query: &str, number: Option<i64>) -> Vec<spb:
             status: spb::TournamentStatus::Unspecified.into(),
             limit: SHOWN as u32,
             name_contains: query.to_owned(),
+            player_id: 0,
         })
         .await
     {

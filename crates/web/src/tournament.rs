@@ -211,6 +211,8 @@ pub(crate) async fn print_page(
     let name = &settings.name;
     let before = points_before(&tournament);
     let body = html! {
+        // On screen only: each printed sheet carries the name in its own heading.
+        h1.noprint { (tr!("print-title", name = name)) }
         p.noprint {
             a href={ "/tournaments/" (id) } { (tr!("print-back", name = name)) }
             " · " (tr!("print-note"))

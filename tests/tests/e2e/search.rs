@@ -170,6 +170,15 @@ async fn a_read_token_finds_players_and_tournaments_by_words_of_their_names() {
             .expect_err("too long");
         assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
         assert!(status.message().contains("name_contains"), "{status:?}");
+        let status = viewer
+            .list_tournaments(spb::ListTournamentsRequest {
+                player_id: -3,
+                ..Default::default()
+            })
+            .await
+            .expect_err("a negative player id");
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+        assert!(status.message().contains("player_id"), "{status:?}");
         let (mut nobody, _) = clients(&url, Bearer::none()).await;
         let status = search(&mut nobody, "ünal", 0).await.expect_err("no token");
         assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");

@@ -251,6 +251,14 @@ async fn pages_in_a_real_browser() {
     })
     .await;
     assert!(text(&client, "#status").await.contains("Game over"));
+    // The board's accessible name followed the status line there.
+    let named = js(
+        &client,
+        "return document.querySelector('#board svg > title').textContent;",
+    )
+    .await;
+    let status = text(&client, "#status").await;
+    assert_eq!(named.as_str(), Some(format!("Board: {status}").as_str()));
     let marker = client
         .execute("return window.hanniballMarker;", vec![])
         .await
@@ -443,7 +451,7 @@ impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
     }
 }
 
-async fn cdp(client: &Client, cmd: &'static str, params: serde_json::Value) {
+pub(crate) async fn cdp(client: &Client, cmd: &'static str, params: serde_json::Value) {
     client
         .issue_cmd(Cdp { cmd, params })
         .await

@@ -410,6 +410,8 @@ async fn storm(database: Option<&str>) {
         "AcceptDraw",
         "DeclineDraw",
         "AbortGame",
+        "AdjudicateGame",
+        "CorrectResult",
     ];
     for i in 0..requests {
         let (path, input, streaming) = &methods[i % methods.len()];

@@ -4,6 +4,7 @@
 mod common;
 
 mod admin_rotation;
+mod axe;
 mod bot_runner;
 mod browser;
 mod browser_languages;

@@ -345,8 +345,13 @@ async fn pages_show_games_live_and_offer_their_records() {
         .expect("a paper-football turn");
     let (code, page) = http_get(&web, &format!("/games/{}", paper.id));
     assert_eq!(code, 200, "{page}");
+    // The field named as the status line says; the ball one step up, at (4, 7).
     assert!(
-        page.contains("paper football field: 1 steps drawn, ball at (4, 7)"),
+        page.contains("role=\"img\"><title>Board: Black to move, turn 2</title>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("class=\"ball\" cx=\"156\" cy=\"188\""),
         "{page}"
     );
     assert_eq!(page.matches("class=\"segment\"").count(), 1);
@@ -468,7 +473,35 @@ async fn a_live_game_reloads_without_script_and_a_replay_shows_its_turn() {
     assert!(after_one.contains("Black to move, turn 2"), "{after_one}");
     let (_, start) = http_get(&web, &format!("/games/{game}?turn=0"));
     assert!(start.contains("White to move, turn 1"), "{start}");
+    // The board's accessible name says what the status line says: whose turn at the turn shown,
+    // or the result and how the game ended.
+    for (page, title) in [
+        (&end, "Board: Game over: 1-0 resignation"),
+        (&ru, "Доска: Партия окончена: 1-0 (сдача)"),
+        (&after_one, "Board: Black to move, turn 2"),
+        (&start, "Board: White to move, turn 1"),
+    ] {
+        let (status, named) = status_and_board_title(page);
+        assert_eq!(named, title, "{page}");
+        assert!(named.ends_with(&status), "{named} / {status}");
+    }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A game page's status line and its board's `<title>`.
+fn status_and_board_title(html: &str) -> (String, String) {
+    let between = |from: &str, to: &str| {
+        let start = html
+            .find(from)
+            .unwrap_or_else(|| panic!("{from} in {html}"))
+            + from.len();
+        let end = start + html[start..].find(to).expect("its end");
+        html[start..end].to_owned()
+    };
+    (
+        between("<p id=\"status\" aria-live=\"polite\">", "</p>"),
+        between("class=\"board\" role=\"img\"><title>", "</title>"),
+    )
 }
 
 /// The (name, points) rows of a tournament page's standings table.
@@ -662,6 +695,21 @@ async fn a_players_card_shows_each_round_the_rating_change_and_the_tiebreaks() {
             .expect("points");
         let last_score = rows.rsplit("<tr>").next().expect("last row");
         assert!(last_score.contains(&format!("<td>{total}</td>")), "{card}");
+        // The player's own page lists the tournament: linked, its status, the same points, and
+        // the way back to this card.
+        let (_, own) = http_get(&web, &format!("/players/{player}"));
+        let entered = own
+            .split("<section id=\"tournaments\">")
+            .nth(1)
+            .and_then(|s| s.split("</section>").next())
+            .unwrap_or_else(|| panic!("a tournaments section: {own}"));
+        for part in [
+            format!("<td><a href=\"/tournaments/{id}\">Card</a></td><td>running</td>"),
+            format!("<td class=\"num\">{total}</td>"),
+            format!("<a href=\"{path}\">card</a>"),
+        ] {
+            assert!(entered.contains(&part), "{part} in {entered}");
+        }
         // Rated games change the rating; two played games give a performance.
         if !rows.contains(">bye<") {
             assert!(card.contains("id=\"rating-change\""), "{card}");
@@ -738,7 +786,24 @@ async fn pages_load_their_scripts_from_the_site_and_the_policy_allows_no_other()
         )),
         "{live}"
     );
-    for script in ["live.js", "keys.js", "tournament.js"] {
+    // The home page keeps its game tables current: its script fetches them alone, uncached.
+    let (_, home) = http_get(&web, "/");
+    assert!(
+        home.contains("<script src=\"/assets/home.js\" defer></script>")
+            && home.contains("<div id=\"games\"><section id=\"live-games\">"),
+        "{home}"
+    );
+    let fragment = head_of(&web, "/fragments/games", "");
+    assert!(fragment.contains("cache-control: no-store"), "{fragment}");
+    let (code, games) = http_get(&web, "/fragments/games");
+    assert_eq!(code, 200, "{games}");
+    assert!(
+        games.starts_with("<section id=\"live-games\">")
+            && games.contains(&format!("href=\"/games/{}\"", game.id))
+            && !games.contains("<html"),
+        "{games}"
+    );
+    for script in ["live.js", "keys.js", "tournament.js", "home.js"] {
         let head = head_of(&web, &format!("/assets/{script}"), "");
         assert!(head.starts_with("http/1.1 200"), "{script}: {head}");
         assert!(head.contains("content-type: text/javascript"), "{head}");

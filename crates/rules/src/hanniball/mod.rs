@@ -19,7 +19,7 @@ pub use notation::INITIAL;
 pub use piece::{Kind, Piece, Ruleset, Step, Turn};
 pub use position::{DEFAULT_MAX_TURNS, Offences, Position};
 pub use square::{Square, SquareSet};
-pub use svg::svg;
+pub use svg::{svg, svg_titled};
 
 use crate::game::{
     Game, GameKind, GameOptions, GameResult, PartialTurn, SetupError, Side, TurnError,

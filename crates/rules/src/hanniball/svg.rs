@@ -32,13 +32,24 @@ fn squares_of(step: &str) -> Vec<Square> {
 /// (a penalty removal as a red cross). Text that is not a step is left out of the arrows.
 #[must_use]
 pub fn svg(position: &Position, last_turn: Option<&str>) -> String {
+    svg_titled(
+        position,
+        last_turn,
+        &format!("HanniBall board: {}", describe(position)),
+    )
+}
+
+/// [`svg`] with `title` as its accessible name (its first `<title>`), for a page that
+/// knows more than the position does: a resignation, the turn a replay shows.
+#[must_use]
+pub fn svg_titled(position: &Position, last_turn: Option<&str>, title: &str) -> String {
     let width = MARGIN * 2 + 9 * CELL;
     let height = MARGIN * 2 + i32::from(RANKS) * CELL;
     let mut out = String::with_capacity(16 * 1024);
     let _ = write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" class="board" role="img" aria-labelledby="board-title"><title id="board-title">HanniBall board: {}</title>"#,
-        describe(position)
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" class="board" role="img"><title>{}</title>"#,
+        crate::xml_text(title)
     );
     out.push_str(
         r##"<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#c0392b"/></marker></defs>"##,
@@ -201,6 +212,8 @@ mod tests {
         assert_eq!(picture.matches(r#"class="piece""#).count(), 22);
         assert_eq!(picture.matches(r#"class="ball""#).count(), 1);
         assert!(picture.contains("the ball on e8"));
+        let titled = svg_titled(&position, None, "Game over: 1-0 <resignation> & more");
+        assert!(titled.contains(r#"<title>Game over: 1-0 &lt;resignation&gt; &amp; more</title>"#));
         assert_eq!(picture.matches(r#"class="step""#).count(), 0);
     }
 

@@ -22,4 +22,4 @@ pub use field::{Direction, DirectionSet, DirectionSetIter, Point, UnknownDirecti
 pub use notation::{NotationError, PositionError, parse_turn, write_steps};
 pub use position::{Bounce, IllegalStep, IllegalTurn, Position, StepOutcome, StepRefusal};
 pub use seam::{PaperGame, RULESETS};
-pub use svg::svg;
+pub use svg::{svg, svg_titled};

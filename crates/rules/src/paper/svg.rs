@@ -20,14 +20,25 @@ fn at(point: Point) -> (i32, i32) {
 /// The position drawn as an SVG document; its last `last_turn` steps (the last turn's) in red.
 #[must_use]
 pub fn svg(position: &Position, last_turn: usize) -> String {
+    let title = format!(
+        "paper football field: {} steps drawn, ball at ({}, {})",
+        position.steps().len(),
+        position.ball().x(),
+        position.ball().y()
+    );
+    svg_titled(position, last_turn, &title)
+}
+
+/// [`svg`] with `title` as its accessible name (its first `<title>`), for a page that
+/// knows more than the position does: a resignation, the turn a replay shows.
+#[must_use]
+pub fn svg_titled(position: &Position, last_turn: usize, title: &str) -> String {
     let (width, height) = (MARGIN * 2 + 8 * STEP, MARGIN * 2 + 12 * STEP);
     let mut out = String::with_capacity(8 * 1024);
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" class="board" role="img" aria-label="paper football field: {} steps drawn, ball at ({}, {})"><rect width="{width}" height="{height}" fill="#fdfdf6"/>"##,
-        position.steps().len(),
-        position.ball().x(),
-        position.ball().y()
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" class="board" role="img"><title>{}</title><rect width="{width}" height="{height}" fill="#fdfdf6"/>"##,
+        crate::xml_text(title)
     );
     // The border (no segment may run along it) and the goals.
     let (x0, y0) = (MARGIN, MARGIN);
@@ -104,6 +115,7 @@ mod tests {
         let start = svg(&Position::initial(), 0);
         assert_eq!(start.matches(r#"class="segment""#).count(), 0);
         assert_eq!(start.matches(r#"class="ball""#).count(), 1);
+        assert!(start.contains(r#"<title>paper football field: 0 steps"#));
         // Two turns: two segments, the last turn's one highlighted.
         let mut position = Position::initial();
         for _ in 0..2 {

@@ -674,11 +674,13 @@ impl Store {
     }
 
     /// Tournaments, newest first, optionally with one status, and only those whose names hold
-    /// every word of `name` (case ignored, in any script: [`search`]; no words: any name).
+    /// every word of `name` (case ignored, in any script: [`search`]; no words: any name), and
+    /// (`entrant`) only those that player entered.
     pub async fn tournaments(
         &self,
         status: Option<TournamentStatus>,
         name: &search::Words,
+        entrant: Option<i64>,
         limit: u64,
     ) -> Result<Vec<TournamentRow>, StoreError> {
         reread(|| async move {
@@ -688,6 +690,17 @@ impl Store {
             }
             if !name.is_empty() {
                 query = query.filter(name.condition(Alias::new("search_key")));
+            }
+            if let Some(player) = entrant {
+                query = query.filter(
+                    tournaments::Column::Id.in_subquery(
+                        sea_orm::sea_query::Query::select()
+                            .column(tournament_players::Column::TournamentId)
+                            .from(tournament_players::Entity)
+                            .and_where(tournament_players::Column::PlayerId.eq(player))
+                            .to_owned(),
+                    ),
+                );
             }
             Ok(query.limit(limit).all(&self.conn).await?)
         })

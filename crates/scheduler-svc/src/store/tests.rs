@@ -341,7 +341,7 @@ async fn tournaments_are_found_by_words_of_their_names() {
             let store = store.clone();
             async move {
                 store
-                    .tournaments(status, &search::Words::new(query), 50)
+                    .tournaments(status, &search::Words::new(query), None, 50)
                     .await
                     .expect("search")
                     .into_iter()
@@ -377,7 +377,7 @@ async fn tournaments_are_found_by_words_of_their_names() {
         assert!(found("riverside", None).await.is_empty(), "{url}");
         let store = Store::connect(&url).await.expect("reopens");
         let names = store
-            .tournaments(None, &search::Words::new("riverside"), 50)
+            .tournaments(None, &search::Words::new("riverside"), None, 50)
             .await
             .expect("search");
         assert_eq!(names.len(), 1, "{url}: {names:?}");
@@ -394,6 +394,55 @@ async fn tournaments_are_found_by_words_of_their_names() {
             3,
             "{url}"
         );
+    }
+}
+
+#[tokio::test]
+async fn a_players_tournaments_are_those_it_entered_withdrawn_or_not() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let mut ids = Vec::new();
+        for _ in 0..3 {
+            ids.push(
+                store
+                    .create_tournament(&tournament(), None)
+                    .await
+                    .expect("create"),
+            );
+        }
+        let enter = |tournament_id: i64, player_id: i64, withdrawn_from: Option<i32>| EntrantRow {
+            tournament_id,
+            player_id,
+            start_rank: None,
+            rating: 1500,
+            joined_round: 1,
+            withdrawn_from,
+        };
+        for row in [
+            enter(ids[0], 7, None),
+            enter(ids[1], 8, None),
+            enter(ids[2], 7, Some(2)),
+            enter(ids[2], 8, None),
+        ] {
+            store.add_entrant(&row).await.expect("enter");
+        }
+        let of = |player: Option<i64>, limit: u64| {
+            let store = store.clone();
+            async move {
+                store
+                    .tournaments(None, &search::Words::default(), player, limit)
+                    .await
+                    .expect("list")
+                    .into_iter()
+                    .map(|t| t.id)
+                    .collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(of(Some(7), 50).await, [ids[2], ids[0]], "{url}");
+        assert_eq!(of(Some(8), 50).await, [ids[2], ids[1]], "{url}");
+        assert_eq!(of(Some(8), 1).await, [ids[2]], "{url}: the limit holds");
+        assert!(of(Some(9), 50).await.is_empty(), "{url}");
+        assert_eq!(of(None, 50).await.len(), 3, "{url}");
     }
 }
 

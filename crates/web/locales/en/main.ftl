@@ -84,6 +84,9 @@ col-points = Points
 col-rank = Rk
 col-rank-title = rank
 col-rank-long = Rank
+col-tournament = Tournament
+col-status = Status
+col-card = Card
 col-final-rank-title = final rank
 col-start-rank-title = starting rank
 col-number = No
@@ -224,6 +227,8 @@ stat-all = All
 
 game-title = Game { $id }
 game-heading = Game { $id }: { $white } – { $black }
+# The board picture's accessible name: the status line, as the page shows it.
+board-title = Board: { $status }
 game-over = Game over: { $summary }
 to-move = { $side ->
     [white] White
@@ -267,6 +272,8 @@ chart-history = rating history from { $from } to { $to }: from { $first } to { $
 ladder-word = Ladder
 head-to-head = Head to head (last { $count } rated games)
 recent-games = Recent games
+player-card = card
+player-tournaments = Tournaments entered
 game-won = won
 game-lost = lost
 game-drawn = drawn

@@ -86,6 +86,9 @@ col-points = Points
 col-rank = Pl.
 col-rank-title = place
 col-rank-long = Place
+col-tournament = Tournoi
+col-status = État
+col-card = Fiche
 col-final-rank-title = place finale
 col-start-rank-title = numéro de départ
 col-number = N°
@@ -231,6 +234,8 @@ stat-all = Total
 
 game-title = Partie { $id }
 game-heading = Partie { $id } : { $white } – { $black }
+# The board picture's accessible name: the status line, as the page shows it.
+board-title = Plateau : { $status }
 game-over = Partie terminée : { $summary }
 to-move = { $side ->
     [white] Aux blancs
@@ -277,6 +282,8 @@ head-to-head = Face-à-face ({ $count ->
    *[other] { $count } dernières parties classées
 })
 recent-games = Parties récentes
+player-card = fiche
+player-tournaments = Tournois joués
 game-won = gagnée
 game-lost = perdue
 game-drawn = nulle

@@ -87,6 +87,9 @@ col-points = Очки
 col-rank = М
 col-rank-title = место
 col-rank-long = Место
+col-tournament = Турнир
+col-status = Статус
+col-card = Карточка
 col-final-rank-title = итоговое место
 col-start-rank-title = стартовый номер
 col-number = №
@@ -229,6 +232,8 @@ stat-all = Всего
 
 game-title = Партия { $id }
 game-heading = Партия { $id }: { $white } – { $black }
+# The board picture's accessible name: the status line, as the page shows it.
+board-title = Доска: { $status }
 game-over = Партия окончена: { $summary }
 to-move = { $side ->
     [white] Ходят белые
@@ -276,6 +281,8 @@ head-to-head = Личные встречи ({ $count ->
    *[other] последние { $count } рейтинговых партий
 })
 recent-games = Последние партии
+player-card = карточка
+player-tournaments = Турниры
 game-won = победа
 game-lost = поражение
 game-drawn = ничья

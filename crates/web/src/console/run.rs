@@ -214,8 +214,9 @@ fn round_boards(visitor: &Visitor, t: &spb::Tournament, done: Option<&Outcome>) 
                                 input type="hidden" name="board" value=(b.number);
                                 @for (value, short) in RESULTS {
                                     @let words = result_title(value);
+                                    // The name starts with the visible text, as speech input says it.
                                     button.result type="submit" name="result" value=(value) title=(words)
-                                        aria-label={ (tr!("run-board", board = b.number)) ": " (words) } { (short) }
+                                        aria-label={ (short) " — " (tr!("run-board", board = b.number)) ": " (words) } { (short) }
                                 }
                             }
                         } @else {

@@ -38,6 +38,7 @@ a:focus,button:focus,input:focus{outline:3px solid #a04d00}header a:focus,header
 svg.chart{width:100%;height:13rem;display:block}svg.results{width:100%;max-width:36rem;height:auto;display:block}svg.results text{font-size:12px}table.statistics{font-size:.85rem}table.statistics th{white-space:nowrap}table.statistics th,table.statistics td{padding:.3rem .25rem}svg.chart text{font-size:12px;fill:currentColor}svg text.coord{fill:currentColor}\
 nav.pages{display:flex;gap:1rem}h1{overflow-wrap:anywhere}header [aria-current]{color:#fff;text-decoration:underline}\
 @media (max-width:40rem){main{padding:.5rem}table.fixed .name{max-width:8.5rem}th,td{padding:.25rem .3rem}h1{font-size:1.4rem}\
+table.standings .rating,table.card .wide{display:none}table.standings,table.card{font-size:.9rem}:is(table.standings,table.card) :is(th,td){padding:.25rem .2rem}:is(table.standings,table.card) .name{max-width:7.5rem}\
 table.statistics{font-size:.75rem}table.statistics th,table.statistics td{padding:.25rem .1rem}table.statistics thead th{white-space:normal}\
 .game{gap:.8rem}.game>#board,.game>.side{flex:1 1 100%;max-width:none;min-width:0}.kind{display:block;font-size:.8em}}\
 @media (prefers-color-scheme:dark){:root{--bg:#121712;--line:#3a4438;--fg:#e3e7e1}td small{color:#a9b4a5}\

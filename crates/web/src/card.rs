@@ -184,13 +184,14 @@ pub(crate) async fn card_page(
         }
         section {
             h2 { (tr!("card-rounds")) }
-            // The round and the opponent first: on a phone they stay in view as the rest scrolls.
+            // The round and the opponent first; on a phone the board and the opponent's rating
+            // (the opponent's own card has it) give way, so that the rest fits.
             table.fixed.card {
                 thead { tr {
                     th scope="col" { abbr title=(tr!("stat-round-title")) { (tr!("stat-round")) } }
                     th.name scope="col" { (tr!("col-opponent")) }
-                    th scope="col" { (tr!("col-board")) } th scope="col" { (tr!("col-colour")) }
-                    th scope="col" { (tr!("col-rating")) } th scope="col" { (tr!("col-result")) }
+                    th.wide scope="col" { (tr!("col-board")) } th scope="col" { (tr!("col-colour")) }
+                    th.wide scope="col" { (tr!("col-rating")) } th scope="col" { (tr!("col-result")) }
                     th scope="col" { (tr!("col-score")) }
                     @if settings.rated { th scope="col" { (tr!("col-rating-change")) } }
                 } }
@@ -210,9 +211,9 @@ pub(crate) async fn card_page(
                                     }
                                 }
                             }
-                            td { @if game { (b.number) } }
+                            td.wide { @if game { (b.number) } }
                             td { @if game { @if white { (tr!("white")) } @else { (tr!("black")) } } }
-                            td { @if game { (entrants.get(&opponent).map_or(0, |o| o.rating)) } }
+                            td.wide { @if game { (entrants.get(&opponent).map_or(0, |o| o.rating)) } }
                             td {
                                 @if game && b.game_id > 0 && !sign.is_empty() {
                                     a href={ "/games/" (b.game_id) } { (sign) }

@@ -334,7 +334,7 @@ fn standings_table(tournament: i64, standings: &spb::GetStandingsResponse) -> Ma
             thead { tr {
                 th scope="col" { abbr title=(tr!("col-rank-title")) { (tr!("col-rank")) } }
                 th.name scope="col" { (tr!("col-player")) }
-                th scope="col" { (tr!("col-rating")) }
+                th.rating scope="col" { (tr!("col-rating")) }
                 th scope="col" { (tr!("col-points")) }
                 @for tiebreak in &standings.tiebreak_names {
                     @match tiebreak_meaning(tiebreak) {
@@ -348,7 +348,7 @@ fn standings_table(tournament: i64, standings: &spb::GetStandingsResponse) -> Ma
                     tr {
                         td { (row.rank) }
                         td.name { (card_link(tournament, row.player_id, &row.name)) }
-                        td { (row.rating) }
+                        td.rating { (row.rating) }
                         td { (decimal(&row.points)) }
                         @for value in &row.tiebreaks { td { (decimal(value)) } }
                     }

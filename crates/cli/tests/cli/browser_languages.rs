@@ -14,6 +14,21 @@ use crate::common::{ServedGame, data_dir};
 
 use fantoccini::{Client, Locator};
 
+/// The table `css` selects fits its section whole: no column cut off or behind a sideways
+/// scroll.
+async fn fits_whole(client: &Client, css: &str, what: &str) {
+    let widths = js(
+        client,
+        &format!(
+            "var s = document.querySelector({css:?}).closest('section'); \
+             return [s.scrollWidth, s.clientWidth];"
+        ),
+    )
+    .await;
+    let (scroll, width) = (widths[0].as_f64(), widths[1].as_f64());
+    assert!(scroll <= width, "{what}: {scroll:?} wide in {width:?}");
+}
+
 /// The numbers of the cells `css` selects, as a reader compares them: decimal commas read as
 /// points, words and colour letters left out (`5w1` and `5б1` are both `51`).
 async fn numbers(client: &Client, css: &str) -> Vec<String> {
@@ -183,6 +198,9 @@ async fn each_language_shows_the_same_numbers_and_fits_the_screen() {
             screenshot(&client, &format!("lang-{lang}-{size}-tournament")).await;
             let wrong = overflow(&client).await;
             assert!(wrong.is_empty(), "{lang} tournament at {width} px: {wrong}");
+            // The standings fit whole (the crosstable, a round per column, may scroll).
+            let what = format!("{lang} standings at {width} px");
+            fits_whole(&client, "#standings table.standings", &what).await;
             client
                 .goto(&format!("{base}{card}"))
                 .await
@@ -194,6 +212,7 @@ async fn each_language_shows_the_same_numbers_and_fits_the_screen() {
             screenshot(&client, &format!("lang-{lang}-{size}-card")).await;
             let wrong = overflow(&client).await;
             assert!(wrong.is_empty(), "{lang} card at {width} px: {wrong}");
+            fits_whole(&client, "table.card", &format!("{lang} card at {width} px")).await;
             client
                 .goto(&format!("{tournament}/statistics"))
                 .await

@@ -29,9 +29,17 @@ pub fn tiebreak_options(t: &TournamentRow) -> Options {
         rules: t
             .tiebreak_rules
             .parse()
-            .unwrap_or_else(|_| crate::service::rules_created_at(t.created_at_ms)),
+            .unwrap_or_else(|_| rules_created_at(t.created_at_ms)),
         unrated: t.tiebreak_unrated.parse().unwrap_or_default(),
     }
+}
+
+/// The C.07 text in force for a tournament created at `ms` (milliseconds since 1970).
+pub(crate) fn rules_created_at(ms: i64) -> hanniball_pairing::tiebreak::Rules {
+    let days = u64::try_from(ms.max(0) / 86_400_000).expect("not negative");
+    hanniball_pairing::tiebreak::Rules::for_start(hanniball_pairing::tiebreak::date_from_unix_days(
+        days,
+    ))
 }
 
 /// A tournament's rows, loaded together.

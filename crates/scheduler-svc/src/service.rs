@@ -556,7 +556,7 @@ fn settings_row(s: &pb::TournamentSettings) -> Result<TournamentRow, Status> {
     };
     let created_at_ms = now_ms();
     let tiebreak_rules = if s.tiebreak_rules.trim().is_empty() {
-        rules_created_at(created_at_ms)
+        model::rules_created_at(created_at_ms)
     } else {
         s.tiebreak_rules
             .parse::<Rules>()
@@ -1879,12 +1879,6 @@ fn created(loaded: &Loaded, owner: Option<PlayerId>) -> pb::Tournament {
     let mut sent = tournament(loaded, true);
     sent.organiser_ids = owner.map(|me| me.0).into_iter().collect();
     sent
-}
-
-/// The C.07 text in force for a tournament created at `ms` (milliseconds since 1970).
-pub(crate) fn rules_created_at(ms: i64) -> Rules {
-    let days = u64::try_from(ms.max(0) / 86_400_000).expect("not negative");
-    Rules::for_start(hanniball_pairing::tiebreak::date_from_unix_days(days))
 }
 
 #[cfg(test)]

@@ -30,7 +30,6 @@ const LONG_FILES: &[&str] = &[
 const KNOWN_CYCLES: &[&str] = &[
     "hanniball-pairing: dutch, dutch::brackets",
     "hanniball-pairing: trf, trf::encoding, trf::write",
-    "hanniball-scheduler-svc: core, import, model, service",
     "hanniball-web: app, assets, card, console, console::account, console::import, \
      console::run, game, home, html, i18n, ladder, live, player, record, rules, search, session, \
      statistics, tournament",

@@ -26,7 +26,7 @@ main{max-width:60rem;margin:0 auto;padding:1rem}section{overflow-x:auto}table{bo
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid var(--line)}\
 table.fixed td:first-child,table.fixed th:first-child{position:sticky;left:0;width:2.4rem;min-width:2.4rem;max-width:2.4rem;box-sizing:border-box;background:var(--bg)}\
 table.fixed .name{position:sticky;left:2.4rem;background:var(--bg);box-shadow:2px 0 0 var(--line);overflow-wrap:anywhere;min-width:6rem}\
-td a[href*=\"/players/\"]{overflow-wrap:anywhere}.cross td,.res,.pairings td:nth-child(3){white-space:nowrap}.num{text-align:right}td small{color:#4f5b4c;font-size:.85em}\
+td a[href*=\"/players/\"]{overflow-wrap:anywhere}table.games td a[href*=\"/players/\"]{overflow-wrap:break-word}table.games .narrow{display:none}.cross td,.res,.pairings td:nth-child(3){white-space:nowrap}.num{text-align:right}td small{color:#4f5b4c;font-size:.85em}\
 dl.legend{display:grid;grid-template-columns:max-content 1fr;gap:.2rem .8rem;font-size:.9rem}dl.legend dt{font-weight:bold}dl.legend dd{margin:0}\
 .game{display:flex;flex-wrap:wrap;gap:1.5rem}.board{width:100%;max-width:26rem;height:auto}\
 .side{flex:1;min-width:16rem}.game>.now{flex:1 1 100%;display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:baseline}.game>.now p{margin:.2rem 0}.clock{font-variant-numeric:tabular-nums;font-size:1.4rem}\
@@ -38,7 +38,7 @@ a:focus,button:focus,input:focus{outline:3px solid #a04d00}header a:focus,header
 svg.chart{width:100%;height:13rem;display:block}svg.results{width:100%;max-width:36rem;height:auto;display:block}svg.results text{font-size:12px}table.statistics{font-size:.85rem}table.statistics th{white-space:nowrap}table.statistics th,table.statistics td{padding:.3rem .25rem}svg.chart text{font-size:12px;fill:currentColor}svg text.coord{fill:currentColor}\
 nav.pages{display:flex;gap:1rem}h1{overflow-wrap:anywhere}header [aria-current]{color:#fff;text-decoration:underline}\
 @media (max-width:40rem){main{padding:.5rem}table.fixed .name{max-width:8.5rem}th,td{padding:.25rem .3rem}h1{font-size:1.4rem}\
-table.standings .rating,table.card .wide{display:none}table.standings,table.card{font-size:.9rem}:is(table.standings,table.card) :is(th,td){padding:.25rem .2rem}:is(table.standings,table.card) .name{max-width:7.5rem}\
+table.standings .rating,table.card .wide,table.games .wide{display:none}table.games .narrow{display:inline}table.standings,table.card,table.games{font-size:.9rem}:is(table.standings,table.card,table.games) :is(th,td){padding:.25rem .2rem}:is(table.standings,table.card) .name{max-width:7.5rem}\
 table.statistics{font-size:.75rem}table.statistics th,table.statistics td{padding:.25rem .1rem}table.statistics thead th{white-space:normal}\
 .game{gap:.8rem}.game>#board,.game>.side{flex:1 1 100%;max-width:none;min-width:0}.kind{display:block;font-size:.8em}}\
 @media (prefers-color-scheme:dark){:root{--bg:#121712;--line:#3a4438;--fg:#e3e7e1}td small{color:#a9b4a5}\

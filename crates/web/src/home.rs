@@ -40,18 +40,27 @@ async fn games(api: &mut Api) -> Result<Markup, tonic::Status> {
                 @if games.is_empty() {
                     p { (tr!("none")) }
                 } @else {
-                    table {
+                    table.games {
                         thead { tr {
-                            th scope="col" { (tr!("col-game")) } th scope="col" { (tr!("col-white")) }
-                            th scope="col" { (tr!("col-black")) } th scope="col" { (tr!("col-turns")) }
+                            // On a phone the two players share a column, one per line, so
+                            // that names break at their dots and hyphens, never mid-word.
+                            th scope="col" { (tr!("col-game")) }
+                            th scope="col" {
+                                span.wide { (tr!("col-white")) }
+                                span.narrow { (tr!("col-white")) " – " (tr!("col-black")) }
+                            }
+                            th.wide scope="col" { (tr!("col-black")) } th scope="col" { (tr!("col-turns")) }
                             th scope="col" { (tr!("col-result")) }
                         } }
                         tbody {
                             @for game in &games {
                                 tr {
                                     td { a href={ "/games/" (game.id) } { (game.id) } " " span.kind { (game.kind) } }
-                                    td { (name(game.white_player_id)) }
-                                    td { (name(game.black_player_id)) }
+                                    td {
+                                        (name(game.white_player_id))
+                                        span.narrow { br; (name(game.black_player_id)) }
+                                    }
+                                    td.wide { (name(game.black_player_id)) }
                                     td.num { (game.state.as_ref().map_or(0, |s| s.next_turn_number.saturating_sub(1))) }
                                     td.res { (score(game.state.as_ref())) }
                                 }

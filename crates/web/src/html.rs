@@ -10,7 +10,18 @@ use crate::i18n::{Lang, tr};
 /// A player's name linking to their page (the name alone for an unknown id).
 pub(crate) fn player_link(id: i64, name: &str) -> Markup {
     html! {
-        @if id > 0 { a href={ "/players/" (id) } { (name) } } @else { (name) }
+        @if id > 0 { a href={ "/players/" (id) } { (breakable(name)) } } @else { (breakable(name)) }
+    }
+}
+
+/// A name that a narrow column may break after its dots, underscores and hyphens
+/// (`Fernando.Alvarez.de.la.Cruz`) rather than in the middle of a word.
+pub(crate) fn breakable(name: &str) -> Markup {
+    html! {
+        @for (i, part) in name.split_inclusive(['.', '_', '-']).enumerate() {
+            @if i > 0 { wbr; }
+            (part)
+        }
     }
 }
 

@@ -274,7 +274,9 @@ fn complete_rounds(tournament: &spb::Tournament) -> u32 {
 /// A player's name in a tournament, linking to their card for it.
 pub(crate) fn card_link(tournament: i64, id: i64, name: &str) -> Markup {
     html! {
-        @if id > 0 { a href={ "/tournaments/" (tournament) "/players/" (id) } { (name) } } @else { (name) }
+        @if id > 0 {
+            a href={ "/tournaments/" (tournament) "/players/" (id) } { (crate::html::breakable(name)) }
+        } @else { (crate::html::breakable(name)) }
     }
 }
 

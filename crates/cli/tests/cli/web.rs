@@ -33,8 +33,11 @@ async fn pages_show_games_live_and_offer_their_records() {
     );
     assert!(
         home.contains(&format!(
-            "<td><a href=\"/players/{}\">white</a></td><td><a href=\"/players/{}\">black</a></td>",
-            game.white_player_id, game.black_player_id
+            "<td><a href=\"/players/{w}\">white</a><span class=\"narrow\"><br>\
+             <a href=\"/players/{b}\">black</a></span></td>\
+             <td class=\"wide\"><a href=\"/players/{b}\">black</a></td>",
+            w = game.white_player_id,
+            b = game.black_player_id
         )),
         "players are linked: {home}"
     );

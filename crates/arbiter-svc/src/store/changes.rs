@@ -15,8 +15,8 @@ use super::entities::games;
 pub struct Write {
     pub game_id: GameId,
     pub expected_turns: u32,
-    /// The row's version the writer's copy was made from (see [`Store::load_game_versioned`](super::Store::load_game_versioned));
-    /// `None`: not checked (a single writer).
+    /// The row's version the writer's copy was made from (see
+    /// [`super::Store::load_game_versioned`]); `None`: not checked (a single writer).
     pub expected_version: Option<i64>,
     pub record: Option<hanniball_arbiter::TurnRecord>,
     /// Whether the change touches the game row beyond what its turn record tells: no turn, a
@@ -81,7 +81,7 @@ pub enum Change {
     Write(Write),
 }
 
-/// The id that [`Store::commit_changes`](super::Store::commit_changes) gave a [`Change::Create`], from its result.
+/// The id that [`super::Store::commit_changes`] gave a [`Change::Create`], from its result.
 pub fn created_id(result: Result<Option<GameId>, StoreError>) -> Result<GameId, StoreError> {
     result?.ok_or_else(|| StoreError::Database("the commit gave no id for a new game".to_owned()))
 }

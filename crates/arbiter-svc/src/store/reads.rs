@@ -50,7 +50,7 @@ impl Store {
         .await
     }
 
-    /// A game with its whole turn log, ready for [`Match::restore`](hanniball_arbiter::Match::restore).
+    /// A game with its whole turn log, ready for [`hanniball_arbiter::Match::restore`].
     pub async fn load_game(&self, id: GameId) -> Result<Option<Stored>, StoreError> {
         Ok(self
             .load_game_versioned(id)

@@ -18,7 +18,6 @@ const LONG_FILES: &[&str] = &[
     "crates/pairing/src/dutch.rs",
     "crates/pairing/src/tiebreak.rs",
     "crates/pairing/src/trf.rs",
-    "crates/rating-svc/src/store/mod.rs",
     "crates/scheduler-svc/src/service.rs",
     "crates/scheduler-svc/src/store/mod.rs",
 ];

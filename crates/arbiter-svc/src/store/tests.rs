@@ -6,7 +6,8 @@ use hanniball_rules::GameOptions;
 use hanniball_db::testing;
 
 use super::*;
-use hanniball_arbiter::Setup;
+use hanniball_arbiter::{Clocks, FinalResult, GameId, PlayerId, Setup, Status, Stored, Timestamp};
+use hanniball_rules::Side;
 
 fn setup(white: PlayerId, black: PlayerId) -> Setup {
     Setup {

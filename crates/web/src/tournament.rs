@@ -95,7 +95,13 @@ pub(crate) async fn tournament_page(
         (corrections(&tournament))
         @for round in rounds(&tournament).iter().rev() {
             section id={ "round-" (round) } {
-                h2 { (tr!("round-heading", round = *round)) }
+                h2 {
+                    (tr!("round-heading", round = *round))
+                    // The round's date, when the organiser gave one (TRF 132).
+                    @if let Some(date) = round_date(&tournament, *round) {
+                        " · " time datetime=(date) { (iso_date(date)) }
+                    }
+                }
                 (round_table(&tournament, *round, &before))
             }
         }
@@ -278,6 +284,13 @@ pub(crate) fn card_link(tournament: i64, id: i64, name: &str) -> Markup {
             a href={ "/tournaments/" (tournament) "/players/" (id) } { (crate::html::breakable(name)) }
         } @else { (crate::html::breakable(name)) }
     }
+}
+
+/// The date the details give round `round` (1-based), if any.
+fn round_date(tournament: &spb::Tournament, round: u32) -> Option<&str> {
+    let details = tournament.settings.as_ref()?.details.as_ref()?;
+    let date = details.round_dates.get(round.checked_sub(1)? as usize)?;
+    (!date.is_empty()).then_some(date.as_str())
 }
 
 /// The rounds with boards, in order.

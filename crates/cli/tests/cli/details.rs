@@ -223,6 +223,13 @@ fn details_are_set_shown_escaped_and_carried_by_the_trf() {
     as_admin(&["tournament", "start", &id]);
     as_admin(&["tournament", "result", &id, "1", "1", "1-0"]);
     as_admin(&["tournament", "result", &id, "1", "2", "1/2-1/2"]);
+    // Each paired round's heading carries its date.
+    let (_, round_one) = crate::common::http_get(&web, &format!("/tournaments/{id}"));
+    assert!(
+        round_one
+            .contains("Round 1 · <time datetime=\"2026-03-01\">1\u{a0}March\u{a0}2026</time></h2>"),
+        "{round_one}"
+    );
     let trf = as_admin(&["tournament", "export", &id]);
     let lines = header(&trf);
     let dates = format!("{:<91}26/03/01  26/03/02  26/03/03", "132");

@@ -76,6 +76,38 @@ async fn until(s: &mut Sched, id: i64, done: impl Fn(&spb::Tournament) -> bool) 
     );
 }
 
+/// A Swiss of `rounds` rounds, paired when the organiser says, with `players` entered; its id.
+async fn manual_swiss(
+    admin: &mut Sched,
+    name: &str,
+    rounds: u32,
+    players: Vec<spb::PlayerEntry>,
+) -> i64 {
+    let tid = admin
+        .create_tournament(spb::CreateTournamentRequest {
+            settings: Some(spb::TournamentSettings {
+                name: name.to_owned(),
+                rounds,
+                manual_pairing: true,
+                ..Default::default()
+            }),
+        })
+        .await
+        .expect("create")
+        .into_inner()
+        .tournament
+        .expect("tournament")
+        .id;
+    admin
+        .add_players(spb::AddPlayersRequest {
+            tournament_id: tid,
+            players,
+        })
+        .await
+        .expect("players");
+    tid
+}
+
 /// Each side of a board's game makes one turn; their clients.
 async fn both_move(url: &str, tokens: &BTreeMap<i64, String>, board: &spb::Board) -> (Arb, Arb) {
     let (_, mut white) = clients(url, &tokens[&board.white_player_id]).await;
@@ -870,34 +902,14 @@ async fn a_batch_with_a_game_just_over_ends_no_other_game() {
                 let (id, token) = register(&url, &format!("race-{attempt}-{i}")).await;
                 tokens.insert(id, token);
             }
-            let tid = admin
-                .create_tournament(spb::CreateTournamentRequest {
-                    settings: Some(spb::TournamentSettings {
-                        name: format!("Race {attempt}"),
-                        rounds: 1,
-                        manual_pairing: true,
-                        ..Default::default()
-                    }),
+            let entries = tokens
+                .keys()
+                .map(|id| spb::PlayerEntry {
+                    player_id: *id,
+                    rating: 1_500,
                 })
-                .await
-                .expect("create")
-                .into_inner()
-                .tournament
-                .expect("tournament")
-                .id;
-            admin
-                .add_players(spb::AddPlayersRequest {
-                    tournament_id: tid,
-                    players: tokens
-                        .keys()
-                        .map(|id| spb::PlayerEntry {
-                            player_id: *id,
-                            rating: 1_500,
-                        })
-                        .collect(),
-                })
-                .await
-                .expect("players");
+                .collect();
+            let tid = manual_swiss(&mut admin, &format!("Race {attempt}"), 1, entries).await;
             admin
                 .start_tournament(spb::StartTournamentRequest { tournament_id: tid })
                 .await
@@ -961,28 +973,7 @@ async fn ping_answers_while_a_large_round_is_paired() {
             rating: 2_000 - i,
         });
     }
-    let tid = admin
-        .create_tournament(spb::CreateTournamentRequest {
-            settings: Some(spb::TournamentSettings {
-                name: "Big".to_owned(),
-                rounds: 3,
-                manual_pairing: true,
-                ..Default::default()
-            }),
-        })
-        .await
-        .expect("create")
-        .into_inner()
-        .tournament
-        .expect("tournament")
-        .id;
-    admin
-        .add_players(spb::AddPlayersRequest {
-            tournament_id: tid,
-            players: entries,
-        })
-        .await
-        .expect("players");
+    let tid = manual_swiss(&mut admin, "Big", 3, entries).await;
     admin
         .start_tournament(spb::StartTournamentRequest { tournament_id: tid })
         .await

@@ -12,7 +12,7 @@ use hanniball_proto::rating::v1 as rpb;
 use hanniball_proto::scheduler::v1 as spb;
 use maud::html;
 
-use crate::app::Api;
+use crate::api::Api;
 use crate::html::{error_page, page, player_link, points, points_count};
 use crate::i18n::{decimal, tr};
 use crate::tournament::{bad_tournament_id, card_link, read, tiebreak_meaning};

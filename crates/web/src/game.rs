@@ -7,7 +7,7 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, PreEscaped, html};
 
-use crate::app::Api;
+use crate::api::Api;
 use crate::html::{api_error, error_page, page_with, player_link};
 use crate::i18n::tr;
 use crate::tournament::tournament_of;

@@ -220,7 +220,7 @@ pub(crate) fn from_accept_language(value: &str) -> Option<Lang> {
 
 /// The language a request asks for: its `lang` cookie, else `Accept-Language`, else English.
 pub(crate) fn chosen(headers: &HeaderMap) -> Lang {
-    crate::session::cookie(headers, COOKIE)
+    crate::session::cookies::cookie(headers, COOKIE)
         .and_then(|c| Lang::from_code(&c))
         .or_else(|| {
             headers

@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use hanniball_proto::rating::v1 as rpb;
 use maud::html;
 
-use crate::app::Api;
+use crate::api::Api;
 use crate::html::{api_error, page, player_link, unavailable};
 use crate::i18n::tr;
 use crate::url::{query_encode, query_value, query_values};

@@ -19,14 +19,16 @@
 //! What this crate does NOT do: no SQL, no rules of its own (it draws positions with the rules
 //! crate's renderer), no process set-up.
 //!
-//! Code map: `app` (router, shared state, serving, ETags); a module per page family (`home`,
-//! `game` and `record`, `tournament`, `card`, `statistics`, `player`, `ladder`, `rules`,
-//! `search`); `console` (sign-in, account, the organiser's console); `session` (cookies, CSRF,
-//! failed sign-ins, forms that act once); `html` (layout, error pages); `i18n` (languages, the
-//! switch, dates and numbers); `url` (ids in paths, query strings); `assets` (style sheet, icon,
-//! scripts); `live` (the fan-out of watched games, the poller of watched tournaments, their event
-//! streams).
+//! Code map: `api` (where the API is, its clients, the state every handler shares); `app`
+//! (router, serving, ETags); a module per page family (`home`, `game` and `record`,
+//! `tournament`, `card`, `statistics`, `player`, `ladder`, `rules`, `search`); `console`
+//! (sign-in, account, the organiser's console); `session` (cookies, CSRF, failed sign-ins, forms
+//! that act once); `html` (layout, style sheet, error pages); `i18n` (languages, the switch,
+//! dates and numbers); `url` (ids in paths, query strings); `assets` (icon, scripts); `live` (the
+//! fan-out of watched games, the poller of watched tournaments, their event streams). Imports
+//! run one way: `app` on the pages, the pages on the shared modules; nothing on `app`.
 
+mod api;
 mod app;
 mod assets;
 mod card;
@@ -46,6 +48,7 @@ mod statistics;
 mod tournament;
 mod url;
 
-pub use app::{WebOptions, router, serve};
+pub use api::WebOptions;
+pub use app::{router, serve};
 pub use record::record;
 pub use url::query_encode;

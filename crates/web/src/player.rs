@@ -10,7 +10,7 @@ use hanniball_proto::rating::v1 as rpb;
 use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
-use crate::app::Api;
+use crate::api::Api;
 use crate::game::score;
 use crate::html::{api_error, error_page, page, player_link};
 use crate::i18n::tr;

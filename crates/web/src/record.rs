@@ -6,7 +6,7 @@ use axum::response::{IntoResponse, Response};
 use hanniball_proto::arbiter::v1 as pb;
 use hanniball_rules::record::GameRecord;
 
-use crate::app::Api;
+use crate::api::Api;
 use crate::game::{bad_game_id, score};
 use crate::html::api_error;
 use crate::url::game_id;

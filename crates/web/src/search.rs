@@ -11,7 +11,7 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
-use crate::app::Api;
+use crate::api::Api;
 use crate::game::score;
 use crate::html::{error_page, page, player_link, search_form};
 use crate::i18n::tr;

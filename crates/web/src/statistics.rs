@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
-use crate::app::Api;
+use crate::api::Api;
 use crate::html::page;
 use crate::i18n::tr;
 use crate::tournament::{bad_tournament_id, read};

@@ -6,7 +6,7 @@ use axum::response::{IntoResponse, Response};
 use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
-use crate::app::{Api, Scheduler};
+use crate::api::{Api, Scheduler};
 use crate::html::{api_error, error_page, page, page_with, points, unavailable};
 use crate::i18n::{decimal, iso_date, tr};
 use crate::url::{game_id, query_value};

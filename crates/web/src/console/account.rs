@@ -9,9 +9,10 @@ use hanniball_proto::accounts::v1 as apb;
 use maud::{Markup, html};
 
 use super::{Form, act, guard, layout, outcome, said};
-use crate::app::Api;
+use crate::api::Api;
 use crate::html as page;
 use crate::i18n::tr;
+use crate::session::cookies::cookie;
 use crate::session::{self, PRE_COOKIE, SESSION_COOKIE, csrf_for};
 
 /// A session cookie lives as long as its session: the API's default, 14 days.
@@ -55,7 +56,7 @@ pub(crate) async fn sign_in_page(State(api): State<Api>, headers: HeaderMap) -> 
     if session::visitor(&api, &headers).await.is_some() {
         return session::see_other("/console");
     }
-    let (pre, set) = match session::cookie(&headers, PRE_COOKIE) {
+    let (pre, set) = match cookie(&headers, PRE_COOKIE) {
         Some(pre) => (pre, None),
         None => {
             let pre = session::random_id();
@@ -82,7 +83,7 @@ pub(crate) async fn sign_in(
         return page::error_page(StatusCode::PAYLOAD_TOO_LARGE, &tr!("error-form-too-large"));
     };
     let form = Form(String::from_utf8_lossy(&body).into_owned());
-    let pre = session::cookie(&headers, PRE_COOKIE).unwrap_or_default();
+    let pre = cookie(&headers, PRE_COOKIE).unwrap_or_default();
     if !session::form_ok(&headers, &pre, form.get("csrf").as_deref()) {
         return session::forbidden_form();
     }
@@ -122,7 +123,7 @@ pub(crate) async fn sign_in(
         }
         // With the pages' own token: the API's failed-authentication limit counts addresses, and
         // every browser's wrong password would otherwise lock the pages' address out; the pages
-        // keep that count per browser instead ([`crate::session::SignInLimit`]).
+        // keep that count per browser instead ([`crate::session::memory::SignInLimit`]).
         None => api.accounts.clone().sign_in(request).await,
     };
     let issued = match answer {

@@ -10,7 +10,7 @@ use hanniball_proto::scheduler::v1 as spb;
 use maud::html;
 
 use super::{act_once, guard, layout, outcome, said, said_at};
-use crate::app::{Api, UserApi};
+use crate::api::{Api, UserApi};
 use crate::i18n::tr;
 use crate::session;
 

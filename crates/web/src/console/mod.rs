@@ -19,10 +19,11 @@ use axum::response::{IntoResponse, Response};
 use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
-use crate::app::{Api, UserApi};
+use crate::api::{Api, UserApi};
 use crate::html as page;
 use crate::i18n::tr;
-use crate::session::{self, Outcome, Visitor};
+use crate::session::memory::Outcome;
+use crate::session::{self, Visitor};
 use crate::url;
 
 /// A submitted form's fields (`application/x-www-form-urlencoded`).

@@ -11,10 +11,10 @@ use hanniball_proto::scheduler::v1 as spb;
 use maud::{Markup, html};
 
 use super::{Form, act, guard, layout, outcome, said, said_at, status_words};
-use crate::app::{Api, Scheduler, UserApi};
+use crate::api::{Api, Scheduler, UserApi};
 use crate::html as page;
 use crate::i18n::tr;
-use crate::session::Outcome;
+use crate::session::memory::Outcome;
 use crate::session::{self, Visitor};
 use crate::url;
 

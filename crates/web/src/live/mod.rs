@@ -1,6 +1,8 @@
 //! Live updates: the fan-out of each watched game's `WatchGame` stream to its pages, the poller
 //! of each watched tournament, and the server-sent event streams the pages follow.
 
+pub(crate) mod channels;
+
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -11,64 +13,18 @@ use hanniball_proto::arbiter::v1 as pb;
 use hanniball_proto::scheduler::v1 as spb;
 use tokio_stream::StreamExt;
 
-use crate::app::{Api, Scheduler};
+use crate::api::{Api, Scheduler};
 use crate::game::{
     bad_game_id, board, board_title, clocks_at, now_ms, replay_nav, side_name, status_line,
 };
 use crate::html::{api_error, unavailable};
 use crate::i18n::{Lang, within};
+use crate::live::channels::TournamentFeeds;
 use crate::tournament::{bad_tournament_id, is_live, tournament_of};
 use crate::url::game_id;
 
-/// Live updates of the games being watched: one upstream `WatchGame` stream per game, however
-/// many pages watch it, fanned out to them in this process (a thousand spectators cost the
-/// arbiter one stream, and the web part's token one open call).
-pub(crate) type Feeds = Channels<std::sync::Arc<str>>;
-
 /// Updates a page may fall behind before it is told to reload.
 const FEED_BUFFER: usize = 64;
-
-/// Change notices of the tournaments being watched: one poller per tournament in this process,
-/// however many pages watch it, asking the scheduler for the tournament every
-/// [`TOURNAMENT_POLL`] and telling the pages when anything in it changed (a result, a new round,
-/// an entrant). The scheduler has no watch stream: its replicas share only the database, so one
-/// would need a notification channel between them; a poll per watched tournament per second is
-/// cheap and works against any replica.
-pub(crate) type TournamentFeeds = Channels<()>;
-
-/// The broadcast channel of each watched game or tournament, by id.
-pub(crate) struct Channels<T>(
-    std::sync::Mutex<std::collections::HashMap<i64, tokio::sync::broadcast::Sender<T>>>,
-);
-
-impl<T> Default for Channels<T> {
-    fn default() -> Self {
-        Channels(std::sync::Mutex::default())
-    }
-}
-
-impl<T> Channels<T> {
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<i64, tokio::sync::broadcast::Sender<T>>>
-    {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Drops `feed`, the channel of `id` whose source has ended, unless a newer one has
-    /// replaced it meanwhile.
-    fn forget(&self, id: i64, feed: &tokio::sync::broadcast::Sender<T>) {
-        let mut feeds = self.lock();
-        if feeds
-            .get(&id)
-            .is_some_and(|current| current.same_channel(feed))
-        {
-            feeds.remove(&id);
-        }
-    }
-}
 
 /// How often a watched tournament is asked for.
 const TOURNAMENT_POLL: Duration = Duration::from_secs(1);

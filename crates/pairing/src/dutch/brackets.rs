@@ -12,8 +12,8 @@
 use std::collections::HashMap;
 
 use super::blossom::{Matcher, Memo, NoPerfectMatching};
+use super::weights::{Base, Bye, Ctx, Flat, Run, Widen};
 use super::wide::Wide;
-use super::{Base, Bye, Ctx, Flat, Run, Widen};
 
 /// Why a run stopped short of a pairing.
 enum Stop {

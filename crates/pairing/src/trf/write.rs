@@ -1,6 +1,7 @@
 //! Writing a tournament as TRF text.
 
-use super::{MAX_PLAYERS, TrfError, UnfinishedRound};
+use super::error::{MAX_PLAYERS, TrfError};
+use super::file::UnfinishedRound;
 use crate::tournament::{Colour, GameResult, Player, PointSystem, RoundEntry, Score, Tournament};
 
 /// A value as one line of the file: CR and LF (which would end the line and start others, as

@@ -2,19 +2,23 @@
 
 use std::sync::Arc;
 
-use crate::store::{ByeRow, EntrantRow, QueueRow, System, TournamentRow, TournamentStatus};
-use hanniball_ids::{GameId, PlayerId};
-use hanniball_pairing::tiebreak::{Cut, Rules, TieBreak, Unrated};
+use crate::domain::{
+    Board, BoardKind, BoardResult, ByeRequest, Correction, Entrant, QueueEntry, System, Tournament,
+    TournamentStatus, rules_in_force,
+};
+use hanniball_ids::{GameId, PlayerId, TimeControl};
+use hanniball_pairing::Colour;
+use hanniball_pairing::tiebreak::{Cut, Options, Rules, TieBreak, Unrated};
 use hanniball_proto::scheduler::v1 as pb;
 use hanniball_rules::GameKind;
 use hanniball_svc_kit::limits;
 use hanniball_svc_kit::{Auth, Caller, Scope};
 use tonic::{Request, Response, Status};
 
-use crate::core::{Core, now_ms, time_control};
+use crate::core::{Core, now, time_control};
 use crate::details::Details;
 use crate::error::{ServiceError, ServiceResult};
-use crate::model::{self, Loaded, Unpairable};
+use crate::model::{Loaded, Unpairable};
 
 /// The service.
 #[derive(Debug)]
@@ -108,7 +112,8 @@ impl SchedulerService {
         let ids: Vec<i64> = sent.iter().map(|t| t.id).collect();
         let mut found = self.core.store.organisers(&ids).await?;
         for t in sent {
-            t.organiser_ids = found.remove(&t.id).unwrap_or_default();
+            let organisers = found.remove(&t.id).unwrap_or_default();
+            t.organiser_ids = organisers.into_iter().map(|p| p.0).collect();
         }
         Ok(())
     }
@@ -135,23 +140,10 @@ impl SchedulerService {
         let id = positive(tournament, "tournament_id")?;
         let loaded = self.core.load(id).await?;
         let mut seen = std::collections::HashSet::new();
-        // (round, board, index in RESULTS, game, the game to record over the board): no borrowed
-        // text in what the futures take.
         let mut todo: Vec<Entry> = Vec::with_capacity(items.len());
         let mut unchanged: Vec<(i32, i32)> = Vec::new();
         for item in &items {
-            let text: usize = model::RESULTS
-                .iter()
-                .position(|r| *r == item.result)
-                .ok_or_else(|| {
-                    ServiceError::InvalidArgument(format!(
-                        "board {}.{}: unknown result {}: expected one of {}",
-                        item.round,
-                        item.board,
-                        limits::quote(&item.result),
-                        model::RESULTS.join(", ")
-                    ))
-                })?;
+            let result = result_of(item.round, item.board, &item.result)?;
             let (round, number) = (
                 i32::try_from(item.round).unwrap_or(i32::MAX),
                 i32::try_from(item.board).unwrap_or(i32::MAX),
@@ -169,12 +161,12 @@ impl SchedulerService {
                     }
                 }
             })?;
-            if row.kind != model::GAME {
+            if !row.kind.is_game() {
                 return Err(ServiceError::FailedPrecondition(format!(
                     "board {}.{} is a {}, not a game",
                     item.round,
                     item.board,
-                    kind_words(&row.kind)
+                    row.kind.words()
                 )));
             }
             if !seen.insert((round, number)) {
@@ -183,8 +175,8 @@ impl SchedulerService {
                     item.round, item.board
                 )));
             }
-            if let Some(known) = &row.result {
-                if *known == item.result {
+            if let Some(known) = row.result {
+                if known == result {
                     // Entered already (a form sent twice, a retry): nothing changes.
                     unchanged.push((round, number));
                     continue;
@@ -195,12 +187,12 @@ impl SchedulerService {
                     item.round, item.board, item.round, item.board, item.result
                 )));
             }
-            let record = if loaded.tournament.over_the_board && row.game_id.is_none() {
+            let record = if loaded.tournament.over_the_board && row.game.is_none() {
                 crate::core::board_game(&loaded.tournament, row)
             } else {
                 None
             };
-            todo.push((round, number, text, row.game_id, record));
+            todo.push((round, number, result, row.game, record));
         }
         let advances =
             loaded.tournament.auto_pair && loaded.tournament.status == TournamentStatus::Running;
@@ -225,11 +217,11 @@ impl SchedulerService {
             .update(id, version, |loaded| {
                 for (round, number, result, short, game) in &decided {
                     if let Some(board) = loaded.board_mut(*round, *number) {
-                        board.result = Some((*result).to_owned());
+                        board.result = Some(*result);
                         board.short = *short;
                         board.corrected = true;
                         if let Some(game) = game {
-                            board.game_id = Some(game.0);
+                            board.game = Some(*game);
                         }
                     }
                 }
@@ -289,15 +281,17 @@ impl SchedulerService {
         // First every game is asked how it stands, so that a game over already (ended on its
         // own, its board not yet told) refuses the batch before any other game is ended. One
         // game alone needs no asking: its adjudication refuses by itself.
-        let games: Vec<(i32, i32, usize, i64)> = todo
+        let games: Vec<(i32, i32, BoardResult, GameId)> = todo
             .iter()
-            .filter_map(|(round, number, text, game, _)| game.map(|g| (*round, *number, *text, g)))
+            .filter_map(|(round, number, result, game, _)| {
+                game.map(|g| (*round, *number, *result, g))
+            })
             .collect();
         let games = if todo.len() > 1 { games } else { Vec::new() };
         let checks: Vec<ServiceResult<()>> = futures_util::stream::iter(
             games
                 .into_iter()
-                .map(|(round, number, text, game)| self.still_on(round, number, text, game)),
+                .map(|(round, number, result, game)| self.still_on(round, number, result, game)),
         )
         .buffered(IN_FLIGHT)
         .collect()
@@ -321,11 +315,15 @@ impl SchedulerService {
     }
 
     /// Refuses a board of a batch whose game is over in the arbiter with another result than
-    /// `text` (an index in [`model::RESULTS`]); a game still on, or over with that very result,
-    /// passes.
-    async fn still_on(&self, round: i32, number: i32, text: usize, game: i64) -> ServiceResult<()> {
-        let wanted = model::RESULTS[text % model::RESULTS.len()];
-        match self.core.ended(GameId(game)).await? {
+    /// `wanted`; a game still on, or over with that very result, passes.
+    async fn still_on(
+        &self,
+        round: i32,
+        number: i32,
+        wanted: BoardResult,
+        game: GameId,
+    ) -> ServiceResult<()> {
+        match self.core.ended(game).await? {
             Some((board, summary)) if board.result != wanted => {
                 Err(ServiceError::FailedPrecondition(format!(
                     "board {round}.{number}: game {game} is over ({summary}) with the result {}: \
@@ -340,36 +338,46 @@ impl SchedulerService {
 }
 
 /// One board of [`SchedulerService::enter_results`]: its game (if any) ended with the result.
-/// A board to enter a result on: (round, board, index in [`model::RESULTS`], its game, the game
-/// to record when the board is played over the board and has none yet).
+/// A board to enter a result on: (round, board, the result, its game, the game to record when
+/// the board is played over the board and has none yet).
 type Entry = (
     i32,
     i32,
-    usize,
-    Option<i64>,
+    BoardResult,
+    Option<GameId>,
     Option<hanniball_proto::arbiter::v1::CreateGameRequest>,
 );
 /// A board's result as decided: (round, board, result, short, the game recorded for it).
-type Decided = (i32, i32, &'static str, bool, Option<GameId>);
+type Decided = (i32, i32, BoardResult, bool, Option<GameId>);
 
-async fn decide(core: &Core, (round, number, text, game, record): Entry) -> ServiceResult<Decided> {
-    let text = model::RESULTS[text % model::RESULTS.len()];
+/// The result written `text` on board `round`.`board` of a request.
+fn result_of(round: u32, board: u32, text: &str) -> ServiceResult<BoardResult> {
+    BoardResult::parse(text).ok_or_else(|| {
+        ServiceError::InvalidArgument(format!(
+            "board {round}.{board}: unknown result {}: expected one of {}",
+            limits::quote(text),
+            BoardResult::listed()
+        ))
+    })
+}
+
+async fn decide(
+    core: &Core,
+    (round, number, result, game, record): Entry,
+) -> ServiceResult<Decided> {
     if let Some(request) = record {
-        let (game, decided) = core.record_over_the_board(request, text).await?;
+        let (game, decided) = core.record_over_the_board(request, result).await?;
         return Ok((round, number, decided.result, decided.short, Some(game)));
     }
     let Some(game) = game else {
-        return Ok((round, number, text, false, None));
+        return Ok((round, number, result, false, None));
     };
-    let decided = core
-        .adjudicate(GameId(game), text)
-        .await
-        .map_err(|e| match e {
-            ServiceError::FailedPrecondition(why) => {
-                ServiceError::FailedPrecondition(format!("board {round}.{number}: {why}"))
-            }
-            other => other,
-        })?;
+    let decided = core.adjudicate(game, result).await.map_err(|e| match e {
+        ServiceError::FailedPrecondition(why) => {
+            ServiceError::FailedPrecondition(format!("board {round}.{number}: {why}"))
+        }
+        other => other,
+    })?;
     Ok((round, number, decided.result, decided.short, None))
 }
 
@@ -386,13 +394,7 @@ impl SchedulerService {
         note: &str,
     ) -> ServiceResult<(pb::Board, Option<pb::ResultCorrection>)> {
         let id = positive(tournament, "tournament_id")?;
-        let text = *model::RESULTS.iter().find(|r| **r == text).ok_or_else(|| {
-            ServiceError::InvalidArgument(format!(
-                "board {round}.{number}: unknown result {}: expected one of {}",
-                limits::quote(text),
-                model::RESULTS.join(", ")
-            ))
-        })?;
+        let result = result_of(round, number, text)?;
         let loaded = self.core.load(id).await?;
         let (r, n) = (
             i32::try_from(round).unwrap_or(i32::MAX),
@@ -412,45 +414,45 @@ impl SchedulerService {
                 }
             }
         })?;
-        if row.kind != model::GAME {
+        if !row.kind.is_game() {
             return Err(ServiceError::FailedPrecondition(format!(
                 "board {round}.{number} is a {}: only a game's result is corrected",
-                kind_words(&row.kind)
+                row.kind.words()
             )));
         }
-        let Some(previous) = row.result.clone() else {
+        let Some(previous) = row.result else {
             return Err(ServiceError::FailedPrecondition(format!(
                 "board {round}.{number} has no result yet: enter it (SetResult; `hanniball \
-                 tournament result {id} {round} {number} {text}`)"
+                 tournament result {id} {round} {number} {result}`)"
             )));
         };
-        if previous == text {
+        if previous == result {
             return Ok((board(row), None));
         }
-        let (short, game) = match row.game_id {
+        let (short, game) = match row.game {
             Some(game) => {
-                let decided = self.core.correct_game(GameId(game), text, by, note).await?;
+                let decided = self.core.correct_game(game, result, by, note).await?;
                 (decided.short, None)
             }
             None if loaded.tournament.over_the_board => {
                 // A result from before the board's game was recorded: record it now.
                 let request = crate::core::board_game(&loaded.tournament, row)
                     .ok_or_else(|| ServiceError::Internal("a game board without Black".into()))?;
-                let (game, decided) = self.core.record_over_the_board(request, text).await?;
+                let (game, decided) = self.core.record_over_the_board(request, result).await?;
                 (decided.short, Some(game))
             }
             None => (false, None),
         };
-        let record = crate::store::CorrectionRow {
+        let record = Correction {
             tournament_id: id,
             number: 0,
             round: r,
             board: n,
             previous,
-            result: text.to_owned(),
+            result,
             corrected_by: by.to_owned(),
             note: note.to_owned(),
-            at_ms: crate::core::now_ms(),
+            at: now(),
             after_pairing: loaded.tournament.current_round > r,
         };
         let version = self
@@ -462,11 +464,11 @@ impl SchedulerService {
             .loaded
             .update(id, version, |loaded| {
                 if let Some(b) = loaded.board_mut(r, n) {
-                    b.result = Some(text.to_owned());
+                    b.result = Some(result);
                     b.short = short;
                     b.corrected = true;
                     if let Some(game) = game {
-                        b.game_id = Some(game.0);
+                        b.game = Some(game);
                     }
                 }
             })
@@ -476,7 +478,7 @@ impl SchedulerService {
             round,
             board = number,
             previous = %record.previous,
-            result = text,
+            %result,
             by,
             after_pairing = record.after_pairing,
             "result corrected"
@@ -487,20 +489,9 @@ impl SchedulerService {
     }
 }
 
-/// A board kind in words (messages).
-fn kind_words(kind: &str) -> &str {
-    match kind {
-        model::PAIRING_BYE => "pairing-allocated bye",
-        model::HALF_BYE => "half-point bye",
-        model::ZERO_BYE => "zero-point bye",
-        model::ABSENT => "absence",
-        other => other,
-    }
-}
-
-/// A new tournament's row from its settings, every setting checked (`CreateTournament`,
+/// A new tournament from its settings, every setting checked (`CreateTournament`,
 /// `ImportTournament`).
-fn settings_row(s: &pb::TournamentSettings) -> Result<TournamentRow, Status> {
+fn settings_row(s: &pb::TournamentSettings) -> Result<Tournament, Status> {
     limits::text("settings.name", &s.name, limits::TEXT)?;
     limits::text("settings.kind", &s.kind, limits::NAME)?;
     limits::text("settings.ruleset", &s.ruleset, limits::NAME)?;
@@ -554,9 +545,9 @@ fn settings_row(s: &pb::TournamentSettings) -> Result<TournamentRow, Status> {
             })
             .collect::<ServiceResult<_>>()?
     };
-    let created_at_ms = now_ms();
+    let created_at = now();
     let tiebreak_rules = if s.tiebreak_rules.trim().is_empty() {
-        model::rules_created_at(created_at_ms)
+        rules_in_force(created_at)
     } else {
         s.tiebreak_rules
             .parse::<Rules>()
@@ -580,37 +571,46 @@ fn settings_row(s: &pb::TournamentSettings) -> Result<TournamentRow, Status> {
         )
         .into());
     }
-    let row = TournamentRow {
+    let row = Tournament {
         id: 0,
         name,
-        kind: kind.name().to_owned(),
+        kind,
         ruleset,
         system,
-        rounds: s.rounds as i32,
-        initial_ms: s.time_control.map(|tc| tc.initial_ms),
-        increment_ms: s.time_control.map(|tc| tc.increment_ms),
-        max_turns: s.max_turns as i32,
+        rounds: s.rounds,
+        time_control: time_control_of(s.time_control),
+        max_turns: s.max_turns,
         rated: s.rated,
-        bye_points: bye_points as i32,
-        tiebreaks: tiebreaks
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(","),
-        tiebreak_rules: tiebreak_rules.to_string(),
-        tiebreak_unrated: tiebreak_unrated.to_string(),
-        initial_colour: if s.top_seed_black { "black1" } else { "white1" }.to_owned(),
+        bye_points,
+        tiebreaks,
+        tiebreak_options: Options {
+            rules: tiebreak_rules,
+            unrated: tiebreak_unrated,
+        },
+        initial_colour: if s.top_seed_black {
+            Colour::Black
+        } else {
+            Colour::White
+        },
         forfeit_withdraws: s.forfeit_withdraws,
         auto_pair: !s.manual_pairing,
         self_entry: s.self_entry || s.late_self_entry,
         late_self_entry: s.late_self_entry,
         status: TournamentStatus::Registration,
         current_round: 0,
-        created_at_ms,
+        created_at,
         over_the_board: s.over_the_board,
-        details: Details::check(&s.details.clone().unwrap_or_default())?.to_json(),
+        details: Details::check(&s.details.clone().unwrap_or_default())?,
     };
     Ok(row)
+}
+
+/// A time control as the wire sent it.
+fn time_control_of(tc: Option<hanniball_proto::arbiter::v1::TimeControl>) -> Option<TimeControl> {
+    tc.map(|tc| TimeControl {
+        initial_ms: tc.initial_ms,
+        increment_ms: tc.increment_ms,
+    })
 }
 
 fn system_name(system: pb::PairingSystem) -> System {
@@ -637,55 +637,57 @@ fn status_of(status: TournamentStatus) -> pb::TournamentStatus {
     }
 }
 
-fn kind_of(name: &str) -> pb::BoardKind {
-    match name {
-        model::GAME => pb::BoardKind::Game,
-        model::PAIRING_BYE => pb::BoardKind::PairingBye,
-        model::HALF_BYE => pb::BoardKind::HalfPointBye,
-        model::ZERO_BYE => pb::BoardKind::ZeroPointBye,
-        model::ABSENT => pb::BoardKind::Absent,
-        _ => pb::BoardKind::Unspecified,
+const fn kind_of(kind: BoardKind) -> pb::BoardKind {
+    match kind {
+        BoardKind::Game { .. } => pb::BoardKind::Game,
+        BoardKind::PairingBye => pb::BoardKind::PairingBye,
+        BoardKind::HalfPointBye => pb::BoardKind::HalfPointBye,
+        BoardKind::ZeroPointBye => pb::BoardKind::ZeroPointBye,
+        BoardKind::Absent => pb::BoardKind::Absent,
     }
 }
 
-fn board(row: &crate::store::BoardRow) -> pb::Board {
+fn board(row: &Board) -> pb::Board {
     pb::Board {
         round: row.round as u32,
-        number: row.board as u32,
-        kind: kind_of(&row.kind).into(),
-        white_player_id: row.white_id,
-        black_player_id: row.black_id.unwrap_or(0),
-        game_id: row.game_id.unwrap_or(0),
-        result: row.result.clone().unwrap_or_default(),
+        number: row.number as u32,
+        kind: kind_of(row.kind).into(),
+        white_player_id: row.white.0,
+        black_player_id: row.kind.black().map_or(0, |p| p.0),
+        game_id: row.game.map_or(0, |g| g.0),
+        result: row
+            .result
+            .map(|r| r.as_str().to_owned())
+            .unwrap_or_default(),
         corrected: row.corrected,
     }
 }
 
-/// The settings of a stored tournament, as sent: the tie-break rules and unrated policy the
-/// standings use (an older row's empty columns as the text and policy they stand for).
-fn settings(t: &TournamentRow) -> pb::TournamentSettings {
-    let tiebreak = crate::model::tiebreak_options(t);
+/// The settings of a tournament, as sent: the tie-break rules and unrated policy the standings
+/// use.
+fn settings(t: &Tournament) -> pb::TournamentSettings {
+    let tiebreak = t.tiebreak_options;
     pb::TournamentSettings {
         name: t.name.clone(),
-        kind: t.kind.clone(),
+        kind: t.kind.name().to_owned(),
         ruleset: t.ruleset.clone(),
         system: system_of(t.system).into(),
-        rounds: t.rounds as u32,
-        time_control: time_control(t.initial_ms, t.increment_ms),
-        max_turns: t.max_turns as u32,
+        rounds: t.rounds,
+        time_control: time_control(t.time_control),
+        max_turns: t.max_turns,
         rated: t.rated,
-        bye_points: t.bye_points as u32,
+        bye_points: t.bye_points,
         bye_points_set: true,
-        tiebreaks: t.tiebreaks.split(',').map(str::to_owned).collect(),
+        tiebreaks: t.tiebreaks.iter().map(ToString::to_string).collect(),
         tiebreak_rules: tiebreak.rules.to_string(),
         tiebreak_unrated: tiebreak.unrated.to_string(),
-        top_seed_black: t.initial_colour == "black1",
+        top_seed_black: t.initial_colour == Colour::Black,
         forfeit_withdraws: t.forfeit_withdraws,
         manual_pairing: !t.auto_pair,
         self_entry: t.self_entry,
         late_self_entry: t.late_self_entry,
         over_the_board: t.over_the_board,
-        details: Some(Details::from_json(&t.details).to_pb()),
+        details: Some(t.details.to_pb()),
     }
 }
 
@@ -697,7 +699,7 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
         .entrants
         .iter()
         .map(|(e, name)| pb::Entrant {
-            player_id: e.player_id,
+            player_id: e.player.0,
             name: name.clone(),
             start_rank: e.start_rank.unwrap_or(0) as u32,
             rating: e.rating,
@@ -722,7 +724,7 @@ fn tournament(loaded: &Loaded, with_boards: bool) -> pb::Tournament {
         } else {
             Vec::new()
         },
-        created_at_ms: t.created_at_ms,
+        created_at_ms: t.created_at.0,
         corrections: Vec::new(),
         entrant_count: loaded.entrants.len() as u32,
         organiser_ids: Vec::new(),
@@ -746,7 +748,7 @@ fn summary(loaded: &Loaded) -> pb::Tournament {
         rounds: loaded.total_rounds(),
         entrants: Vec::new(),
         boards: Vec::new(),
-        created_at_ms: t.created_at_ms,
+        created_at_ms: t.created_at.0,
         corrections: Vec::new(),
         entrant_count: loaded.entrants.len() as u32,
         organiser_ids: Vec::new(),
@@ -755,32 +757,32 @@ fn summary(loaded: &Loaded) -> pb::Tournament {
 }
 
 /// Forbidden pairs as sent.
-fn forbidden_pairs(pairs: &[(i64, i64)]) -> Vec<pb::ForbiddenPair> {
+fn forbidden_pairs(pairs: &[(PlayerId, PlayerId)]) -> Vec<pb::ForbiddenPair> {
     pairs
         .iter()
-        .map(|&(first_player_id, second_player_id)| pb::ForbiddenPair {
-            first_player_id,
-            second_player_id,
+        .map(|&(first, second)| pb::ForbiddenPair {
+            first_player_id: first.0,
+            second_player_id: second.0,
         })
         .collect()
 }
 
-/// A stored result correction, as sent.
-fn correction(row: &crate::store::CorrectionRow) -> pb::ResultCorrection {
+/// A result correction, as sent.
+fn correction(row: &Correction) -> pb::ResultCorrection {
     pb::ResultCorrection {
         round: row.round as u32,
         board: row.board as u32,
-        previous: row.previous.clone(),
-        result: row.result.clone(),
+        previous: row.previous.as_str().to_owned(),
+        result: row.result.as_str().to_owned(),
         by: row.corrected_by.clone(),
         note: row.note.clone(),
-        at_ms: row.at_ms,
+        at_ms: row.at.0,
         after_pairing: row.after_pairing,
     }
 }
 
 /// Whether a tournament takes entries now: not once over, and a round robin not once started.
-fn takes_entries(t: &TournamentRow) -> ServiceResult<()> {
+fn takes_entries(t: &Tournament) -> ServiceResult<()> {
     if t.status == TournamentStatus::Finished {
         return Err(ServiceError::FailedPrecondition(format!(
             "tournament {} is over",
@@ -859,11 +861,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .into_inner()
             .settings
             .ok_or_else(|| ServiceError::InvalidArgument("settings are required".to_owned()))?;
-        let row = settings_row(&s)?;
+        let new = settings_row(&s)?;
         let id = self
             .core
             .store
-            .create_tournament(&row, owner)
+            .create_tournament(&new, owner)
             .await
             .map_err(ServiceError::from)?;
         tracing::info!(tournament = id, "tournament created");
@@ -933,11 +935,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             }
             .into());
         }
-        let (row, entrants, boards) = crate::import::rows(&imported, &r.player_ids, base)?;
+        let (t, entrants, boards) = crate::import::rows(&imported, &r.player_ids, base)?;
         let id = self
             .core
             .store
-            .import_tournament(&row, &entrants, &boards, owner)
+            .import_tournament(&t, &entrants, &boards, owner)
             .await
             .map_err(ServiceError::from)?;
         tracing::info!(
@@ -1023,17 +1025,17 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let name = limits::query("name_contains", &request.get_ref().name_contains)?;
         let entrant = match request.get_ref().player_id {
             0 => None,
-            id => Some(positive(id, "player_id")?),
+            id => Some(PlayerId(positive(id, "player_id")?)),
         };
-        let rows = self
+        let found = self
             .core
             .store
             .tournaments(status, &name, entrant, limit)
             .await
             .map_err(ServiceError::from)?;
-        let mut tournaments = Vec::with_capacity(rows.len());
-        for row in rows {
-            let loaded = self.core.load(row.id).await?;
+        let mut tournaments = Vec::with_capacity(found.len());
+        for t in found {
+            let loaded = self.core.load(t.id).await?;
             tournaments.push(summary(&loaded));
         }
         self.with_organisers(&mut tournaments).await?;
@@ -1102,15 +1104,15 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             r.rating
         } else {
             self.core
-                .ratings(&t.kind, &[player])
+                .ratings(t.kind, &[PlayerId(player)])
                 .await
-                .and_then(|m| m.get(&player).copied())
+                .and_then(|m| m.get(&PlayerId(player)).copied())
                 .unwrap_or(0)
         };
         let late = t.status == TournamentStatus::Running;
-        let row = EntrantRow {
+        let row = Entrant {
             tournament_id: id,
-            player_id: player,
+            player: PlayerId(player),
             // A late entry is ranked after everyone (TRF pairing numbers never change).
             start_rank: late.then(|| entrants as i32 + 1),
             rating,
@@ -1159,7 +1161,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         let t = &loaded.tournament;
         takes_entries(t)?;
         let entered: std::collections::HashSet<i64> =
-            loaded.entrants.iter().map(|(e, _)| e.player_id).collect();
+            loaded.entrants.iter().map(|(e, _)| e.player.0).collect();
         let mut asked = std::collections::HashSet::new();
         for entry in &r.players {
             let player = positive(entry.player_id, "player_id")?;
@@ -1184,35 +1186,35 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             }
             .into());
         }
-        let unrated: Vec<i64> = r
+        let unrated: Vec<PlayerId> = r
             .players
             .iter()
             .filter(|e| e.rating <= 0)
-            .map(|e| e.player_id)
+            .map(|e| PlayerId(e.player_id))
             .collect();
         let ratings = if unrated.is_empty() {
             std::collections::BTreeMap::new()
         } else {
             self.core
-                .ratings(&t.kind, &unrated)
+                .ratings(t.kind, &unrated)
                 .await
                 .unwrap_or_default()
         };
         // Late entries are ranked after everyone, in the order given (TRF pairing numbers
         // never change).
         let late = t.status == TournamentStatus::Running;
-        let rows: Vec<EntrantRow> = r
+        let rows: Vec<Entrant> = r
             .players
             .iter()
             .enumerate()
-            .map(|(i, e)| EntrantRow {
+            .map(|(i, e)| Entrant {
                 tournament_id: id,
-                player_id: e.player_id,
+                player: PlayerId(e.player_id),
                 start_rank: late.then(|| (loaded.entrants.len() + i + 1) as i32),
                 rating: if e.rating > 0 {
                     e.rating
                 } else {
-                    ratings.get(&e.player_id).copied().unwrap_or(0)
+                    ratings.get(&PlayerId(e.player_id)).copied().unwrap_or(0)
                 },
                 joined_round: if late { t.current_round + 1 } else { 1 },
                 withdrawn_from: None,
@@ -1229,20 +1231,17 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
                 }
                 other => other.into(),
             })?;
-        let named: Vec<(EntrantRow, String)> = rows
+        let named: Vec<(Entrant, String)> = rows
             .into_iter()
             .map(|row| {
-                let name = names
-                    .get(&PlayerId(row.player_id))
-                    .cloned()
-                    .unwrap_or_default();
+                let name = names.get(&row.player).cloned().unwrap_or_default();
                 (row, name)
             })
             .collect();
         let entrants = named
             .iter()
             .map(|(row, name)| pb::Entrant {
-                player_id: row.player_id,
+                player_id: row.player.0,
                 name: name.clone(),
                 start_rank: row.start_rank.unwrap_or(0) as u32,
                 rating: row.rating,
@@ -1278,8 +1277,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             what: "player",
             id: format!("{player} in tournament {id}"),
         };
-        let Some((entry, name)) = loaded.entrants.iter().find(|(e, _)| e.player_id == player)
-        else {
+        let Some((entry, name)) = loaded.entrants.iter().find(|(e, _)| e.player.0 == player) else {
             return Err(not_entered().into());
         };
         if let Some(from) = entry.withdrawn_from {
@@ -1336,7 +1334,7 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         if !loaded
             .entrants
             .iter()
-            .any(|(e, _)| e.player_id == r.player_id)
+            .any(|(e, _)| e.player.0 == r.player_id)
         {
             return Err(ServiceError::NotFound {
                 what: "player",
@@ -1354,11 +1352,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         }
         self.core
             .store
-            .request_bye(&ByeRow {
+            .request_bye(&ByeRequest {
                 tournament_id: r.tournament_id,
-                player_id: r.player_id,
+                player: PlayerId(r.player_id),
                 round,
-                points: i32::from(r.half_point),
+                half_point: r.half_point,
             })
             .await
             .map_err(ServiceError::from)?;
@@ -1459,15 +1457,14 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         // The standings of a big field take a while: off the async workers.
         let response = crate::core::off_runtime(move || {
             let model = loaded.model();
-            let order = loaded.tiebreaks();
-            let options = loaded.tiebreak_options();
-            let table =
-                hanniball_pairing::standings::standings(&model, rounds, &order, &options)
-                    .map_err(|e| ServiceError::Internal(format!("inconsistent tournament: {e}")))?;
+            let order = &loaded.tournament.tiebreaks;
+            let options = loaded.tournament.tiebreak_options;
+            let table = hanniball_pairing::standings::standings(&model, rounds, order, &options)
+                .map_err(|e| ServiceError::Internal(format!("inconsistent tournament: {e}")))?;
             let ids: std::collections::HashMap<i32, i64> = loaded
                 .entrants
                 .iter()
-                .filter_map(|(e, _)| e.start_rank.map(|rank| (rank, e.player_id)))
+                .filter_map(|(e, _)| e.start_rank.map(|rank| (rank, e.player.0)))
                 .collect();
             let standings = table
                 .iter()
@@ -1506,11 +1503,11 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             .load(positive(request.get_ref().tournament_id, "tournament_id")?)
             .await?;
         let mut model = loaded.model();
-        let details = Details::from_json(&loaded.tournament.details);
-        if let Some(ms) = loaded.tournament.initial_ms {
+        let details = &loaded.tournament.details;
+        if let Some(tc) = loaded.tournament.time_control {
             model.info.time_control = Some(hanniball_rules::record::time_control(
-                ms,
-                loaded.tournament.increment_ms.unwrap_or(0),
+                tc.initial_ms,
+                tc.increment_ms,
             ));
         }
         // TRF-2026 `192`: the pairing system, so another program need not guess it.
@@ -1525,13 +1522,14 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         // A round under way is written as programs save mid-round: its byes and finished games
         // with their results, its other games with a blank result (read back as unfinished).
         let ranks = loaded.by_rank();
-        let rank = |id: i64| hanniball_pairing::StartRank(ranks.get(&id).copied().unwrap_or(0));
+        let rank =
+            |id: PlayerId| hanniball_pairing::StartRank(ranks.get(&id).copied().unwrap_or(0));
         let current = loaded.tournament.current_round;
         let pending: Vec<_> = loaded
-            .boards
+            .round_boards(current)
             .iter()
-            .filter(|b| b.round == current && b.kind == model::GAME && b.result.is_none())
-            .filter_map(|b| Some((rank(b.white_id), rank(b.black_id?))))
+            .filter(|b| b.result.is_none())
+            .filter_map(|b| Some((rank(b.white), rank(b.kind.black()?))))
             .collect();
         let unfinished = (!pending.is_empty()).then_some(hanniball_pairing::trf::UnfinishedRound {
             round: current as u32,
@@ -1559,14 +1557,13 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
         check_time_control(r.time_control.as_ref())?;
         self.core
             .store
-            .join_queue(&QueueRow {
-                player_id: player.0,
-                kind: kind.name().to_owned(),
+            .join_queue(&QueueEntry {
+                player,
+                kind,
                 ruleset,
-                initial_ms: r.time_control.map(|tc| tc.initial_ms),
-                increment_ms: r.time_control.map(|tc| tc.increment_ms),
+                time_control: time_control_of(r.time_control),
                 rated: r.rated,
-                joined_at_ms: now_ms(),
+                joined_at: now(),
             })
             .await
             .map_err(ServiceError::from)?;
@@ -1603,12 +1600,12 @@ impl pb::scheduler_server::Scheduler for SchedulerService {
             waiting: rows
                 .into_iter()
                 .map(|r| pb::QueueEntry {
-                    player_id: r.player_id,
-                    kind: r.kind,
+                    player_id: r.player.0,
+                    kind: r.kind.name().to_owned(),
                     ruleset: r.ruleset,
-                    time_control: time_control(r.initial_ms, r.increment_ms),
+                    time_control: time_control(r.time_control),
                     rated: r.rated,
-                    joined_at_ms: r.joined_at_ms,
+                    joined_at_ms: r.joined_at.0,
                 })
                 .collect(),
         }))
@@ -1788,13 +1785,14 @@ impl SchedulerService {
             )));
         }
         for player in [first, second] {
-            if !loaded.entrants.iter().any(|(e, _)| e.player_id == player) {
+            if !loaded.entrants.iter().any(|(e, _)| e.player.0 == player) {
                 return Err(ServiceError::NotFound {
                     what: "player",
                     id: format!("{player} in tournament {id}"),
                 });
             }
         }
+        let (first, second) = (PlayerId(first), PlayerId(second));
         let mut pairs = loaded.forbidden.clone();
         let version = self
             .core
@@ -1802,7 +1800,7 @@ impl SchedulerService {
             .set_forbidden_pair(id, first, second, r.forbidden)
             .await?;
         if let Some(version) = version {
-            let change = |pairs: &mut Vec<(i64, i64)>| {
+            let change = |pairs: &mut Vec<(PlayerId, PlayerId)>| {
                 pairs.retain(|p| *p != (first, second));
                 if r.forbidden {
                     pairs.push((first, second));
@@ -1816,8 +1814,8 @@ impl SchedulerService {
                 .await;
             tracing::info!(
                 tournament = id,
-                first,
-                second,
+                first = first.0,
+                second = second.0,
                 forbidden = r.forbidden,
                 "forbidden pair set"
             );
@@ -1840,12 +1838,12 @@ impl SchedulerService {
         let details = Details::check(&request.into_inner().details.unwrap_or_default())?;
         // An unknown tournament is NOT_FOUND (the admin passes the organiser check unread).
         self.core.load(id).await?;
-        let json = details.to_json();
-        let version = self.core.store.set_details(id, &json).await?;
+        let version = self.core.store.set_details(id, &details).await?;
         if let Some(version) = version {
+            let kept = details.clone();
             self.core
                 .loaded
-                .update(id, version, |loaded| loaded.tournament.details = json)
+                .update(id, version, |loaded| loaded.tournament.details = kept)
                 .await;
             tracing::info!(tournament = id, "details set");
         }
@@ -1862,7 +1860,10 @@ impl SchedulerService {
             .organisers(&[id])
             .await?
             .remove(&id)
-            .unwrap_or_default())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| p.0)
+            .collect())
     }
 }
 
@@ -1885,51 +1886,50 @@ fn created(loaded: &Loaded, owner: Option<PlayerId>) -> pb::Tournament {
 mod tests {
     use super::*;
 
-    fn row(rules: &str, unrated: &str, created_at_ms: i64) -> TournamentRow {
-        TournamentRow {
-            id: 1,
-            name: "Club".to_owned(),
-            kind: "hanniball".to_owned(),
-            ruleset: String::new(),
-            system: System::Swiss,
-            rounds: 5,
-            initial_ms: None,
-            increment_ms: None,
-            max_turns: 0,
-            rated: false,
-            bye_points: 2,
-            tiebreaks: "BH-C1,BH,SB".to_owned(),
-            tiebreak_rules: rules.to_owned(),
-            tiebreak_unrated: unrated.to_owned(),
-            initial_colour: "white1".to_owned(),
-            forfeit_withdraws: false,
-            auto_pair: true,
-            self_entry: false,
-            late_self_entry: false,
-            status: TournamentStatus::Registration,
-            current_round: 0,
-            created_at_ms,
-            over_the_board: false,
-            details: String::new(),
-        }
-    }
-
-    /// A Tournament carries the C.07 text and unrated policy its standings follow: as stored,
-    /// or for a row from before the setting (empty columns) the text in force at its creation.
+    /// A Tournament carries the C.07 text and unrated policy its standings follow (the store
+    /// reads an older row's empty columns as the text in force at its creation: `store::convert`).
     #[test]
     fn settings_carry_the_tiebreak_rules_the_standings_follow() {
-        let check = |t: TournamentRow, expected: (&str, &str)| {
+        let check = |rules: Rules, unrated: Unrated, expected: (&str, &str)| {
+            let mut t = settings_row(&pb::TournamentSettings {
+                name: "Club".to_owned(),
+                rounds: 5,
+                ..Default::default()
+            })
+            .expect("valid settings");
+            t.tiebreak_options = Options { rules, unrated };
             let sent = settings(&t);
             assert_eq!(
                 (sent.tiebreak_rules.as_str(), sent.tiebreak_unrated.as_str()),
                 expected
             );
         };
-        // 1 June 2025 and 1 June 2026, in milliseconds since 1970.
-        let (june_2025, june_2026) = (1_748_736_000_000, 1_780_272_000_000);
-        check(row("", "", june_2025), ("2024", "drop"));
-        check(row("", "", june_2026), ("2026", "drop"));
-        check(row("2024", "1400", june_2026), ("2024", "1400"));
-        check(row("2026", "ignore", june_2025), ("2026", "ignore"));
+        check(Rules::Fide2024, Unrated::Drop, ("2024", "drop"));
+        check(Rules::Fide2026, Unrated::Drop, ("2026", "drop"));
+        check(Rules::Fide2024, Unrated::Rating(1400), ("2024", "1400"));
+        check(Rules::Fide2026, Unrated::Ignore, ("2026", "ignore"));
+    }
+
+    /// The settings sent back are the settings asked for: parsed once, and written from the
+    /// typed values.
+    #[test]
+    fn settings_survive_the_round_trip() {
+        let asked = pb::TournamentSettings {
+            name: "Club".to_owned(),
+            kind: "hanniball".to_owned(),
+            ruleset: GameKind::HanniBall.rulesets()[0].to_owned(),
+            system: pb::PairingSystem::SwissDutch.into(),
+            rounds: 5,
+            tiebreaks: vec!["BH-C1".to_owned(), "SB".to_owned(), "DE".to_owned()],
+            tiebreak_rules: "2024".to_owned(),
+            tiebreak_unrated: "1400".to_owned(),
+            top_seed_black: true,
+            bye_points: 1,
+            bye_points_set: true,
+            details: Some(pb::TournamentDetails::default()),
+            ..Default::default()
+        };
+        let sent = settings(&settings_row(&asked).expect("valid settings"));
+        assert_eq!(sent, asked);
     }
 }

@@ -18,7 +18,6 @@ const LONG_FILES: &[&str] = &[
     "crates/pairing/src/dutch.rs",
     "crates/pairing/src/trf.rs",
     "crates/scheduler-svc/src/service.rs",
-    "crates/scheduler-svc/src/store/mod.rs",
 ];
 
 /// Import cycles still to be broken (issue 47), as `package: modules`: none may join, and one

@@ -227,17 +227,6 @@ impl BoardResult {
             BoardResult::BothForfeit => "-/-",
         }
     }
-
-    /// Whether the game was not played (a forfeit).
-    #[must_use]
-    pub const fn is_forfeit(self) -> bool {
-        matches!(
-            self,
-            BoardResult::WhiteWinsByForfeit
-                | BoardResult::BlackWinsByForfeit
-                | BoardResult::BothForfeit
-        )
-    }
 }
 
 impl fmt::Display for BoardResult {

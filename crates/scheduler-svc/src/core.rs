@@ -5,16 +5,17 @@
 
 use std::collections::BTreeMap;
 
-use hanniball_ids::{GameId, PlayerId};
+use hanniball_ids::{GameId, PlayerId, TimeControl, Timestamp};
 use hanniball_pairing::matchmaking::{self, QueueConfig, Waiting};
 use hanniball_proto::arbiter::v1 as apb;
 use hanniball_proto::arbiter::v1::arbiter_client::ArbiterClient;
 use hanniball_proto::rating::v1 as rpb;
 use hanniball_proto::rating::v1::rating_client::RatingClient;
-use hanniball_rules::Side;
+use hanniball_rules::{GameKind, Side};
 use hanniball_svc_kit::Directory;
 
-use crate::store::{BoardRow, MatchRow, QueueRow, Store, TournamentRow, TournamentStatus};
+use crate::domain::{Board, BoardResult, Match, QueueEntry, Tournament, TournamentStatus};
+use crate::store::Store;
 use hanniball_svc_kit::AdminToken;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
@@ -25,7 +26,7 @@ use crate::model::{self, Loaded};
 type Arbiter = ArbiterClient<InterceptedService<Channel, AdminToken>>;
 type Ratings = RatingClient<InterceptedService<Channel, AdminToken>>;
 /// Players wait for the same game: kind, ruleset, time control, rated.
-type Pool = (String, String, Option<i64>, Option<i64>, bool);
+type Pool = (&'static str, String, Option<(i64, i64)>, bool);
 
 /// The scheduler's state: the database and its clients.
 #[derive(Clone, Debug)]
@@ -170,11 +171,13 @@ pub async fn off_runtime<T: Send + 'static>(
         .map_err(|e| ServiceError::Internal(format!("a background task failed: {e}")))?
 }
 
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+/// Now, in milliseconds since the Unix epoch.
+pub fn now() -> Timestamp {
+    Timestamp(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64),
+    )
 }
 
 fn arbiter_error(status: &tonic::Status) -> ServiceError {
@@ -217,16 +220,16 @@ impl Core {
                     what: "tournament",
                     id: id.to_string(),
                 })?;
-        let rows = self.store.entrants(id).await?;
+        let entered = self.store.entrants(id).await?;
         // Names in one query (a query per entrant was most of a 500-player page's time).
-        let ids: Vec<PlayerId> = rows.iter().map(|e| PlayerId(e.player_id)).collect();
+        let ids: Vec<PlayerId> = entered.iter().map(|e| e.player).collect();
         let mut names = self.accounts.player_names(&ids).await?;
-        let entrants = rows
+        let entrants = entered
             .into_iter()
             .map(|entrant| {
                 let name = names
-                    .remove(&PlayerId(entrant.player_id))
-                    .unwrap_or_else(|| format!("player-{}", entrant.player_id));
+                    .remove(&entrant.player)
+                    .unwrap_or_else(|| format!("player-{}", entrant.player));
                 (entrant, name)
             })
             .collect();
@@ -241,11 +244,15 @@ impl Core {
 
     /// Ratings of `players` on the ladder of `kind` from the rating service (its initial rating
     /// for players without games); `None` when there is no rating service or it does not answer.
-    pub async fn ratings(&self, kind: &str, players: &[i64]) -> Option<BTreeMap<i64, i32>> {
+    pub async fn ratings(
+        &self,
+        kind: GameKind,
+        players: &[PlayerId],
+    ) -> Option<BTreeMap<PlayerId, i32>> {
         let mut client = self.ratings.clone()?;
         let request = rpb::GetRatingsRequest {
-            ladder: kind.to_owned(),
-            player_ids: players.to_vec(),
+            ladder: kind.name().to_owned(),
+            player_ids: players.iter().map(|p| p.0).collect(),
         };
         match client.get_ratings(request).await {
             Ok(response) => Some(
@@ -253,7 +260,7 @@ impl Core {
                     .into_inner()
                     .ratings
                     .into_iter()
-                    .map(|r| (r.player_id, r.rating.round() as i32))
+                    .map(|r| (PlayerId(r.player_id), r.rating.round() as i32))
                     .collect(),
             ),
             Err(status) => {
@@ -286,11 +293,10 @@ impl Core {
         for (entrant, _) in &mut loaded.entrants {
             entrant.start_rank = ranks
                 .iter()
-                .find(|(player, _)| *player == entrant.player_id)
+                .find(|(player, _)| *player == entrant.player)
                 .map(|(_, rank)| *rank);
         }
         let rows = off_runtime(move || loaded.pair(1)).await??;
-        let ranks: Vec<(PlayerId, i32)> = ranks.iter().map(|(p, r)| (PlayerId(*p), *r)).collect();
         self.store.store_round(id, 1, &ranks, &rows).await?;
         tracing::info!(tournament = id, boards = rows.len(), "tournament started");
         self.create_games(id).await
@@ -361,13 +367,8 @@ impl Core {
         let wanted: Vec<(i32, i32, apb::CreateGameRequest)> = loaded
             .boards
             .iter()
-            .filter(|b| {
-                b.kind == model::GAME
-                    && b.game_id.is_none()
-                    && b.result.is_none()
-                    && b.round == t.current_round
-            })
-            .filter_map(|board| Some((board.round, board.board, board_game(t, board)?)))
+            .filter(|b| b.game.is_none() && b.result.is_none() && b.round == t.current_round)
+            .filter_map(|board| Some((board.round, board.number, board_game(t, board)?)))
             .collect();
         // Not held while the arbiter works: a copy shared with no call changes in place.
         drop(loaded);
@@ -400,7 +401,7 @@ impl Core {
                 .update(id, version, |loaded| {
                     for (round, number, game) in &created {
                         if let Some(board) = loaded.board_mut(*round, *number) {
-                            board.game_id = Some(game.0);
+                            board.game = Some(*game);
                         }
                     }
                 })
@@ -430,7 +431,7 @@ impl Core {
         if game.correction > 0 {
             // A corrected result (the organiser's CorrectResult has usually written it already,
             // with its record): the board follows; pairings and withdrawals stand.
-            if board.result.as_deref() == Some(result) {
+            if board.result == Some(result) {
                 return Ok(());
             }
             if let Some(version) = self
@@ -438,7 +439,7 @@ impl Core {
                 .set_board_result(
                     board.tournament_id,
                     board.round,
-                    board.board,
+                    board.number,
                     result,
                     decided.short,
                     true,
@@ -447,8 +448,8 @@ impl Core {
             {
                 self.loaded
                     .update(board.tournament_id, version, |loaded| {
-                        if let Some(row) = loaded.board_mut(board.round, board.board) {
-                            row.result = Some(result.to_owned());
+                        if let Some(row) = loaded.board_mut(board.round, board.number) {
+                            row.result = Some(result);
                             row.short = decided.short;
                             row.corrected = true;
                         }
@@ -458,15 +459,15 @@ impl Core {
             tracing::info!(
                 tournament = board.tournament_id,
                 round = board.round,
-                board = board.board,
-                result,
+                board = board.number,
+                %result,
                 "corrected result recorded"
             );
             return Ok(());
         }
         let forfeiter = match decided.forfeiter {
-            Some(Side::White) => Some(board.white_id),
-            Some(Side::Black) => board.black_id,
+            Some(Side::White) => Some(board.white),
+            Some(Side::Black) => board.kind.black(),
             None => None,
         };
         let Some(version) = self
@@ -474,7 +475,7 @@ impl Core {
             .set_board_result(
                 board.tournament_id,
                 board.round,
-                board.board,
+                board.number,
                 result,
                 decided.short,
                 false,
@@ -485,8 +486,8 @@ impl Core {
         };
         self.loaded
             .update(board.tournament_id, version, |loaded| {
-                if let Some(row) = loaded.board_mut(board.round, board.board) {
-                    row.result = Some(result.to_owned());
+                if let Some(row) = loaded.board_mut(board.round, board.number) {
+                    row.result = Some(result);
                     row.short = decided.short;
                 }
             })
@@ -494,8 +495,8 @@ impl Core {
         tracing::info!(
             tournament = board.tournament_id,
             round = board.round,
-            board = board.board,
-            result,
+            board = board.number,
+            %result,
             "result recorded"
         );
         let tournament = self.store.tournament(board.tournament_id).await?;
@@ -506,11 +507,11 @@ impl Core {
             && tournament.forfeit_withdraws
         {
             self.store
-                .withdraw_entrant(tournament.id, PlayerId(player), board.round + 1)
+                .withdraw_entrant(tournament.id, player, board.round + 1)
                 .await?;
             tracing::info!(
                 tournament = tournament.id,
-                player,
+                player = player.0,
                 "withdrawn after a forfeit"
             );
         }
@@ -520,12 +521,12 @@ impl Core {
         Ok(())
     }
 
-    /// The organiser's result `text` (one of [`model::RESULTS`]) for the board whose game is
-    /// `game`: the game ends with it in the arbiter (an adjudication, or a forfeit), so the
-    /// game, the board and the ratings agree; returns the board's result. A game already over
-    /// keeps its result: asking for that one is fine, another is `FailedPrecondition`.
-    pub async fn adjudicate(&self, game: GameId, text: &str) -> ServiceResult<BoardResult> {
-        let (outcome, forfeit) = organiser_result(text);
+    /// The organiser's `result` for the board whose game is `game`: the game ends with it in
+    /// the arbiter (an adjudication, or a forfeit), so the game, the board and the ratings
+    /// agree; returns how the game ended. A game already over keeps its result: asking for that
+    /// one is fine, another is `FailedPrecondition`.
+    pub async fn adjudicate(&self, game: GameId, result: BoardResult) -> ServiceResult<GameEnd> {
+        let (outcome, forfeit) = organiser_result(result);
         let request = apb::AdjudicateGameRequest {
             game_id: game.0,
             outcome: outcome as i32,
@@ -546,7 +547,7 @@ impl Core {
                     .and_then(|g| g.state);
                 let ended = state.as_ref().map(ended_as);
                 if let Some((board, summary)) = ended {
-                    if board.result != text {
+                    if board.result != result {
                         return Err(ServiceError::FailedPrecondition(format!(
                             "game {game} is over ({summary}) with the result {}: to change it, \
                              correct it (CorrectResult; `hanniball tournament correct`)",
@@ -566,7 +567,7 @@ impl Core {
 
     /// How `game` ended in the arbiter (its board's result and the game's summary), or `None`
     /// while it is still on.
-    pub async fn ended(&self, game: GameId) -> ServiceResult<Option<(BoardResult, String)>> {
+    pub async fn ended(&self, game: GameId) -> ServiceResult<Option<(GameEnd, String)>> {
         let state = self
             .arbiter
             .clone()
@@ -612,46 +613,54 @@ impl Core {
         if queue.len() < 2 {
             return Ok(0);
         }
-        let now = now_ms();
-        let mut pools: BTreeMap<Pool, Vec<QueueRow>> = BTreeMap::new();
-        for row in queue {
+        let now = now();
+        let mut pools: BTreeMap<Pool, Vec<QueueEntry>> = BTreeMap::new();
+        for entry in queue {
             pools
                 .entry((
-                    row.kind.clone(),
-                    row.ruleset.clone(),
-                    row.initial_ms,
-                    row.increment_ms,
-                    row.rated,
+                    entry.kind.name(),
+                    entry.ruleset.clone(),
+                    entry
+                        .time_control
+                        .map(|tc| (tc.initial_ms, tc.increment_ms)),
+                    entry.rated,
                 ))
                 .or_default()
-                .push(row);
+                .push(entry);
         }
         let mut made = 0;
-        for ((kind, ruleset, initial_ms, increment_ms, rated), rows) in pools {
-            if rows.len() < 2 {
+        for (_, entries) in pools {
+            if entries.len() < 2 {
                 continue;
             }
-            let ids: Vec<i64> = rows.iter().map(|r| r.player_id).collect();
-            let ratings = self.ratings(&kind, &ids).await.unwrap_or_default();
-            let mut waiting = Vec::with_capacity(rows.len());
-            for row in &rows {
-                let player = PlayerId(row.player_id);
+            let first = &entries[0];
+            let (kind, ruleset, time_control, rated) = (
+                first.kind,
+                first.ruleset.clone(),
+                first.time_control,
+                first.rated,
+            );
+            let ids: Vec<PlayerId> = entries.iter().map(|e| e.player).collect();
+            let ratings = self.ratings(kind, &ids).await.unwrap_or_default();
+            let mut waiting = Vec::with_capacity(entries.len());
+            for entry in &entries {
+                let player = entry.player;
                 let last = self.store.last_match(player).await?;
                 let (whites, blacks) = self.store.match_colours(player).await?;
                 waiting.push(Waiting {
-                    id: matchmaking::PlayerId(row.player_id as u64),
-                    rating: ratings.get(&row.player_id).copied().unwrap_or(1500),
-                    seconds_waited: ((now - row.joined_at_ms).max(0) / 1000) as u64,
+                    id: matchmaking::PlayerId(player.0 as u64),
+                    rating: ratings.get(&player).copied().unwrap_or(1500),
+                    seconds_waited: ((now.0 - entry.joined_at.0).max(0) / 1000) as u64,
                     last_opponent: last.as_ref().map(|m| {
-                        matchmaking::PlayerId(if m.white_id == row.player_id {
-                            m.black_id as u64
+                        matchmaking::PlayerId(if m.white == player {
+                            m.black.0 as u64
                         } else {
-                            m.white_id as u64
+                            m.white.0 as u64
                         })
                     }),
                     colour_balance: whites as i32 - blacks as i32,
                     last_colour: last.as_ref().map(|m| {
-                        if m.white_id == row.player_id {
+                        if m.white == player {
                             matchmaking::Colour::White
                         } else {
                             matchmaking::Colour::Black
@@ -662,40 +671,39 @@ impl Core {
             let plan = matchmaking::match_queue(&waiting, &self.queue)
                 .map_err(|e| ServiceError::Internal(format!("matchmaking: {e}")))?;
             for game in plan.games {
-                let row = MatchRow {
+                let made_match = Match {
                     id: 0,
-                    white_id: game.white.0 as i64,
-                    black_id: game.black.0 as i64,
-                    kind: kind.clone(),
+                    white: PlayerId(game.white.0 as i64),
+                    black: PlayerId(game.black.0 as i64),
+                    kind,
                     ruleset: ruleset.clone(),
-                    initial_ms,
-                    increment_ms,
+                    time_control,
                     rated,
-                    game_id: None,
-                    created_at_ms: now,
+                    game: None,
+                    created_at: now,
                 };
-                if let Some(id) = self.store.make_match(&row).await? {
+                if let Some(id) = self.store.make_match(&made_match).await? {
                     made += 1;
                     tracing::info!(
-                        white = row.white_id,
-                        black = row.black_id,
+                        white = made_match.white.0,
+                        black = made_match.black.0,
                         gap = game.rating_gap,
                         "match made"
                     );
-                    self.create_match_game(&MatchRow { id, ..row }).await?;
+                    self.create_match_game(&Match { id, ..made_match }).await?;
                 }
             }
         }
         Ok(made)
     }
 
-    async fn create_match_game(&self, m: &MatchRow) -> ServiceResult<()> {
+    async fn create_match_game(&self, m: &Match) -> ServiceResult<()> {
         let request = apb::CreateGameRequest {
-            kind: m.kind.clone(),
+            kind: m.kind.name().to_owned(),
             ruleset: m.ruleset.clone(),
-            white_player_id: m.white_id,
-            black_player_id: m.black_id,
-            time_control: time_control(m.initial_ms, m.increment_ms),
+            white_player_id: m.white.0,
+            black_player_id: m.black.0,
+            time_control: time_control(m.time_control),
             rated: m.rated,
             max_turns: 0,
             tag: format!("match:{}", m.id),
@@ -707,30 +715,30 @@ impl Core {
         Ok(())
     }
 
-    /// An over-the-board board's result `text`: its game is recorded in the arbiter (created
-    /// over the board, idempotent per board, and ended with the organiser's result: a played
-    /// game unless a forfeit). Returns the game and the board's result.
+    /// An over-the-board board's `result`: its game is recorded in the arbiter (created over the
+    /// board, idempotent per board, and ended with the organiser's result: a played game unless
+    /// a forfeit). Returns the game and how it ended.
     pub async fn record_over_the_board(
         &self,
         request: apb::CreateGameRequest,
-        text: &str,
-    ) -> ServiceResult<(GameId, BoardResult)> {
+        result: BoardResult,
+    ) -> ServiceResult<(GameId, GameEnd)> {
         let game = self.create_game(request).await?;
-        let result = self.adjudicate(game, text).await?;
-        Ok((game, result))
+        let end = self.adjudicate(game, result).await?;
+        Ok((game, end))
     }
 
-    /// The organiser's correction of a finished game's result to `text` (one of
-    /// [`model::RESULTS`]) in the arbiter, which keeps who (`by`), when and why (`note`), and
-    /// sends the game out again so that the ratings follow. Returns the board's new result.
+    /// The organiser's correction of a finished game's result to `result` in the arbiter, which
+    /// keeps who (`by`), when and why (`note`), and sends the game out again so that the ratings
+    /// follow. Returns how the game ends now.
     pub async fn correct_game(
         &self,
         game: GameId,
-        text: &str,
+        result: BoardResult,
         by: &str,
         note: &str,
-    ) -> ServiceResult<BoardResult> {
-        let (outcome, forfeit) = organiser_result(text);
+    ) -> ServiceResult<GameEnd> {
+        let (outcome, forfeit) = organiser_result(result);
         let request = apb::CorrectResultRequest {
             game_id: game.0,
             outcome: outcome as i32,
@@ -770,32 +778,32 @@ impl Core {
     }
 }
 
-/// The arbiter's outcome and forfeit flag of an organiser's result (one of [`model::RESULTS`]).
-fn organiser_result(text: &str) -> (apb::Outcome, bool) {
-    match text {
-        "1-0" => (apb::Outcome::WhiteWins, false),
-        "0-1" => (apb::Outcome::BlackWins, false),
-        "1/2-1/2" => (apb::Outcome::Draw, false),
-        "+/-" => (apb::Outcome::WhiteWins, true),
-        "-/+" => (apb::Outcome::BlackWins, true),
-        _ => (apb::Outcome::None, true),
+/// The arbiter's outcome and forfeit flag of an organiser's result.
+fn organiser_result(result: BoardResult) -> (apb::Outcome, bool) {
+    match result {
+        BoardResult::WhiteWins => (apb::Outcome::WhiteWins, false),
+        BoardResult::BlackWins => (apb::Outcome::BlackWins, false),
+        BoardResult::Draw => (apb::Outcome::Draw, false),
+        BoardResult::WhiteWinsByForfeit => (apb::Outcome::WhiteWins, true),
+        BoardResult::BlackWinsByForfeit => (apb::Outcome::BlackWins, true),
+        BoardResult::BothForfeit => (apb::Outcome::None, true),
     }
 }
 
 /// The arbiter game of a tournament's board (`None` for a bye): its idempotency key makes its
 /// creation happen once per board.
-pub fn board_game(t: &TournamentRow, board: &BoardRow) -> Option<apb::CreateGameRequest> {
-    let black = board.black_id?;
+pub fn board_game(t: &Tournament, board: &Board) -> Option<apb::CreateGameRequest> {
+    let black = board.kind.black()?;
     Some(apb::CreateGameRequest {
-        kind: t.kind.clone(),
+        kind: t.kind.name().to_owned(),
         ruleset: t.ruleset.clone(),
-        white_player_id: board.white_id,
-        black_player_id: black,
-        time_control: time_control(t.initial_ms, t.increment_ms),
+        white_player_id: board.white.0,
+        black_player_id: black.0,
+        time_control: time_control(t.time_control),
         rated: t.rated,
-        max_turns: t.max_turns as u32,
-        tag: format!("tournament:{}:{}:{}", t.id, board.round, board.board),
-        idempotency_key: format!("tournament-{}-r{}-b{}", t.id, board.round, board.board),
+        max_turns: t.max_turns,
+        tag: format!("tournament:{}:{}:{}", t.id, board.round, board.number),
+        idempotency_key: format!("tournament-{}-r{}-b{}", t.id, board.round, board.number),
         over_the_board: t.over_the_board,
     })
 }
@@ -805,8 +813,8 @@ pub fn board_game(t: &TournamentRow, board: &BoardRow) -> Option<apb::CreateGame
 /// who never made a turn) is `+/-`, `-/+` or `-/-`; a game that ended before each side made a
 /// turn is otherwise a short game (its result counts, unrated); the rest are played games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardResult {
-    pub result: &'static str,
+pub struct GameEnd {
+    pub result: BoardResult,
     /// Ended before each side made a turn: not rated (TRF `W`/`D`/`L`).
     pub short: bool,
     /// The side that lost by forfeit without ever moving (withdrawn if the tournament says so).
@@ -814,7 +822,7 @@ pub struct BoardResult {
 }
 
 /// What a game's state says its board's result is, with the game's own summary.
-fn ended_as(state: &apb::GameState) -> (BoardResult, String) {
+fn ended_as(state: &apb::GameState) -> (GameEnd, String) {
     let result = state.result.clone().unwrap_or_default();
     let turns = state.next_turn_number.saturating_sub(1);
     (
@@ -823,9 +831,9 @@ fn ended_as(state: &apb::GameState) -> (BoardResult, String) {
     )
 }
 
-/// [`BoardResult`] of a game that ended with `outcome` for `reason` after `turns` turns.
+/// How a game that ended with `outcome` for `reason` after `turns` turns ends on its board.
 #[must_use]
-pub fn board_result(outcome: apb::Outcome, reason: apb::EndReason, turns: u32) -> BoardResult {
+pub fn board_result(outcome: apb::Outcome, reason: apb::EndReason, turns: u32) -> GameEnd {
     let forfeit = reason == apb::EndReason::Forfeit;
     let over_the_board = reason == apb::EndReason::OverTheBoard;
     let played = hanniball_ids::counts_as_played(turns, forfeit, over_the_board);
@@ -839,22 +847,28 @@ pub fn board_result(outcome: apb::Outcome, reason: apb::EndReason, turns: u32) -
         apb::Outcome::BlackWins => Some(Side::Black),
         apb::Outcome::Draw => None,
         apb::Outcome::None | apb::Outcome::Unspecified => {
-            return BoardResult {
-                result: "-/-",
+            return GameEnd {
+                result: BoardResult::BothForfeit,
                 short: false,
                 forfeiter: None,
             };
         }
     };
-    let decisive = |white: &'static str, black: &'static str| match winner {
+    let decisive = |white: BoardResult, black: BoardResult| match winner {
         Some(Side::White) => white,
         Some(Side::Black) => black,
-        None => "1/2-1/2",
+        None => BoardResult::Draw,
+    };
+    let by_forfeit = || {
+        decisive(
+            BoardResult::WhiteWinsByForfeit,
+            BoardResult::BlackWinsByForfeit,
+        )
     };
     match winner {
         // The organiser's forfeit: who forfeited is the organiser's to withdraw.
-        Some(_) if forfeit => BoardResult {
-            result: decisive("+/-", "-/+"),
+        Some(_) if forfeit => GameEnd {
+            result: by_forfeit(),
             short: false,
             forfeiter: None,
         },
@@ -865,28 +879,25 @@ pub fn board_result(outcome: apb::Outcome, reason: apb::EndReason, turns: u32) -
                 && reason != apb::EndReason::Adjudication
                 && !over_the_board =>
         {
-            BoardResult {
-                result: decisive("+/-", "-/+"),
+            GameEnd {
+                result: by_forfeit(),
                 short: false,
                 forfeiter: Some(side.opponent()),
             }
         }
-        _ => BoardResult {
-            result: decisive("1-0", "0-1"),
+        _ => GameEnd {
+            result: decisive(BoardResult::WhiteWins, BoardResult::BlackWins),
             short: !played,
             forfeiter: None,
         },
     }
 }
 
-/// The wire time control of stored columns.
-pub fn time_control(
-    initial_ms: Option<i64>,
-    increment_ms: Option<i64>,
-) -> Option<apb::TimeControl> {
-    initial_ms.map(|initial_ms| apb::TimeControl {
-        initial_ms,
-        increment_ms: increment_ms.unwrap_or(0),
+/// A time control as the wire says it.
+pub fn time_control(tc: Option<TimeControl>) -> Option<apb::TimeControl> {
+    tc.map(|tc| apb::TimeControl {
+        initial_ms: tc.initial_ms,
+        increment_ms: tc.increment_ms,
     })
 }
 
@@ -930,7 +941,7 @@ mod tests {
 
     fn of(outcome: O, reason: R, turns: u32) -> (&'static str, bool, Option<Side>) {
         let b = board_result(outcome, reason, turns);
-        (b.result, b.short, b.forfeiter)
+        (b.result.as_str(), b.short, b.forfeiter)
     }
 
     #[test]

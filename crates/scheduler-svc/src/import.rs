@@ -1,6 +1,6 @@
 //! `ImportTournament`: a Swiss started elsewhere, from the TRF file another program wrote. The
 //! file is read as `swiss` reads it, checked as `swiss check --strict` checks it, and turned into
-//! the rows a tournament paired here would have (entrants by starting rank, each round's boards
+//! what a tournament paired here would hold (entrants by starting rank, each round's boards
 //! with their results), so that the next round is paired as the engine pairs the file.
 
 use hanniball_pairing::trf::{self, ReadOptions};
@@ -8,14 +8,15 @@ use hanniball_pairing::{
     Colour, DutchOptions, GameResult, PointSystem, RoundEntry, StartRank as Rank, Tournament,
 };
 
+use hanniball_ids::PlayerId;
+
+use crate::domain::{self, Board, BoardKind, BoardResult, Entrant, TournamentStatus};
 use crate::error::ServiceError;
-use crate::model::{ABSENT, GAME, HALF_BYE, PAIRING_BYE, ZERO_BYE};
-use crate::store::{BoardRow, EntrantRow, TournamentRow, TournamentStatus};
 
 /// The problems listed in one message at most (the rest are counted).
 const SHOWN: usize = 20;
 
-/// A file read and checked, ready to become rows.
+/// A file read and checked, ready to become a tournament.
 pub struct Imported {
     pub tournament: Tournament,
     /// Rounds played (every game with a result).
@@ -98,15 +99,15 @@ pub fn read(text: &str, accept_differences: bool) -> Result<Imported, ServiceErr
     })
 }
 
-/// The rows of an imported tournament: `base` (from the request's settings) completed from the
+/// An imported tournament: `base` (from the request's settings) completed from the
 /// file, its entrants (the `players` by starting rank) and every played round's boards: games
 /// first, by the higher score before the round then the lower starting rank, then byes and
 /// absences. Nothing is rated: the games were played elsewhere.
 pub fn rows(
     imported: &Imported,
     players: &[i64],
-    mut base: TournamentRow,
-) -> Result<(TournamentRow, Vec<EntrantRow>, Vec<BoardRow>), ServiceError> {
+    mut base: domain::Tournament,
+) -> Result<(domain::Tournament, Vec<Entrant>, Vec<Board>), ServiceError> {
     let t = &imported.tournament;
     if players.len() != t.players.len() {
         return Err(ServiceError::InvalidArgument(format!(
@@ -123,22 +124,18 @@ pub fn rows(
             )));
         }
     }
-    if (base.rounds as u32) < imported.played {
+    if base.rounds < imported.played {
         return Err(ServiceError::InvalidArgument(format!(
             "the file has {} rounds played, more than the {} rounds asked for",
             imported.played, base.rounds
         )));
     }
-    base.bye_points = (t.points.pab / 5) as i32;
-    base.initial_colour = match t.initial_colour {
-        Colour::White => "white1",
-        Colour::Black => "black1",
-    }
-    .to_owned();
+    base.bye_points = t.points.pab / 5;
+    base.initial_colour = t.initial_colour;
     base.current_round = imported.played as i32;
     base.status = if imported.played == 0 {
         TournamentStatus::Registration
-    } else if imported.played >= base.rounds as u32 {
+    } else if imported.played >= base.rounds {
         TournamentStatus::Finished
     } else {
         TournamentStatus::Running
@@ -147,9 +144,9 @@ pub fn rows(
         .players
         .iter()
         .zip(players)
-        .map(|(p, id)| EntrantRow {
+        .map(|(p, id)| Entrant {
             tournament_id: 0,
-            player_id: *id,
+            player: PlayerId(*id),
             start_rank: (imported.played > 0).then_some(p.id.0 as i32),
             rating: p.rating as i32,
             joined_round: p
@@ -160,12 +157,12 @@ pub fn rows(
             withdrawn_from: p.withdrawn_from.map(|r| r as i32),
         })
         .collect();
-    let id_of = |rank: Rank| players[(rank.0 as usize).saturating_sub(1)];
+    let id_of = |rank: Rank| PlayerId(players[(rank.0 as usize).saturating_sub(1)]);
     let mut boards = Vec::new();
     let mut before: Vec<u32> = vec![0; t.players.len()];
     for round in 1..=imported.played {
-        let mut games: Vec<(u32, Rank, Rank, &'static str, bool)> = Vec::new();
-        let mut byes: Vec<(Rank, &'static str)> = Vec::new();
+        let mut games: Vec<(u32, Rank, Rank, BoardResult, bool)> = Vec::new();
+        let mut byes: Vec<(Rank, BoardKind)> = Vec::new();
         for p in &t.players {
             match p.entry(round) {
                 Some(RoundEntry::Game {
@@ -174,12 +171,12 @@ pub fn rows(
                     result,
                     rated,
                 }) => {
-                    let text = match result {
-                        GameResult::Win => "1-0",
-                        GameResult::Draw => "1/2-1/2",
-                        GameResult::Loss => "0-1",
+                    let result = match result {
+                        GameResult::Win => BoardResult::WhiteWins,
+                        GameResult::Draw => BoardResult::Draw,
+                        GameResult::Loss => BoardResult::BlackWins,
                     };
-                    games.push((0, p.id, *opponent, text, !rated));
+                    games.push((0, p.id, *opponent, result, !rated));
                 }
                 Some(RoundEntry::Forfeit {
                     opponent,
@@ -192,17 +189,17 @@ pub fn rows(
                             .and_then(|o| o.entry(round)),
                         Some(RoundEntry::Forfeit { won: true, .. })
                     );
-                    let text = match (won, other_won) {
-                        (true, _) => "+/-",
-                        (false, true) => "-/+",
-                        (false, false) => "-/-",
+                    let result = match (won, other_won) {
+                        (true, _) => BoardResult::WhiteWinsByForfeit,
+                        (false, true) => BoardResult::BlackWinsByForfeit,
+                        (false, false) => BoardResult::BothForfeit,
                     };
-                    games.push((0, p.id, *opponent, text, false));
+                    games.push((0, p.id, *opponent, result, false));
                 }
-                Some(RoundEntry::PairingBye) => byes.push((p.id, PAIRING_BYE)),
-                Some(RoundEntry::HalfPointBye) => byes.push((p.id, HALF_BYE)),
-                Some(RoundEntry::ZeroPointBye) => byes.push((p.id, ZERO_BYE)),
-                Some(RoundEntry::NotPaired) | None => byes.push((p.id, ABSENT)),
+                Some(RoundEntry::PairingBye) => byes.push((p.id, BoardKind::PairingBye)),
+                Some(RoundEntry::HalfPointBye) => byes.push((p.id, BoardKind::HalfPointBye)),
+                Some(RoundEntry::ZeroPointBye) => byes.push((p.id, BoardKind::ZeroPointBye)),
+                Some(RoundEntry::NotPaired) | None => byes.push((p.id, BoardKind::Absent)),
                 _ => {}
             }
         }
@@ -216,29 +213,29 @@ pub fn rows(
         let mut number = 0;
         for (_, white, black, result, short) in games {
             number += 1;
-            boards.push(BoardRow {
+            boards.push(Board {
                 tournament_id: 0,
                 round: round as i32,
-                board: number,
-                kind: GAME.to_owned(),
-                white_id: id_of(white),
-                black_id: Some(id_of(black)),
-                game_id: None,
-                result: Some(result.to_owned()),
+                number,
+                white: id_of(white),
+                kind: BoardKind::Game {
+                    black: id_of(black),
+                },
+                game: None,
+                result: Some(result),
                 corrected: true,
                 short,
             });
         }
         for (player, kind) in byes {
             number += 1;
-            boards.push(BoardRow {
+            boards.push(Board {
                 tournament_id: 0,
                 round: round as i32,
-                board: number,
-                kind: kind.to_owned(),
-                white_id: id_of(player),
-                black_id: None,
-                game_id: None,
+                number,
+                white: id_of(player),
+                kind,
+                game: None,
                 result: None,
                 corrected: false,
                 short: false,

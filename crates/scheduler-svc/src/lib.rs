@@ -9,6 +9,7 @@
 
 mod core;
 mod details;
+mod domain;
 pub mod error;
 mod import;
 mod model;

@@ -1,57 +1,29 @@
-//! A stored tournament seen by the pairing crate: rows in, a `hanniball_pairing::Tournament` (the
-//! TRF model, players by start rank) out; and a paired round back into board rows. No IO here.
+//! A tournament seen by the pairing crate: the domain's values in, a
+//! `hanniball_pairing::Tournament` (the TRF model, players by start rank) out; and a paired round
+//! back into boards. No IO here.
 
 use std::collections::HashMap;
 
-use crate::store::{BoardRow, ByeRow, EntrantRow, System, TournamentRow};
+use hanniball_ids::PlayerId;
 use hanniball_pairing::roundrobin::{self, Cycles};
-use hanniball_pairing::tiebreak::{Options, TieBreak};
 use hanniball_pairing::{
     Colour, DutchOptions, GameResult, Player, RoundEntry, StartRank as Rank, Tournament,
 };
 
+use crate::domain::{self, Board, BoardKind, BoardResult, ByeRequest, Entrant, System};
 use crate::error::{ServiceError, ServiceResult};
 
-/// Board kinds as stored.
-pub const GAME: &str = "game";
-pub const PAIRING_BYE: &str = "pab";
-pub const HALF_BYE: &str = "half-bye";
-pub const ZERO_BYE: &str = "zero-bye";
-pub const ABSENT: &str = "absent";
-
-/// Results as stored (White's side first).
-pub const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-"];
-
-/// How a stored tournament's tie-breaks count (rows from before the setting: the text in force
-/// when the tournament was created, unrated players as FIDE says).
-pub fn tiebreak_options(t: &TournamentRow) -> Options {
-    Options {
-        rules: t
-            .tiebreak_rules
-            .parse()
-            .unwrap_or_else(|_| rules_created_at(t.created_at_ms)),
-        unrated: t.tiebreak_unrated.parse().unwrap_or_default(),
-    }
-}
-
-/// The C.07 text in force for a tournament created at `ms` (milliseconds since 1970).
-pub(crate) fn rules_created_at(ms: i64) -> hanniball_pairing::tiebreak::Rules {
-    let days = u64::try_from(ms.max(0) / 86_400_000).expect("not negative");
-    hanniball_pairing::tiebreak::Rules::for_start(hanniball_pairing::tiebreak::date_from_unix_days(
-        days,
-    ))
-}
-
-/// A tournament's rows, loaded together.
+/// A tournament with everything it holds, loaded together.
 #[derive(Clone, Debug)]
 pub struct Loaded {
-    pub tournament: TournamentRow,
+    pub tournament: domain::Tournament,
     /// With player names, by start rank (unranked last, by registration).
-    pub entrants: Vec<(EntrantRow, String)>,
-    pub byes: Vec<ByeRow>,
-    pub boards: Vec<BoardRow>,
-    /// Entrants who must not be paired with each other (player ids, smaller first).
-    pub forbidden: Vec<(i64, i64)>,
+    pub entrants: Vec<(Entrant, String)>,
+    pub byes: Vec<ByeRequest>,
+    /// By round, then board number.
+    pub boards: Vec<Board>,
+    /// Entrants who must not be paired with each other (smaller id first).
+    pub forbidden: Vec<(PlayerId, PlayerId)>,
 }
 
 impl Loaded {
@@ -62,40 +34,26 @@ impl Loaded {
         match self.tournament.system {
             System::RoundRobin => n.saturating_sub(1),
             System::DoubleRoundRobin => 2 * n.saturating_sub(1),
-            System::Swiss => self.tournament.rounds as u32,
+            System::Swiss => self.tournament.rounds,
         }
     }
 
-    /// The tie-breaks in order.
-    pub fn tiebreaks(&self) -> Vec<TieBreak> {
-        self.tournament
-            .tiebreaks
-            .split(',')
-            .filter_map(|name| name.trim().parse().ok())
-            .collect()
-    }
-
-    /// How the tie-breaks count.
-    pub fn tiebreak_options(&self) -> Options {
-        tiebreak_options(&self.tournament)
-    }
-
     /// Board `number` of round `round`.
-    pub fn board(&self, round: i32, number: i32) -> Option<&BoardRow> {
+    pub fn board(&self, round: i32, number: i32) -> Option<&Board> {
         // Boards are stored by round, then board number.
         let at = self
             .boards
-            .binary_search_by_key(&(round, number), |b| (b.round, b.board))
+            .binary_search_by_key(&(round, number), |b| (b.round, b.number))
             .ok()?;
         self.boards.get(at)
     }
 
     /// Board `number` of round `round`, to change in place.
-    pub fn board_mut(&mut self, round: i32, number: i32) -> Option<&mut BoardRow> {
+    pub fn board_mut(&mut self, round: i32, number: i32) -> Option<&mut Board> {
         // Boards are stored by round, then board number.
         let at = self
             .boards
-            .binary_search_by_key(&(round, number), |b| (b.round, b.board))
+            .binary_search_by_key(&(round, number), |b| (b.round, b.number))
             .ok()?;
         self.boards.get_mut(at)
     }
@@ -103,13 +61,13 @@ impl Loaded {
     /// Adds entrants not entered yet. A copy read while the entry was being stored may hold it
     /// already (it is labelled with the version read before its rows), so entering twice
     /// changes nothing.
-    pub fn enter(&mut self, entered: Vec<(EntrantRow, String)>) {
-        let known: std::collections::HashSet<i64> =
-            self.entrants.iter().map(|(e, _)| e.player_id).collect();
+    pub fn enter(&mut self, entered: Vec<(Entrant, String)>) {
+        let known: std::collections::HashSet<PlayerId> =
+            self.entrants.iter().map(|(e, _)| e.player).collect();
         self.entrants.extend(
             entered
                 .into_iter()
-                .filter(|(e, _)| !known.contains(&e.player_id)),
+                .filter(|(e, _)| !known.contains(&e.player)),
         );
     }
 
@@ -117,23 +75,23 @@ impl Loaded {
     pub fn round_complete(&self, round: i32) -> bool {
         self.round_boards(round)
             .iter()
-            .filter(|b| b.kind == GAME)
+            .filter(|b| b.kind.is_game())
             .all(|b| b.result.is_some())
     }
 
     /// The boards of round `round` (boards are stored by round, then board number): found by
     /// bisection, so looking at one round costs that round, not every round played.
-    pub fn round_boards(&self, round: i32) -> &[BoardRow] {
+    pub fn round_boards(&self, round: i32) -> &[Board] {
         let start = self.boards.partition_point(|b| b.round < round);
         let end = self.boards.partition_point(|b| b.round <= round);
         &self.boards[start..end]
     }
 
-    /// Start rank → player id.
-    pub fn by_rank(&self) -> HashMap<i64, u32> {
+    /// Player → start rank.
+    pub fn by_rank(&self) -> HashMap<PlayerId, u32> {
         self.entrants
             .iter()
-            .filter_map(|(e, _)| e.start_rank.map(|r| (e.player_id, r as u32)))
+            .filter_map(|(e, _)| e.start_rank.map(|r| (e.player, r as u32)))
             .collect()
     }
 
@@ -142,15 +100,10 @@ impl Loaded {
     pub fn model(&self) -> Tournament {
         let ranks = self.by_rank();
         let mut t = Tournament::new(self.total_rounds());
-        t.points =
-            hanniball_pairing::PointSystem::with_pab_half_points(self.tournament.bye_points as u32);
-        t.initial_colour = if self.tournament.initial_colour == "black1" {
-            Colour::Black
-        } else {
-            Colour::White
-        };
+        t.points = hanniball_pairing::PointSystem::with_pab_half_points(self.tournament.bye_points);
+        t.initial_colour = self.tournament.initial_colour;
         t.info.name = Some(self.tournament.name.clone());
-        let mut ranked: Vec<&(EntrantRow, String)> = self
+        let mut ranked: Vec<&(Entrant, String)> = self
             .entrants
             .iter()
             .filter(|(e, _)| e.start_rank.is_some())
@@ -165,7 +118,7 @@ impl Loaded {
             player.withdrawn_from = entrant.withdrawn_from.map(|r| r as u32);
             t.players.push(player);
         }
-        let rank = |id: i64| Rank(ranks.get(&id).copied().unwrap_or(0));
+        let rank = |id: PlayerId| Rank(ranks.get(&id).copied().unwrap_or(0));
         for (first, second) in &self.forbidden {
             if let (Some(a), Some(b)) = (ranks.get(first), ranks.get(second)) {
                 t.forbidden.push(hanniball_pairing::Forbidden::always(vec![
@@ -176,67 +129,15 @@ impl Loaded {
         }
         for board in &self.boards {
             let round = board.round as u32;
-            let white = rank(board.white_id);
-            match (board.kind.as_str(), board.black_id, board.result.as_deref()) {
-                (GAME, Some(black), Some(result)) => {
-                    let black = rank(black);
-                    let played = match result {
-                        "1-0" => Some(GameResult::Win),
-                        "0-1" => Some(GameResult::Loss),
-                        "1/2-1/2" => Some(GameResult::Draw),
-                        _ => None,
-                    };
-                    match played {
-                        Some(white_result) => {
-                            // A short game (a side never made a turn) counts, unrated: TRF W/D/L.
-                            for (player, opponent, colour, result) in [
-                                (white, black, Colour::White, white_result),
-                                (black, white, Colour::Black, white_result.reversed()),
-                            ] {
-                                t.set_entry(
-                                    player,
-                                    round,
-                                    RoundEntry::Game {
-                                        opponent,
-                                        colour,
-                                        result,
-                                        rated: !board.short,
-                                    },
-                                );
-                            }
-                        }
-                        None => {
-                            let forfeit = result;
-                            let (white_won, black_won) = match forfeit {
-                                "+/-" => (true, false),
-                                "-/+" => (false, true),
-                                _ => (false, false),
-                            };
-                            t.set_entry(
-                                white,
-                                round,
-                                RoundEntry::Forfeit {
-                                    opponent: black,
-                                    colour: Some(Colour::White),
-                                    won: white_won,
-                                },
-                            );
-                            t.set_entry(
-                                black,
-                                round,
-                                RoundEntry::Forfeit {
-                                    opponent: white,
-                                    colour: Some(Colour::Black),
-                                    won: black_won,
-                                },
-                            );
-                        }
-                    }
+            let white = rank(board.white);
+            match (board.kind, board.result) {
+                (BoardKind::Game { black }, Some(result)) => {
+                    enter_game(&mut t, round, (white, rank(black)), result, board.short);
                 }
-                (PAIRING_BYE, _, _) => t.set_entry(white, round, RoundEntry::PairingBye),
-                (HALF_BYE, _, _) => t.set_entry(white, round, RoundEntry::HalfPointBye),
-                (ZERO_BYE, _, _) => t.set_entry(white, round, RoundEntry::ZeroPointBye),
-                _ => {}
+                (BoardKind::PairingBye, _) => t.set_entry(white, round, RoundEntry::PairingBye),
+                (BoardKind::HalfPointBye, _) => t.set_entry(white, round, RoundEntry::HalfPointBye),
+                (BoardKind::ZeroPointBye, _) => t.set_entry(white, round, RoundEntry::ZeroPointBye),
+                (BoardKind::Game { .. }, None) | (BoardKind::Absent, _) => {}
             }
         }
         t
@@ -247,53 +148,42 @@ impl Loaded {
     /// `ranks` are the start ranks to fix first (round 1), in rank order.
     /// The boards of `round`; `Ok(Err(_))` when the rules allow no pairing (the organiser's to
     /// resolve, not a fault).
-    pub fn pair(&self, round: u32) -> ServiceResult<Result<Vec<BoardRow>, Unpairable>> {
+    pub fn pair(&self, round: u32) -> ServiceResult<Result<Vec<Board>, Unpairable>> {
         let mut t = self.model();
         let tid = self.tournament.id;
         let ranks = self.by_rank();
-        let id_of: HashMap<u32, i64> = ranks.iter().map(|(id, r)| (*r, *id)).collect();
-        let mut sitting_out: Vec<BoardRow> = Vec::new();
-        let mut out = |player: i64, kind: &str| {
-            sitting_out.push(BoardRow {
-                tournament_id: tid,
-                round: round as i32,
-                board: 0,
-                kind: kind.to_owned(),
-                white_id: player,
-                black_id: None,
-                game_id: None,
-                result: None,
-                corrected: false,
-                short: false,
-            });
+        let id_of: HashMap<u32, PlayerId> = ranks.iter().map(|(id, r)| (*r, *id)).collect();
+        let mut sitting_out: Vec<Board> = Vec::new();
+        let mut out = |player: PlayerId, kind: BoardKind| {
+            sitting_out.push(board(tid, round, 0, player, kind, None));
         };
         for (entrant, _) in &self.entrants {
-            let Some(rank) = ranks.get(&entrant.player_id).copied() else {
+            let Some(rank) = ranks.get(&entrant.player).copied() else {
                 continue;
             };
             let rank = Rank(rank);
             if entrant.joined_round as u32 > round {
                 t.set_entry(rank, round, RoundEntry::NotPaired);
-                out(entrant.player_id, ABSENT);
+                out(entrant.player, BoardKind::Absent);
             } else if entrant.withdrawn_from.is_some_and(|w| w as u32 <= round) {
-                out(entrant.player_id, ABSENT);
+                out(entrant.player, BoardKind::Absent);
             } else if let Some(bye) = self
                 .byes
                 .iter()
-                .find(|b| b.player_id == entrant.player_id && b.round as u32 == round)
+                .find(|b| b.player == entrant.player && b.round as u32 == round)
             {
-                let (entry, kind) = if bye.points > 0 {
-                    (RoundEntry::HalfPointBye, HALF_BYE)
+                let (entry, kind) = if bye.half_point {
+                    (RoundEntry::HalfPointBye, BoardKind::HalfPointBye)
                 } else {
-                    (RoundEntry::ZeroPointBye, ZERO_BYE)
+                    (RoundEntry::ZeroPointBye, BoardKind::ZeroPointBye)
                 };
                 t.set_entry(rank, round, entry);
-                out(entrant.player_id, kind);
+                out(entrant.player, kind);
             }
         }
-        let mut games: Vec<(i64, i64)> = Vec::new();
-        let mut pab: Option<i64> = None;
-        let player = |rank: Rank| -> Result<i64, ServiceError> {
+        let mut games: Vec<(PlayerId, PlayerId)> = Vec::new();
+        let mut pab: Option<PlayerId> = None;
+        let player = |rank: Rank| -> Result<PlayerId, ServiceError> {
             id_of.get(&rank.0).copied().ok_or_else(|| {
                 ServiceError::Internal(format!("pairing named unknown rank {}", rank.0))
             })
@@ -328,7 +218,7 @@ impl Loaded {
                         "the round robin has no round {round}"
                     ))));
                 };
-                let absent: Vec<i64> = sitting_out.iter().map(|b| b.white_id).collect();
+                let absent: Vec<PlayerId> = sitting_out.iter().map(|b| b.white).collect();
                 for board in boards {
                     match *board {
                         roundrobin::Board::Game { white, black } => {
@@ -344,32 +234,86 @@ impl Loaded {
                 let mut rows = Vec::new();
                 for (i, (w, b)) in games.iter().enumerate() {
                     let result = match (absent.contains(w), absent.contains(b)) {
-                        (true, true) => Some("-/-"),
-                        (true, false) => Some("-/+"),
-                        (false, true) => Some("+/-"),
+                        (true, true) => Some(BoardResult::BothForfeit),
+                        (true, false) => Some(BoardResult::BlackWinsByForfeit),
+                        (false, true) => Some(BoardResult::WhiteWinsByForfeit),
                         (false, false) => None,
                     };
-                    rows.push(game_row(tid, round, i as i32 + 1, *w, *b, result));
+                    let game = BoardKind::Game { black: *b };
+                    rows.push(board(tid, round, i as i32 + 1, *w, game, result));
                 }
                 if let Some(p) = pab {
-                    rows.push(bye_row(tid, round, rows.len() as i32 + 1, p, ZERO_BYE));
+                    let number = rows.len() as i32 + 1;
+                    rows.push(board(tid, round, number, p, BoardKind::ZeroPointBye, None));
                 }
                 return Ok(Ok(rows));
             }
         }
-        let mut rows: Vec<BoardRow> = games
+        let mut rows: Vec<Board> = games
             .iter()
             .enumerate()
-            .map(|(i, (w, b))| game_row(tid, round, i as i32 + 1, *w, *b, None))
+            .map(|(i, (w, b))| {
+                let game = BoardKind::Game { black: *b };
+                board(tid, round, i as i32 + 1, *w, game, None)
+            })
             .collect();
         if let Some(p) = pab {
-            rows.push(bye_row(tid, round, rows.len() as i32 + 1, p, PAIRING_BYE));
+            let number = rows.len() as i32 + 1;
+            rows.push(board(tid, round, number, p, BoardKind::PairingBye, None));
         }
         for mut row in sitting_out {
-            row.board = rows.len() as i32 + 1;
+            row.number = rows.len() as i32 + 1;
             rows.push(row);
         }
         Ok(Ok(rows))
+    }
+}
+
+/// A game's result in the TRF model: a played game (a short one, where a side never made a
+/// turn, counts unrated: TRF `W`/`D`/`L`) or a forfeit.
+fn enter_game(
+    t: &mut Tournament,
+    round: u32,
+    (white, black): (Rank, Rank),
+    result: BoardResult,
+    short: bool,
+) {
+    let played = match result {
+        BoardResult::WhiteWins => Some(GameResult::Win),
+        BoardResult::BlackWins => Some(GameResult::Loss),
+        BoardResult::Draw => Some(GameResult::Draw),
+        _ => None,
+    };
+    if let Some(white_result) = played {
+        for (player, opponent, colour, result) in [
+            (white, black, Colour::White, white_result),
+            (black, white, Colour::Black, white_result.reversed()),
+        ] {
+            let game = RoundEntry::Game {
+                opponent,
+                colour,
+                result,
+                rated: !short,
+            };
+            t.set_entry(player, round, game);
+        }
+        return;
+    }
+    let (white_won, black_won) = match result {
+        BoardResult::WhiteWinsByForfeit => (true, false),
+        BoardResult::BlackWinsByForfeit => (false, true),
+        _ => (false, false),
+    };
+    for (player, opponent, colour, won) in [
+        (white, black, Colour::White, white_won),
+        (black, white, Colour::Black, black_won),
+    ] {
+        let forfeit = RoundEntry::Forfeit {
+            opponent,
+            colour: Some(colour),
+            won,
+        };
+        t.set_entry(player, round, forfeit);
     }
 }
 
@@ -383,38 +327,23 @@ impl From<Unpairable> for ServiceError {
     }
 }
 
-fn game_row(
+/// A new board of round `round`: nobody has played it yet.
+fn board(
     tournament: i64,
     round: u32,
-    board: i32,
-    white: i64,
-    black: i64,
-    result: Option<&str>,
-) -> BoardRow {
-    BoardRow {
+    number: i32,
+    white: PlayerId,
+    kind: BoardKind,
+    result: Option<BoardResult>,
+) -> Board {
+    Board {
         tournament_id: tournament,
         round: round as i32,
-        board,
-        kind: GAME.to_owned(),
-        white_id: white,
-        black_id: Some(black),
-        game_id: None,
-        result: result.map(str::to_owned),
-        corrected: false,
-        short: false,
-    }
-}
-
-fn bye_row(tournament: i64, round: u32, board: i32, player: i64, kind: &str) -> BoardRow {
-    BoardRow {
-        tournament_id: tournament,
-        round: round as i32,
-        board,
-        kind: kind.to_owned(),
-        white_id: player,
-        black_id: None,
-        game_id: None,
-        result: None,
+        number,
+        white,
+        kind,
+        game: None,
+        result,
         corrected: false,
         short: false,
     }
@@ -423,8 +352,8 @@ fn bye_row(tournament: i64, round: u32, board: i32, player: i64, kind: &str) -> 
 /// Start ranks: by rating (highest first), then name in alphabetical order (letters without
 /// case or accents: [`hanniball_names::collation_key`]), then player id (C.04.2:
 /// rating, then alphabetical). Returns (player id, rank) in rank order.
-pub fn seed(entrants: &[(EntrantRow, String)]) -> Vec<(i64, i32)> {
-    let mut order: Vec<(&EntrantRow, String, &String)> = entrants
+pub fn seed(entrants: &[(Entrant, String)]) -> Vec<(PlayerId, i32)> {
+    let mut order: Vec<(&Entrant, String, &String)> = entrants
         .iter()
         .map(|(e, name)| (e, hanniball_names::collation_key(name), name))
         .collect();
@@ -433,12 +362,12 @@ pub fn seed(entrants: &[(EntrantRow, String)]) -> Vec<(i64, i32)> {
             .cmp(&a.rating)
             .then_with(|| ak.cmp(bk))
             .then_with(|| an.cmp(bn))
-            .then(a.player_id.cmp(&b.player_id))
+            .then(a.player.cmp(&b.player))
     });
     order
         .iter()
         .enumerate()
-        .map(|(i, (e, _, _))| (e.player_id, i as i32 + 1))
+        .map(|(i, (e, _, _))| (e.player, i as i32 + 1))
         .collect()
 }
 
@@ -446,11 +375,11 @@ pub fn seed(entrants: &[(EntrantRow, String)]) -> Vec<(i64, i32)> {
 mod seeding {
     use super::*;
 
-    fn entrant(player_id: i64, rating: i32, name: &str) -> (EntrantRow, String) {
+    fn entrant(player: i64, rating: i32, name: &str) -> (Entrant, String) {
         (
-            EntrantRow {
+            Entrant {
                 tournament_id: 1,
-                player_id,
+                player: PlayerId(player),
                 start_rank: None,
                 rating,
                 joined_round: 1,
@@ -469,7 +398,7 @@ mod seeding {
             entrant(4, 1500, "Ärger"),
             entrant(5, 1500, "bob"),
         ];
-        let order: Vec<i64> = seed(&entrants).into_iter().map(|(id, _)| id).collect();
+        let order: Vec<i64> = seed(&entrants).into_iter().map(|(id, _)| id.0).collect();
         assert_eq!(order, [3, 2, 4, 5, 1]);
     }
 }

@@ -436,5 +436,23 @@ pub fn ungated_test_helpers(text: &str) -> Vec<usize> {
         .collect()
 }
 
+/// Lines of a service's file at `path` (from the workspace root) that name the store's sea-orm
+/// entities (`entities::`, `::entities`) outside its store (`src/store/`, `src/store.rs`): rows
+/// never leave the store, which answers with domain types. Comments count for nothing.
+#[must_use]
+pub fn rows_outside_store(path: &str, text: &str) -> Vec<usize> {
+    if path.contains("/src/store/") || path.ends_with("/src/store.rs") {
+        return Vec::new();
+    }
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            let code = line.split("//").next().unwrap_or("");
+            code.contains("entities::") || code.contains("::entities")
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

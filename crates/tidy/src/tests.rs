@@ -135,3 +135,18 @@ fn a_public_testing_module_needs_a_test_cfg() {
             .is_empty()
     );
 }
+
+#[test]
+fn an_entity_named_outside_a_store_is_found_and_inside_it_is_not() {
+    let text = "use crate::store::entities::boards;\n// entities::boards in a comment\n\
+                fn f() -> entities::boards::Model {\n    todo!()\n}\nuse crate::store::entities;\n";
+    assert_eq!(
+        rows_outside_store("crates/x-svc/src/service/mod.rs", text),
+        vec![1, 3, 6]
+    );
+    assert!(rows_outside_store("crates/x-svc/src/store/convert.rs", text).is_empty());
+    assert!(rows_outside_store("crates/x-svc/src/store.rs", text).is_empty());
+    assert!(
+        rows_outside_store("crates/x-svc/src/core.rs", "use crate::domain::Board;\n").is_empty()
+    );
+}

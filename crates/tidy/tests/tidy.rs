@@ -7,21 +7,10 @@ use std::process::Command;
 
 use hanniball_tidy::{
     MAX_DOC_LINES, MAX_FILE_LINES, MAX_FUNCTION_LINES, SourceFile, import_cycles, long_functions,
-    mapped_packages, module_of, never_rules, pure_packages, ungated_test_helpers,
-    unused_dependencies,
+    mapped_packages, module_of, never_rules, pure_packages, rows_outside_store,
+    ungated_test_helpers, unused_dependencies,
 };
 use serde_json::Value;
-
-/// Files over [`MAX_FILE_LINES`] that are still to be split (each is named in the open issue
-/// that asks for it); no file may join them, and one that shrinks under the limit must leave.
-const LONG_FILES: &[&str] = &[
-    "crates/scheduler-svc/src/service.rs",
-    "crates/scheduler-svc/src/store/mod.rs",
-];
-
-/// Import cycles still to be broken (issue 47), as `package: modules`: none may join, and one
-/// broken must leave the list.
-const KNOWN_CYCLES: &[&str] = &[];
 
 /// Dependencies whose users are not in the package's own sources, as (package, dependency, why).
 const NAMED_ELSEWHERE: &[(&str, &str, &str)] = &[(
@@ -348,13 +337,9 @@ fn no_function_over_150_lines_and_no_file_over_1000_outside_tests() {
         long.is_empty(),
         "functions over {MAX_FUNCTION_LINES} lines: {long:#?}"
     );
-    let known: BTreeSet<String> = LONG_FILES.iter().map(|s| (*s).to_owned()).collect();
-    let new: Vec<_> = files_over.difference(&known).collect();
-    let fixed: Vec<_> = known.difference(&files_over).collect();
-    assert!(new.is_empty(), "files over {MAX_FILE_LINES} lines: {new:?}");
     assert!(
-        fixed.is_empty(),
-        "now under the limit: take them off LONG_FILES: {fixed:?}"
+        files_over.is_empty(),
+        "files over {MAX_FILE_LINES} lines: {files_over:?}"
     );
 }
 
@@ -382,14 +367,7 @@ fn no_import_cycle_between_the_files_of_a_crate() {
             cycles.insert(format!("{member}: {}", cycle.join(", ")));
         }
     }
-    let known: BTreeSet<String> = KNOWN_CYCLES.iter().map(|s| (*s).to_owned()).collect();
-    let new: Vec<_> = cycles.difference(&known).collect();
-    let fixed: Vec<_> = known.difference(&cycles).collect();
-    assert!(new.is_empty(), "import cycles: {new:#?}");
-    assert!(
-        fixed.is_empty(),
-        "broken now: take them off KNOWN_CYCLES: {fixed:?}"
-    );
+    assert!(cycles.is_empty(), "import cycles: {cycles:#?}");
 }
 
 #[test]
@@ -436,6 +414,28 @@ fn test_helpers_are_behind_a_test_cfg() {
     assert!(
         ungated.is_empty(),
         "public test helpers without a test cfg: {ungated:?}"
+    );
+}
+
+/// ARCHITECTURE, "db and the stores": a service's sea-orm entities stay in its store.
+#[test]
+fn rows_never_leave_a_services_store() {
+    let ws = workspace();
+    let mut named = Vec::new();
+    for (member, files) in member_files(&ws) {
+        if !member.ends_with("-svc") {
+            continue;
+        }
+        for path in files {
+            let name = relative(&path);
+            for line in rows_outside_store(&name, &read(&path)) {
+                named.push(format!("{name}:{line}"));
+            }
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "sea-orm entities named outside a service's store: {named:?}"
     );
 }
 

@@ -7,34 +7,100 @@ use hanniball_db::{search, testing};
 use hanniball_ids::{GameId, PlayerId};
 use sea_orm::ConnectionTrait;
 
-use super::{BoardRow, ByeRow, EntrantRow, Store, TournamentRow};
+use super::Store;
+use crate::details::Details;
+use crate::domain::{
+    Board, BoardKind, BoardResult, ByeRequest, Entrant, System, Tournament, TournamentStatus,
+};
 
-fn tournament() -> TournamentRow {
-    TournamentRow {
+fn tournament() -> Tournament {
+    Tournament {
         id: 0,
         name: "Versioned".to_owned(),
-        kind: "hanniball".to_owned(),
+        kind: hanniball_rules::GameKind::HanniBall,
         ruleset: String::new(),
-        system: super::System::Swiss,
+        system: System::Swiss,
         rounds: 3,
-        initial_ms: None,
-        increment_ms: None,
+        time_control: None,
         max_turns: 0,
         rated: false,
         bye_points: 2,
-        tiebreaks: String::new(),
-        tiebreak_rules: String::new(),
-        tiebreak_unrated: String::new(),
-        initial_colour: "white1".to_owned(),
+        tiebreaks: Vec::new(),
+        tiebreak_options: hanniball_pairing::tiebreak::Options::default(),
+        initial_colour: hanniball_pairing::Colour::White,
         forfeit_withdraws: false,
         auto_pair: true,
         self_entry: false,
         late_self_entry: false,
-        status: super::TournamentStatus::Registration,
+        status: TournamentStatus::Registration,
         current_round: 0,
-        created_at_ms: 1,
+        created_at: hanniball_ids::Timestamp(1),
         over_the_board: false,
-        details: String::new(),
+        details: Details::default(),
+    }
+}
+
+/// A new game board of round `round`.
+fn game(tournament_id: i64, round: i32, number: i32, white: i64, black: i64) -> Board {
+    Board {
+        tournament_id,
+        round,
+        number,
+        white: PlayerId(white),
+        kind: BoardKind::Game {
+            black: PlayerId(black),
+        },
+        game: None,
+        result: None,
+        corrected: false,
+        short: false,
+    }
+}
+
+fn entrant(tournament_id: i64, player: i64) -> Entrant {
+    Entrant {
+        tournament_id,
+        player: PlayerId(player),
+        start_rank: None,
+        rating: 1500,
+        joined_round: 1,
+        withdrawn_from: None,
+    }
+}
+
+/// A tournament reads back as it was stored, every setting typed.
+#[tokio::test]
+async fn a_tournament_reads_back_as_stored() {
+    for url in testing::all_urls().await {
+        let store = Store::connect(&url).await.expect("connect");
+        let mut t = Tournament {
+            name: "Round trip".to_owned(),
+            kind: hanniball_rules::GameKind::PaperFootball,
+            ruleset: "standard".to_owned(),
+            system: System::DoubleRoundRobin,
+            time_control: Some(hanniball_ids::TimeControl {
+                initial_ms: 60_000,
+                increment_ms: 2_000,
+            }),
+            max_turns: 80,
+            bye_points: 1,
+            tiebreaks: vec![
+                "SB".parse().expect("a tie-break"),
+                "BH-C1".parse().expect("a tie-break"),
+            ],
+            tiebreak_options: hanniball_pairing::tiebreak::Options {
+                rules: hanniball_pairing::tiebreak::Rules::Fide2024,
+                unrated: hanniball_pairing::tiebreak::Unrated::Rating(1400),
+            },
+            initial_colour: hanniball_pairing::Colour::Black,
+            ..tournament()
+        };
+        t.id = store.create_tournament(&t, None).await.expect("create");
+        assert_eq!(
+            store.tournament(t.id).await.expect("read"),
+            Some(t),
+            "{url}"
+        );
     }
 }
 
@@ -61,14 +127,7 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
             }
             assert_eq!(now, expected, "{url}: after {what}");
         };
-        let entrant = |player: PlayerId| EntrantRow {
-            tournament_id: id,
-            player_id: player.0,
-            start_rank: None,
-            rating: 1500,
-            joined_round: 1,
-            withdrawn_from: None,
-        };
+        let entrant = |player: PlayerId| entrant(id, player.0);
         for p in &players {
             store.add_entrant(&entrant(*p)).await.expect("add");
             step(
@@ -83,11 +142,11 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
             "a refused entry",
             store.tournament_version(id).await.unwrap(),
         );
-        let bye = ByeRow {
+        let bye = ByeRequest {
             tournament_id: id,
-            player_id: players[2].0,
+            player: players[2],
             round: 2,
-            points: 1,
+            half_point: true,
         };
         store.request_bye(&bye).await.expect("bye");
         step(
@@ -112,18 +171,7 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
             "removing nobody",
             store.tournament_version(id).await.unwrap(),
         );
-        let board = BoardRow {
-            tournament_id: id,
-            round: 1,
-            board: 1,
-            kind: "game".to_owned(),
-            white_id: players[0].0,
-            black_id: Some(players[1].0),
-            game_id: None,
-            result: None,
-            corrected: false,
-            short: false,
-        };
+        let board = game(id, 1, 1, players[0].0, players[1].0);
         store
             .store_round(id, 1, &[(players[0], 1), (players[1], 2)], &[board])
             .await
@@ -147,7 +195,7 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
         );
         assert_eq!(
             store
-                .set_board_result(id, 1, 1, "1-0", false, false)
+                .set_board_result(id, 1, 1, BoardResult::WhiteWins, false, false)
                 .await
                 .expect("result"),
             Some(version + 1),
@@ -160,7 +208,7 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
         );
         assert!(
             store
-                .set_board_result(id, 1, 1, "0-1", false, false)
+                .set_board_result(id, 1, 1, BoardResult::BlackWins, false, false)
                 .await
                 .expect("result again")
                 .is_none()
@@ -172,7 +220,7 @@ async fn every_change_of_a_tournament_bumps_its_version_and_nothing_else_does() 
         );
         assert!(
             store
-                .set_board_result(id, 1, 1, "0-1", false, true)
+                .set_board_result(id, 1, 1, BoardResult::BlackWins, false, true)
                 .await
                 .expect("correction")
                 .is_some()
@@ -219,19 +267,8 @@ async fn a_round_of_five_thousand_boards_is_stored_whole() {
             .create_tournament(&tournament(), None)
             .await
             .expect("create");
-        let rows: Vec<BoardRow> = (1..=5_000)
-            .map(|board| BoardRow {
-                tournament_id: id,
-                round: 1,
-                board,
-                kind: "game".to_owned(),
-                white_id: i64::from(board) * 2,
-                black_id: Some(i64::from(board) * 2 + 1),
-                game_id: None,
-                result: None,
-                corrected: false,
-                short: false,
-            })
+        let rows: Vec<Board> = (1..=5_000)
+            .map(|board| game(id, 1, board, i64::from(board) * 2, i64::from(board) * 2 + 1))
             .collect();
         store.store_round(id, 1, &[], &rows).await.expect("stored");
         let stored = store.boards(id).await.expect("read");
@@ -251,17 +288,7 @@ async fn start_ranks_and_board_games_are_written_in_batches() {
             .expect("create");
         let players: Vec<i64> = (1..=1_202).collect();
         assert_eq!(players.len(), 1_202);
-        let entrants: Vec<EntrantRow> = players
-            .iter()
-            .map(|&player_id| EntrantRow {
-                tournament_id: id,
-                player_id,
-                start_rank: None,
-                rating: 1500,
-                joined_round: 1,
-                withdrawn_from: None,
-            })
-            .collect();
+        let entrants: Vec<Entrant> = players.iter().map(|&p| entrant(id, p)).collect();
         store.add_entrants(&entrants).await.expect("entrants");
         // Ranks in reverse order of registration.
         let ranks: Vec<(PlayerId, i32)> = players
@@ -270,22 +297,11 @@ async fn start_ranks_and_board_games_are_written_in_batches() {
             .zip(1..)
             .map(|(&p, rank)| (PlayerId(p), rank))
             .collect();
-        let round = |round: i32| -> Vec<BoardRow> {
+        let round = |round: i32| -> Vec<Board> {
             players
                 .chunks(2)
                 .zip(1..)
-                .map(|(pair, board)| BoardRow {
-                    tournament_id: id,
-                    round,
-                    board,
-                    kind: "game".to_owned(),
-                    white_id: pair[0],
-                    black_id: Some(pair[1]),
-                    game_id: None,
-                    result: None,
-                    corrected: false,
-                    short: false,
-                })
+                .map(|(pair, board)| game(id, round, board, pair[0], pair[1]))
                 .collect()
         };
         store
@@ -294,7 +310,7 @@ async fn start_ranks_and_board_games_are_written_in_batches() {
             .expect("1");
         store.store_round(id, 2, &[], &round(2)).await.expect("2");
         for entrant in store.entrants(id).await.expect("entrants") {
-            let rank = ranks.iter().find(|(p, _)| p.0 == entrant.player_id);
+            let rank = ranks.iter().find(|(p, _)| *p == entrant.player);
             assert_eq!(entrant.start_rank, rank.map(|(_, r)| *r), "{url}");
         }
         // Games for both rounds in one call, round 2 first, boards in reverse.
@@ -308,11 +324,11 @@ async fn start_ranks_and_board_games_are_written_in_batches() {
         assert_eq!(boards.len(), 1_202);
         for board in boards {
             assert_eq!(
-                board.game_id,
-                Some(game(board.round, board.board).0),
+                board.game,
+                Some(game(board.round, board.number)),
                 "{url}: round {} board {}",
                 board.round,
-                board.board
+                board.number
             );
         }
     }
@@ -331,7 +347,7 @@ async fn tournaments_are_found_by_words_of_their_names() {
             "Kraków Open_Blitz",
             "北京 Cup",
         ] {
-            let row = TournamentRow {
+            let row = Tournament {
                 name: name.to_owned(),
                 ..tournament()
             };
@@ -382,13 +398,13 @@ async fn tournaments_are_found_by_words_of_their_names() {
             .expect("search");
         assert_eq!(names.len(), 1, "{url}: {names:?}");
         assert!(
-            found("open", Some(super::TournamentStatus::Running))
+            found("open", Some(TournamentStatus::Running))
                 .await
                 .is_empty(),
             "{url}"
         );
         assert_eq!(
-            found("open", Some(super::TournamentStatus::Registration))
+            found("open", Some(TournamentStatus::Registration))
                 .await
                 .len(),
             3,
@@ -410,13 +426,9 @@ async fn a_players_tournaments_are_those_it_entered_withdrawn_or_not() {
                     .expect("create"),
             );
         }
-        let enter = |tournament_id: i64, player_id: i64, withdrawn_from: Option<i32>| EntrantRow {
-            tournament_id,
-            player_id,
-            start_rank: None,
-            rating: 1500,
-            joined_round: 1,
+        let enter = |tournament_id: i64, player: i64, withdrawn_from: Option<i32>| Entrant {
             withdrawn_from,
+            ..entrant(tournament_id, player)
         };
         for row in [
             enter(ids[0], 7, None),
@@ -430,7 +442,7 @@ async fn a_players_tournaments_are_those_it_entered_withdrawn_or_not() {
             let store = store.clone();
             async move {
                 store
-                    .tournaments(None, &search::Words::default(), player, limit)
+                    .tournaments(None, &search::Words::default(), player.map(PlayerId), limit)
                     .await
                     .expect("list")
                     .into_iter()
@@ -463,7 +475,7 @@ async fn organisers_are_kept_per_tournament_and_go_with_a_deleted_one() {
         assert!(!store.is_organiser(id, petra).await.expect("q"));
         assert!(!store.is_organiser(admins, olga).await.expect("q"));
         let organisers = store.organisers(&[id, admins]).await.expect("q");
-        assert_eq!(organisers.get(&id), Some(&vec![7]));
+        assert_eq!(organisers.get(&id), Some(&vec![olga]));
         assert_eq!(organisers.get(&admins), None, "the admin's alone");
 
         assert_eq!(
@@ -482,7 +494,7 @@ async fn organisers_are_kept_per_tournament_and_go_with_a_deleted_one() {
         assert!(!store.is_organiser(999_999, petra).await.expect("q"));
         assert_eq!(
             store.organisers(&[id]).await.expect("q").get(&id),
-            Some(&vec![7, 8])
+            Some(&vec![olga, petra])
         );
         assert!(store.remove_organiser(id, olga).await.expect("remove"));
         assert!(!store.remove_organiser(id, olga).await.expect("again"));
@@ -490,17 +502,7 @@ async fn organisers_are_kept_per_tournament_and_go_with_a_deleted_one() {
         assert!(store.is_organiser(id, petra).await.expect("q"));
 
         // Deleted before the start, with its entries and organisers; never after it.
-        store
-            .add_entrant(&EntrantRow {
-                tournament_id: id,
-                player_id: 1,
-                start_rank: None,
-                rating: 1500,
-                joined_round: 1,
-                withdrawn_from: None,
-            })
-            .await
-            .expect("entrant");
+        store.add_entrant(&entrant(id, 1)).await.expect("entrant");
         assert!(store.delete_tournament(id).await.expect("delete"));
         assert_eq!(store.tournament_version(id).await.expect("q"), None);
         assert!(store.entrants(id).await.expect("q").is_empty());
@@ -533,17 +535,28 @@ async fn details_are_stored_once_and_the_same_again_changes_nothing() {
             .await
             .expect("create");
         let before = store.tournament_version(id).await.expect("read");
-        let json = r#"{"place":"Lyon","chief_arbiter":"Anna <b>"}"#;
-        let version = store.set_details(id, json).await.expect("set");
+        let details = Details {
+            place: "Lyon".to_owned(),
+            chief_arbiter: "Anna <b>".to_owned(),
+            ..Details::default()
+        };
+        let version = store.set_details(id, &details).await.expect("set");
         assert_eq!(version, before.map(|v| v + 1), "{url}");
-        assert_eq!(store.tournament(id).await.unwrap().unwrap().details, json);
-        assert_eq!(store.set_details(id, json).await.expect("again"), None);
-        assert_eq!(store.tournament_version(id).await.unwrap(), version);
-        assert_eq!(store.set_details(999_999, json).await.expect("none"), None);
         assert_eq!(
-            store.set_details(id, "").await.expect("clear"),
+            store.tournament(id).await.unwrap().unwrap().details,
+            details
+        );
+        assert_eq!(store.set_details(id, &details).await.expect("again"), None);
+        assert_eq!(store.tournament_version(id).await.unwrap(), version);
+        assert_eq!(
+            store.set_details(999_999, &details).await.expect("none"),
+            None
+        );
+        let none = Details::default();
+        assert_eq!(
+            store.set_details(id, &none).await.expect("clear"),
             version.map(|v| v + 1)
         );
-        assert_eq!(store.tournament(id).await.unwrap().unwrap().details, "");
+        assert_eq!(store.tournament(id).await.unwrap().unwrap().details, none);
     }
 }

@@ -18,7 +18,7 @@ use hanniball_ids::{PlayerId, Timestamp};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait,
-    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Statement, TransactionTrait, Value,
+    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Statement, Value,
 };
 
 pub use hanniball_db::StoreError;
@@ -545,7 +545,7 @@ impl Accounts {
         kind: &str,
         now: Timestamp,
     ) -> Result<(), StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         for chunk in names.chunks(MAX_PARAMS / 5) {
             let mut sql = Sql::new(
                 self.backend(),

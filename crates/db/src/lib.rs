@@ -143,13 +143,14 @@ fn unavailable(error: &sea_orm::sqlx::Error) -> Option<&'static str> {
 /// Bound parameters per statement: under SQLite's 32,766 and PostgreSQL's 65,535.
 pub const MAX_PARAMS: usize = 32_000;
 
-/// A database: a pool for reads and ordinary writes, and one for group commits. Clones share
-/// the pools; the services of one process that share a database share one `Db`.
+/// A database: a pool for reads, and one for writes (group commits and every write transaction).
+/// Clones share the pools; the services of one process that share a database share one `Db`.
 #[derive(Clone, Debug)]
 pub struct Db {
     db: DatabaseConnection,
-    /// Where group commits go. On SQLite a pool of its own with one connection: SQLite has one
-    /// writer at a time anyway, and a connection that did the previous commit still has the hot
+    /// Where group commits and write transactions go. On SQLite a pool of its own with one
+    /// connection: SQLite has one writer at a time anyway, writers wait for it in order (see
+    /// [`Db::begin_write`]), and a connection that did the previous commit still has the hot
     /// pages of the turn index in its cache (one that another connection wrote since must drop its
     /// whole cache). On PostgreSQL, the shared pool.
     commits: DatabaseConnection,
@@ -238,11 +239,16 @@ impl Db {
         }
     }
 
-    /// Starts a write transaction: on SQLite one that takes the write lock at once (a transaction
-    /// that reads first and writes later would fail, not wait, if another connection wrote in
-    /// between); on PostgreSQL an ordinary one.
+    /// Starts a write transaction: on PostgreSQL an ordinary one; on SQLite one that takes the
+    /// write lock at once (a transaction that reads first and writes later would fail, not wait,
+    /// if another connection wrote in between), on the one writer connection ([`Db::commits`])
+    /// that every service of the process shares. SQLite has one writer at a time anyway: writers
+    /// queue for that connection in order and start the moment it is free, where writers on
+    /// connections of their own would find the file locked and sleep in SQLite's busy handler
+    /// (1, 2, 5, 10, 15, 20, 25 ms… between tries): tens of milliseconds for a write of one.
+    /// Nested write transactions wait for themselves: never begin one while holding another.
     pub async fn begin_write(&self) -> Result<sea_orm::DatabaseTransaction, StoreError> {
-        begin_write(&self.db).await
+        begin_write(&self.commits).await
     }
 
     /// PostgreSQL: the payloads of `channel`'s notifications as they commit (`LISTEN`), `None`
@@ -284,9 +290,7 @@ impl Db {
 }
 
 /// Starts a write transaction on `db` (see [`Db::begin_write`]).
-pub async fn begin_write(
-    db: &DatabaseConnection,
-) -> Result<sea_orm::DatabaseTransaction, StoreError> {
+async fn begin_write(db: &DatabaseConnection) -> Result<sea_orm::DatabaseTransaction, StoreError> {
     Ok(db
         .begin_with_options(TransactionOptions {
             sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),

@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 
-use hanniball_db::{MAX_PARAMS, Sql, StoreError, begin_write};
+use hanniball_db::{MAX_PARAMS, Sql, StoreError};
 use hanniball_ids::{PlayerId, Timestamp};
 use hanniball_rating::Rating;
-use sea_orm::{ConnectionTrait, DbBackend, Statement, TransactionTrait, Value};
+use sea_orm::{ConnectionTrait, DbBackend, Statement, Value};
 
 use super::Store;
 use super::columns::{
@@ -24,7 +24,7 @@ impl Store {
         events: &[NewEvent],
         recorded_at: Timestamp,
     ) -> Result<(), StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         for chunk in events.chunks(MAX_PARAMS / EVENT_WIDTH) {
             let mut sql = Sql::new(self.backend(), EVENT_INSERT);
             for (i, event) in chunk.iter().enumerate() {
@@ -44,7 +44,7 @@ impl Store {
     /// deleted). One transaction, which keeps other writers out until it ends.
     pub async fn rebuild_ratings(&self, rater: &dyn Rater) -> Result<RebuildReport, StoreError> {
         const PAGE: i64 = 100_000;
-        let txn = begin_write(&self.conn).await?;
+        let txn = self.plumbing.begin_write().await?;
         let backend = self.backend();
         if backend == DbBackend::Postgres {
             // Reads go on; writers of either table wait until the rebuild commits.

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use hanniball_db::{MAX_PARAMS, Sql, StoreError, begin_write};
+use hanniball_db::{MAX_PARAMS, Sql, StoreError};
 use hanniball_ids::{GameId, PlayerId, Timestamp};
 use hanniball_rating::Rating;
 use sea_orm::{ConnectionTrait, DbBackend, Value};
@@ -39,7 +39,7 @@ impl Store {
         recorded_at: Timestamp,
         rater: &dyn Rater,
     ) -> Result<Vec<Recorded>, StoreError> {
-        let txn = begin_write(&self.conn).await?;
+        let txn = self.plumbing.begin_write().await?;
         let backend = self.backend();
         let mut recorded = recorded_games(&txn, backend, events).await?;
         let mut touched = touched_ratings(&txn, events).await?;

@@ -2,7 +2,7 @@
 //! and corrected (with the correction's record).
 
 use sea_orm::sea_query::{CaseStatement, Expr};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, TransactionTrait};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use hanniball_db::reread;
 use hanniball_ids::{GameId, PlayerId};
@@ -36,7 +36,7 @@ impl Store {
         ranks: &[(PlayerId, i32)],
         boards: &[Board],
     ) -> Result<(), StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         let expected_status = if round == 1 {
             TournamentStatus::Registration
         } else {
@@ -92,7 +92,7 @@ impl Store {
         tournament: i64,
         games: &[(i32, i32, GameId)],
     ) -> Result<i64, StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         // A few hundred boards a statement, each chunk of one round (`CASE board WHEN …`).
         let chunks = games
             .chunk_by(|a, b| a.0 == b.0)
@@ -151,7 +151,7 @@ impl Store {
         } else {
             update = update.filter(boards::Column::Result.is_null());
         }
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         let changed = update.exec(&txn).await?.rows_affected == 1;
         let version = if changed {
             Some(bump(&txn, tournament).await?)
@@ -172,7 +172,7 @@ impl Store {
         short: bool,
         game: Option<GameId>,
     ) -> Result<i64, StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         let mut update = boards::Entity::update_many()
             .col_expr(boards::Column::Result, Expr::value(row.result.as_str()))
             .col_expr(boards::Column::Short, Expr::value(short))
@@ -234,7 +234,7 @@ impl Store {
         tournament: i64,
         results: &[(i32, i32, BoardResult, bool, Option<GameId>)],
     ) -> Result<i64, StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         for (round, board, result, short, game) in results {
             let mut update = boards::Entity::update_many();
             if let Some(game) = game {

@@ -1,7 +1,7 @@
 //! A tournament's entrants and the byes they ask for ahead.
 
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, TransactionTrait};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use hanniball_db::reread;
 use hanniball_ids::PlayerId;
@@ -30,7 +30,7 @@ impl Store {
     pub async fn add_entrant(&self, entrant: &Entrant) -> Result<i64, StoreError> {
         let tournament = entrant.tournament_id;
         let row: tournament_players::ActiveModel = convert::entrant_row(entrant).into();
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         tournament_players::Entity::insert(row)
             .exec_without_returning(&txn)
             .await?;
@@ -45,7 +45,7 @@ impl Store {
         let Some(tournament) = entrants.first().map(|e| e.tournament_id) else {
             return Ok(None);
         };
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         // A few hundred rows a statement: within every backend's limit of bound values.
         for chunk in entrants.chunks(500) {
             let active: Vec<tournament_players::ActiveModel> = chunk
@@ -69,7 +69,7 @@ impl Store {
         tournament: i64,
         player: PlayerId,
     ) -> Result<bool, StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         let in_registration = sea_orm::sea_query::Query::select()
             .column(tournaments::Column::Id)
             .from(tournaments::Entity)
@@ -101,7 +101,7 @@ impl Store {
         player: PlayerId,
         round: i32,
     ) -> Result<bool, StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         let done = tournament_players::Entity::update_many()
             .col_expr(
                 tournament_players::Column::WithdrawnFrom,
@@ -127,7 +127,7 @@ impl Store {
     pub async fn request_bye(&self, bye: &ByeRequest) -> Result<(), StoreError> {
         let tournament = bye.tournament_id;
         let active: bye_requests::ActiveModel = convert::bye_row(bye).into();
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         bye_requests::Entity::insert(active)
             .on_conflict(
                 OnConflict::columns([

@@ -3,7 +3,7 @@
 
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, TransactionTrait};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use hanniball_db::reread;
 use hanniball_ids::{GameId, PlayerId};
@@ -99,7 +99,7 @@ impl Store {
     /// Takes both players out of the queue and records their match, in one transaction; `None`
     /// when either has left (or was matched by another replica) meanwhile.
     pub async fn make_match(&self, made: &Match) -> Result<Option<i64>, StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         let done = queue_entries::Entity::delete_many()
             .filter(queue_entries::Column::PlayerId.is_in([made.white.0, made.black.0]))
             .exec(&txn)

@@ -2,10 +2,7 @@
 //! set, finished, deleted before the start.
 
 use sea_orm::sea_query::{Alias, Expr};
-use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    TransactionTrait,
-};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use hanniball_db::{Sql, reread, search};
 use hanniball_ids::PlayerId;
@@ -63,7 +60,7 @@ impl Store {
         t: &Tournament,
         owner: Option<PlayerId>,
     ) -> Result<i64, StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         let id = insert_tournament(&txn, t).await?;
         if let Some(owner) = owner {
             insert_organiser(&txn, id, owner).await?;
@@ -176,7 +173,7 @@ impl Store {
         rows: &[Board],
         owner: Option<PlayerId>,
     ) -> Result<i64, StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         let id = insert_tournament(&txn, t).await?;
         if let Some(owner) = owner {
             insert_organiser(&txn, id, owner).await?;
@@ -213,7 +210,7 @@ impl Store {
 
     /// Marks a tournament finished (once its last round is complete).
     pub async fn finish_tournament(&self, tournament: i64) -> Result<bool, StoreError> {
-        let txn = self.conn.begin().await?;
+        let txn = self.plumbing.begin_write().await?;
         let done = tournaments::Entity::update_many()
             .col_expr(
                 tournaments::Column::Status,

@@ -120,7 +120,7 @@ impl Accounts {
             ..Default::default()
         };
         let inserted = players::Entity::insert(model)
-            .exec_with_returning(&self.conn)
+            .exec_with_returning(self.plumbing.commits())
             .await?;
         Ok(player_row(inserted))
     }
@@ -211,7 +211,7 @@ impl Accounts {
             ..Default::default()
         };
         Ok(tokens::Entity::insert(model)
-            .exec_with_returning(&self.conn)
+            .exec_with_returning(self.plumbing.commits())
             .await?
             .id)
     }
@@ -237,7 +237,7 @@ impl Accounts {
             ..Default::default()
         };
         Ok(tokens::Entity::insert(model)
-            .exec_with_returning(&self.conn)
+            .exec_with_returning(self.plumbing.commits())
             .await?
             .id)
     }

@@ -189,7 +189,8 @@ impl Db {
         &self.db
     }
 
-    /// The pool for group commits (see the field).
+    /// The pool of the one writer (see the field): group commits, and single statements that
+    /// write outside a transaction ([`Db::begin_write`] says why they go here).
     #[must_use]
     pub fn commits(&self) -> &DatabaseConnection {
         &self.commits

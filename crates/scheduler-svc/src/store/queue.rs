@@ -36,7 +36,7 @@ impl Store {
                     .update_column(scheduler_cursor::Column::Sequence)
                     .to_owned(),
             )
-            .exec_without_returning(&self.conn)
+            .exec_without_returning(self.plumbing.commits())
             .await?;
         Ok(())
     }
@@ -65,12 +65,12 @@ impl Store {
                 return Ok(());
             }
             queue_entries::Entity::delete_by_id(old.player_id)
-                .exec(&self.conn)
+                .exec(self.plumbing.commits())
                 .await?;
         }
         let active: queue_entries::ActiveModel = row.into();
         queue_entries::Entity::insert(active)
-            .exec_without_returning(&self.conn)
+            .exec_without_returning(self.plumbing.commits())
             .await?;
         Ok(())
     }
@@ -78,7 +78,7 @@ impl Store {
     /// Takes a player out of the queue; false if they were not waiting.
     pub async fn leave_queue(&self, player: PlayerId) -> Result<bool, StoreError> {
         Ok(queue_entries::Entity::delete_by_id(player.0)
-            .exec(&self.conn)
+            .exec(self.plumbing.commits())
             .await?
             .rows_affected
             == 1)
@@ -135,7 +135,7 @@ impl Store {
         matches::Entity::update_many()
             .col_expr(matches::Column::GameId, Expr::value(game.0))
             .filter(matches::Column::Id.eq(id))
-            .exec(&self.conn)
+            .exec(self.plumbing.commits())
             .await?;
         Ok(())
     }

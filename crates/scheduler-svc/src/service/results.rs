@@ -167,13 +167,15 @@ impl SchedulerService {
         // First every game is asked how it stands, so that a game over already (ended on its
         // own, its board not yet told) refuses the batch before any other game is ended. One
         // game alone needs no asking: its adjudication refuses by itself.
-        let games: Vec<(i32, i32, BoardResult, GameId)> = todo
-            .iter()
-            .filter_map(|(round, number, result, game, _)| {
-                game.map(|g| (*round, *number, *result, g))
-            })
-            .collect();
-        let games = if todo.len() > 1 { games } else { Vec::new() };
+        let games: Vec<(i32, i32, BoardResult, GameId)> = if todo.len() > 1 {
+            todo.iter()
+                .filter_map(|(round, number, result, game, _)| {
+                    game.map(|g| (*round, *number, *result, g))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let checks: Vec<ServiceResult<()>> = futures_util::stream::iter(
             games
                 .into_iter()
@@ -223,8 +225,7 @@ impl SchedulerService {
     }
 }
 
-/// One board of [`SchedulerService::enter_results`]: its game (if any) ended with the result.
-/// A board to enter a result on: (round, board, the result, its game, the game to record when
+/// A board of [`SchedulerService::enter_results`] to enter a result on: (round, board, the result, its game, the game to record when
 /// the board is played over the board and has none yet).
 type Entry = (
     i32,
